@@ -1,0 +1,40 @@
+"""Random deals: a uniform shuffle of the deck dealt one card at a time, seat 0 first (SPEC 5)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .rng import GameStream, shuffle_inplace, stream_state
+
+__all__ = ["deal_into", "random_deal"]
+
+
+@njit(cache=True)
+def deal_into(state, deck, n_players, hands, lens):
+    """Shuffle a copy of ``deck`` on ``state`` and deal it round: card i to seat i mod n.
+
+    ``hands`` is int8[n_players, >= ceil(len(deck)/n)], ``lens`` int64[n_players]; the k-th card a
+    seat receives is its k-th card from the top.
+    """
+    n = deck.shape[0]
+    shuffled = deck.copy()
+    shuffle_inplace(state, shuffled, n)
+    for s in range(n_players):
+        lens[s] = 0
+    for i in range(n):
+        seat = i % n_players
+        hands[seat, lens[seat]] = shuffled[i]
+        lens[seat] += 1
+
+
+def random_deal(seed: int, game: int, rules) -> tuple[tuple[tuple[int, ...], ...], GameStream]:
+    """The deal of game ``game`` of the table seeded ``seed``, and its stream positioned after it."""
+    deck = rules.deck_cards()
+    state = stream_state(seed, game)
+    width = -(-len(deck) // rules.players)
+    hands = np.zeros((rules.players, width), dtype=np.int8)
+    lens = np.zeros(rules.players, dtype=np.int64)
+    deal_into(state, deck, rules.players, hands, lens)
+    deal = tuple(tuple(int(c) for c in hands[s, : lens[s]]) for s in range(rules.players))
+    return deal, GameStream(seed, game, state)

@@ -1,0 +1,69 @@
+"""Deck compositions: how many cards of each kind a deck holds (SPEC.md section 1)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Deck", "STANDARD", "ITALIAN", "PRESETS"]
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck as a composition: counts of number cards, Jacks, Queens, Kings and Aces.
+
+    Jokers are not part of a deck: the joker variants add them (see ``Rules.jokers``).
+    """
+
+    numbers: int = 36
+    jacks: int = 4
+    queens: int = 4
+    kings: int = 4
+    aces: int = 4
+    name: str = "custom"
+
+    def __post_init__(self):
+        for field in ("numbers", "jacks", "queens", "kings", "aces"):
+            value = getattr(self, field)
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"Deck `{field}` must be a whole number >= 0, but {value!r} was passed.")
+        if self.size == 0:
+            raise ValueError("A deck needs at least one card.")
+
+    @property
+    def counts(self) -> tuple[int, int, int, int, int]:
+        """Counts by tribute 0..4 (number, J, Q, K, A)."""
+        return (self.numbers, self.jacks, self.queens, self.kings, self.aces)
+
+    @property
+    def size(self) -> int:
+        return sum(self.counts)
+
+    @classmethod
+    def from_counts(cls, counts, name: str = "custom") -> "Deck":
+        """Build a deck from counts by tribute (number, J, Q, K, A)."""
+        counts = tuple(int(c) for c in counts)
+        if len(counts) != 5:
+            raise ValueError(f"Deck counts must give 5 numbers (number, J, Q, K, A), got {len(counts)}.")
+        return cls(*counts, name=name)
+
+    @classmethod
+    def from_name(cls, name: str) -> "Deck":
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise ValueError(
+                f"The value for `deck` must be one of {sorted(PRESETS)} or a Deck, but {name!r} was passed."
+            ) from None
+
+    def label(self) -> str:
+        if self.name != "custom":
+            return self.name
+        return "deck " + "/".join(str(c) for c in self.counts)
+
+
+STANDARD = Deck(36, 4, 4, 4, 4, name="standard")
+# Italian 40-card deck (Cavacamisa / Camicia): penalty cards demand 1, 2, 3.
+ITALIAN = Deck(28, 4, 4, 4, 0, name="italian")
+PRESETS = {"standard": STANDARD, "italian": ITALIAN}

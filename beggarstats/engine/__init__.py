@@ -1,0 +1,1 @@
+"""The game engines: a readable reference (``reference``) and numba kernels (``fast``)."""

@@ -1,0 +1,83 @@
+"""Play one deal from Python: `play(deal, rules=None)`."""
+
+from __future__ import annotations
+
+from .cards import KIND_NAMES, DealError, composition, parse_deal
+from .decks import Deck
+from .engine.reference import play_hands
+from .engine.result import GameResult
+from .rules import MAX_PLAYERS, Rules
+
+__all__ = ["play", "check_deal", "rules_for_deal"]
+
+_KIND_WORDS = ("number card", "Jack", "Queen", "King", "Ace", "joker")
+
+
+def _plural(word: str, k: int) -> str:
+    return f"{k} {word}{'' if k == 1 else 's'}"
+
+
+def check_deal(hands, rules: Rules) -> None:
+    """Refuse a deal that is not valid for ``rules``, saying what is wrong and where."""
+    if len(hands) < 2:
+        raise DealError(f"a deal needs at least 2 hands joined by '/', got {len(hands)}")
+    if len(hands) > MAX_PLAYERS:
+        raise DealError(f"a deal has at most {MAX_PLAYERS} hands, got {len(hands)}")
+    if len(hands) != rules.players:
+        raise DealError(f"the deal has {len(hands)} hands but the rules are for {rules.players} players")
+    have, want = composition(hands), rules.counts
+    if have == want:
+        return
+    for kind in range(6):
+        if have[kind] > want[kind]:
+            # name the first card too many
+            seen = 0
+            for seat, hand in enumerate(hands):
+                for pos, card in enumerate(hand, start=1):
+                    if card == kind:
+                        seen += 1
+                        if seen == want[kind] + 1:
+                            raise DealError(
+                                f"hand {seat}, position {pos}: one {_KIND_WORDS[kind]} too many: the deal has "
+                                f"{_plural(_KIND_WORDS[kind], have[kind])}, the {rules.deck.label()} deck"
+                                f"{' with ' + _plural('joker', rules.jokers) if rules.jokers else ''} has {want[kind]}"
+                            )
+    missing = ", ".join(_plural(_KIND_WORDS[k], want[k] - have[k]) for k in range(6) if have[k] < want[k])
+    raise DealError(f"the deal is missing {missing} of the {rules.deck.label()} deck ({sum(have)} of {sum(want)} cards)")
+
+
+def rules_for_deal(hands, rules: Rules | None = None, *, any_deck: bool = False) -> Rules:
+    """The rules a deal is played under: ``rules`` with ``players`` set to the number of hands
+    (and, with ``any_deck``, the deck and jokers set to the deal's own composition)."""
+    if len(hands) < 2 or len(hands) > MAX_PLAYERS:
+        check_deal(hands, Rules())  # raises the right message
+    rules = rules or Rules()
+    changes = {"players": len(hands)}
+    if any_deck:
+        counts = composition(hands)
+        changes.update(deck=Deck.from_counts(counts[:5]), jokers=min(counts[5], 2))
+        if counts[5] > 2:
+            raise DealError(f"the deal has {counts[5]} jokers; at most 2 are allowed")
+    return rules.replace(**changes)
+
+
+def play(deal, rules: Rules | None = None, *, any_deck: bool = False, rng=None, trace: bool = False) -> GameResult:
+    """Play one deal with the reference engine.
+
+    Parameters
+    ----------
+    deal : str or sequence of hands
+        ``'---K--/-Q---'`` notation (seat 0 first, top card first) or hands of tributes.
+    rules : Rules, optional
+        Defaults to the standard game; ``players`` is taken from the number of hands.
+    any_deck : bool
+        Accept any composition (the deck becomes the deal's own cards).
+    rng : numpy.random.Generator or GameStream, optional
+        For the shuffle variants.
+    trace : bool
+        Record every trick in ``result.trace``.
+    """
+    hands = parse_deal(deal) if isinstance(deal, str) else tuple(tuple(int(c) for c in h) for h in deal)
+    rules = rules_for_deal(hands, rules, any_deck=any_deck)
+    check_deal(hands, rules)
+    return play_hands(hands, rules, rng=rng, trace=trace)

@@ -1,0 +1,124 @@
+"""The per-game random stream: xoshiro256** seeded through splitmix64 from (seed, game).
+
+Every game of every table has its own stream, so a game is re-created from ``(seed, game)`` alone,
+whatever ``n_jobs``, backend or chunking (SPEC.md section 5). The functions are numba-compiled and
+work on a 4-word uint64 state array, so kernels and the reference engine share them exactly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["stream_state", "seed_into", "next_u64", "bounded", "shuffle_inplace", "GameStream", "fresh_seed"]
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_GAME_MIX = np.uint64(0xD1B54A32D192ED03)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_MASK32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True, inline="always")
+def _rotl(x, k):
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@njit(cache=True, inline="always")
+def _splitmix(x):
+    """One splitmix64 step: returns (new counter, output)."""
+    x = x + _GOLDEN
+    z = x
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return x, z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def seed_into(state, seed, game):
+    """Fill ``state`` (uint64[4]) with the stream of game ``game`` of the table seeded ``seed``."""
+    x, a = _splitmix(np.uint64(seed))
+    # Mix the game id through a second, independent odd constant so nearby (seed, game) pairs are
+    # unrelated streams.
+    x = a ^ (np.uint64(game) * _GAME_MIX)
+    for i in range(4):
+        x, state[i] = _splitmix(x)
+
+
+def stream_state(seed: int, game: int) -> np.ndarray:
+    """A new state array for game ``game`` of the table seeded ``seed``."""
+    state = np.empty(4, dtype=np.uint64)
+    seed_into(state, np.uint64(seed), np.uint64(game))
+    return state
+
+
+@njit(cache=True, inline="always")
+def next_u64(s):
+    """Next 64-bit output of xoshiro256** (advances the state in place)."""
+    out = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
+    t = s[1] << np.uint64(17)
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = _rotl(s[3], 45)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _bounded32(s, bits, m):
+    """Uniform integer in [0, m) from 32 random bits ``bits`` (Lemire, rejecting the biased sliver)."""
+    prod = bits * np.uint64(m)
+    low = prod & _MASK32
+    if low < np.uint64(m):
+        thresh = (np.uint64(2**32) - np.uint64(m)) % np.uint64(m)
+        while low < thresh:
+            prod = (next_u64(s) & _MASK32) * np.uint64(m)
+            low = prod & _MASK32
+    return np.int64(prod >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
+def bounded(s, m):
+    """Uniform integer in [0, m) (m < 2**32) from one fresh 64-bit output."""
+    return _bounded32(s, next_u64(s) & _MASK32, m)
+
+
+@njit(cache=True)
+def shuffle_inplace(s, a, n):
+    """Fisher-Yates shuffle of ``a[:n]``; two swap positions per 64-bit output."""
+    i = n - 1
+    while i > 0:
+        r = next_u64(s)
+        j = _bounded32(s, r & _MASK32, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+        i -= 1
+        if i > 0:
+            j = _bounded32(s, r >> np.uint64(32), i + 1)
+            t = a[i]
+            a[i] = a[j]
+            a[j] = t
+            i -= 1
+
+
+class GameStream:
+    """A game's random stream for Python code (the reference engine's shuffles)."""
+
+    def __init__(self, seed: int, game: int, state: np.ndarray | None = None):
+        self.seed, self.game = int(seed), int(game)
+        self.state = stream_state(seed, game) if state is None else state
+
+    def shuffle(self, cards: list) -> list:
+        """Shuffle ``cards`` in place exactly as the kernels do; returns it."""
+        a = np.asarray(cards, dtype=np.int8)
+        shuffle_inplace(self.state, a, len(a))
+        cards[:] = a.tolist()
+        return cards
+
+
+def fresh_seed() -> int:
+    """Fresh entropy for ``seed=None``: a 63-bit integer, to be recorded with the results."""
+    return int(np.random.SeedSequence().entropy % (2**63))

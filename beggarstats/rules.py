@@ -1,0 +1,159 @@
+"""`Rules`: one immutable, validated description of every option of SPEC.md sections 2-4."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+
+import numpy as np
+
+from .decks import Deck, STANDARD
+
+__all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS"]
+
+# Bumped whenever the outcome of any game changes (never for speed-ups). It goes into every saved
+# result and cache key.
+RULES_VERSION = 1
+
+MAX_PLAYERS = 12  # SPEC asks for 2-6; the engines allow a few more.
+
+_CHOICES = {
+    "end": ("trick", "empty", "unable"),
+    "exhausted_tribute": ("claimant", "passes_on"),
+    "direction": ("cw", "ccw"),
+    "joker_mode": ("super", "beggar"),
+    "unfinished": ("none", "most_cards"),
+}
+
+
+def _choice(name: str, value):
+    allowed = _CHOICES[name]
+    if value not in allowed:
+        raise ValueError(f"The value for `{name}` must be one of {list(allowed)}, but {value!r} was passed.")
+
+
+def _whole(name: str, value, low: int, high: int | None = None):
+    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+    if not ok or value < low or (high is not None and value > high):
+        bound = f"from {low} to {high}" if high is not None else f">= {low}"
+        raise ValueError(f"The value for `{name}` must be a whole number {bound}, but {value!r} was passed.")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules of one game (defaults: 2 players, standard deck, the published-record rules).
+
+    Parameters
+    ----------
+    players : int
+        Number of seats, 2 to 6 (up to ``MAX_PLAYERS``). Seat 0 leads the first trick.
+    end : {'trick', 'empty', 'unable'}
+        When players are out and the game ends (SPEC 2, ``docs/RULES.md``).
+    exhausted_tribute : {'claimant', 'passes_on'}
+        What happens when a payer runs out with 3+ players in the game.
+    direction : {'cw', 'ccw'}
+        Order of play; 'ccw' is "Suck the Well".
+    jokers : int
+        Jokers added to the deck (0, 1 or 2).
+    joker_mode : {'super', 'beggar'}
+        'super': a joker demands 5; 'beggar': it demands 5 and cannot be countered.
+    shuffle_pile, shuffle_on_loop : bool
+        The shuffle variants (SPEC 4).
+    deck : Deck or str
+        'standard', 'italian' or a custom ``Deck``.
+    max_cards : int or None
+        Cut-off: at most this many cards are played.
+    unfinished : {'none', 'most_cards'}
+        Who wins a loop or cut-off game.
+    """
+
+    players: int = 2
+    end: str = "trick"
+    exhausted_tribute: str = "claimant"
+    direction: str = "cw"
+    jokers: int = 0
+    joker_mode: str = "super"
+    shuffle_pile: bool = False
+    shuffle_on_loop: bool = False
+    deck: Deck = field(default=STANDARD)
+    max_cards: int | None = None
+    unfinished: str = "none"
+
+    def __post_init__(self):
+        _whole("players", self.players, 2, MAX_PLAYERS)
+        for name in _CHOICES:
+            _choice(name, getattr(self, name))
+        _whole("jokers", self.jokers, 0, 2)
+        for name in ("shuffle_pile", "shuffle_on_loop"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"The value for `{name}` must be True or False, but {getattr(self, name)!r} was passed.")
+        if self.shuffle_pile and self.shuffle_on_loop:
+            raise ValueError("`shuffle_pile` and `shuffle_on_loop` cannot both be set: shuffle_pile already shuffles every pile.")
+        if isinstance(self.deck, str):
+            object.__setattr__(self, "deck", Deck.from_name(self.deck))
+        elif not isinstance(self.deck, Deck):
+            raise ValueError(f"The value for `deck` must be 'standard', 'italian' or a Deck, but {self.deck!r} was passed.")
+        if self.max_cards is not None:
+            _whole("max_cards", self.max_cards, 1, 2**32 - 1)
+        if self.n_cards < self.players:
+            raise ValueError(f"A deck of {self.n_cards} cards cannot be dealt to {self.players} players.")
+
+    # -- derived facts -------------------------------------------------------------------------
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Cards of each tribute 0..5 in the full deck, jokers included."""
+        return self.deck.counts + (self.jokers,)
+
+    @property
+    def n_cards(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def deterministic(self) -> bool:
+        """True when play never draws random numbers after the deal (loops can be detected)."""
+        return not self.shuffle_pile
+
+    def deck_cards(self) -> np.ndarray:
+        """The full deck as int8 tributes in canonical order (numbers, J, Q, K, A, jokers)."""
+        return np.repeat(np.arange(6, dtype=np.int8), self.counts)
+
+    @property
+    def name(self) -> str:
+        """A short readable label of what differs from the standard game (players excluded)."""
+        parts = []
+        if self.deck != STANDARD:
+            parts.append(f"{self.deck.label()} deck")
+        if self.jokers:
+            parts.append(f"{self.jokers} joker{'s' if self.jokers > 1 else ''} ({self.joker_mode})")
+        if self.shuffle_pile:
+            parts.append("shuffle_pile")
+        if self.shuffle_on_loop:
+            parts.append("shuffle_on_loop")
+        if self.direction != "cw":
+            parts.append(self.direction)
+        if self.exhausted_tribute != "claimant":
+            parts.append(self.exhausted_tribute)
+        if self.end != "trick":
+            parts.append(f"end={self.end}")
+        if self.max_cards is not None:
+            parts.append(f"max_cards={self.max_cards}")
+        if self.unfinished != "none":
+            parts.append(f"unfinished={self.unfinished}")
+        return ", ".join(parts) or "standard"
+
+    def replace(self, **changes) -> "Rules":
+        """A copy with some options changed (validated again)."""
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        """Plain JSON-able form (the deck as its counts and name)."""
+        d = asdict(self)
+        d["deck"] = {"counts": list(self.deck.counts), "name": self.deck.name}
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Rules":
+        d = dict(d)
+        deck = d.get("deck", "standard")
+        if isinstance(deck, dict):
+            d["deck"] = Deck.from_counts(deck["counts"], name=deck.get("name", "custom"))
+        return cls(**d)
