@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 
 __all__ = ["main", "COMMANDS"]
@@ -38,9 +39,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# A deal such as '---AJ--Q/-----A' starts with '-' like an option. Card symbols, '/' and spaces
+# only: no option name is made of those alone.
+_DEAL_LIKE = re.compile(r"^[-0-9tjqkax/ ]*[0-9tjqkax/][-0-9tjqkax/ ]*$|^-{3,}$", re.IGNORECASE)
+
+
+def _protect_deals(argv):
+    """Prefix deal-like arguments with a space (ignored by the parser of deals) so argparse does not
+    take them for options."""
+    return [" " + a if a.startswith("-") and _DEAL_LIKE.match(a) else a for a in argv]
+
+
 def main(argv=None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = parser.parse_args(_protect_deals(argv))
     try:
         return int(args._run(args) or 0)
     except (ValueError, OSError) as exc:  # DealError is a ValueError; messages name the culprit

@@ -1,0 +1,109 @@
+"""Distribution and survival of game length, with cut-off (and looped) games as censored.
+
+A game that ended (outcome 'win') is an *event* at its length. A cut-off game is censored at
+``cards`` (it would have lasted longer). A looped game never ends, so it too is censored at the
+length where the loop was found: all we use is "it lasted at least that long", which is true.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ._checks import check_by, check_choice, check_frame, check_level, check_outcomes, group_items, numeric
+from .intervals import z_value
+from .lengths import MEASURES
+
+__all__ = ["length_distribution", "kaplan_meier", "km_table"]
+
+
+def length_distribution(data: pd.DataFrame, *, measure: str = "cards", by=("players", "rules"),
+                        outcomes=("win",)) -> pd.DataFrame:
+    """Empirical distribution of length among games with the given ``outcomes``.
+
+    Returns ``by`` columns, ``length``, ``count``, ``share`` (of the group's counted games), ``cdf``
+    (share with length <= this) and ``survival`` (share with length > this), one row per observed
+    length.
+    """
+    check_choice("measure", measure, MEASURES)
+    check_frame(data, ["outcome", measure])
+    cols, outcomes = check_by(data, by), check_outcomes(outcomes)
+    parts = []
+    for key, sub in group_items(data, cols):
+        x = numeric(sub[measure])[np.isin(sub["outcome"].astype(str).to_numpy(), outcomes)]
+        x = x[~np.isnan(x)]
+        values, counts = np.unique(x, return_counts=True)
+        share = counts / max(x.size, 1)
+        cdf = np.cumsum(share)
+        parts.append(pd.DataFrame(dict(key, length=values, count=counts, share=share, cdf=cdf,
+                                       survival=1 - cdf)))
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def km_table(lengths, ended, *, confidence: float = 0.95, ci: str = "log-log") -> pd.DataFrame:
+    """Kaplan-Meier estimate from plain arrays: the statistic behind `kaplan_meier`.
+
+    Parameters
+    ----------
+    lengths : array of numbers
+        Observed length of each game (cards or tricks).
+    ended : array of bool
+        True when the game ended there (event), False when censored there.
+    ci : {'log-log', 'plain'}
+        Greenwood interval on the log(-log S) scale (stays inside [0, 1]) or S +/- z se, clipped.
+
+    Returns
+    -------
+    DataFrame with one row per distinct observed length: ``length``, ``at_risk`` (games lasting at
+    least this long), ``events``, ``censored``, ``survival`` (P(length > t)), ``se`` (Greenwood),
+    ``low``, ``high``.
+    """
+    check_choice("ci", ci, ("log-log", "plain"))
+    t = np.asarray(lengths, dtype=float)
+    e = np.asarray(ended, dtype=bool)
+    if t.shape != e.shape:
+        raise ValueError("`lengths` and `ended` must have the same length.")
+    keep = ~np.isnan(t)
+    t, e = t[keep], e[keep]
+    times = np.unique(t)
+    events = np.array([np.sum(e & (t == u)) for u in times]) if times.size < 2 else \
+        np.bincount(np.searchsorted(times, t[e]), minlength=times.size)
+    total = np.bincount(np.searchsorted(times, t), minlength=times.size)
+    at_risk = t.size - np.concatenate([[0], np.cumsum(total)[:-1]])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        surv = np.cumprod(1 - events / at_risk)
+        green = np.cumsum(np.where(events > 0, events / (at_risk * (at_risk - events)), 0.0))
+        se = surv * np.sqrt(green)
+        z = z_value(confidence)
+        if ci == "plain":
+            low, high = np.clip(surv - z * se, 0, 1), np.clip(surv + z * se, 0, 1)
+        else:
+            s_ll = np.sqrt(green) / np.abs(np.log(surv))
+            low, high = surv ** np.exp(z * s_ll), surv ** np.exp(-z * s_ll)
+            # Before the first event S = 1 exactly; at S = 0 the scale breaks down: no width there.
+            low = np.where(green == 0, surv, np.where(surv == 0, 0.0, low))
+            high = np.where(green == 0, surv, np.where(surv == 0, 0.0, high))
+    return pd.DataFrame({"length": times, "at_risk": at_risk, "events": events,
+                         "censored": total - events, "survival": surv, "se": se,
+                         "low": low, "high": high})
+
+
+def kaplan_meier(data: pd.DataFrame, *, measure: str = "cards", by=("players", "rules"),
+                 confidence: float = 0.95, ci: str = "log-log") -> pd.DataFrame:
+    """Kaplan-Meier survival of game length, P(length > t), per group (see `km_table` for columns).
+
+    ``data`` is one row per game with ``outcome`` and ``measure``; 'win' games are events, 'loop'
+    and 'cutoff' games censored at their length.
+    """
+    check_choice("measure", measure, MEASURES)
+    check_frame(data, ["outcome", measure])
+    cols = check_by(data, by)
+    check_level(confidence)
+    parts = []
+    for key, sub in group_items(data, cols):
+        table = km_table(numeric(sub[measure]), sub["outcome"].astype(str).to_numpy() == "win",
+                         confidence=confidence, ci=ci)
+        for c, v in reversed(key.items()):
+            table.insert(0, c, v)
+        parts.append(table)
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()

@@ -1,0 +1,90 @@
+"""`beggarstats play DEAL...`: play given deals with the reference engine."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..cards import KIND_NAMES, DealError, parse_deal
+from ..play import check_deal, rules_for_deal
+from ..engine.reference import play_hands
+from ..rng import GameStream
+from .options import add_rule_options, rules_from_args
+
+__all__ = ["add_parser", "run", "describe"]
+
+
+def add_parser(sub):
+    p = sub.add_parser("play", help="play one or more deals and print what happened",
+                       description="Play deals (hands joined by '/', seat 0 first, top card first). "
+                                   "The number of players is the number of hands.")
+    p.add_argument("deals", nargs="+", metavar="DEAL", help="a deal, e.g. '---K--/-Q---', or - to read one deal per line from stdin")
+    add_rule_options(p, any_deck=True)
+    p.add_argument("--seed", type=int, default=0, help="random stream for the shuffle variants (default 0)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="one JSON object per deal per line")
+    out.add_argument("--trace", action="store_true", help="also list every trick")
+    return p
+
+
+def _deals(args):
+    """(where, deal) pairs: the deal's place for error messages, then its text."""
+    for i, deal in enumerate(args.deals, start=1):
+        if deal == "-":
+            for n, line in enumerate(sys.stdin, start=1):
+                if line.strip() and not line.lstrip().startswith("#"):
+                    yield f"stdin line {n}", line.strip()
+        else:
+            yield f"deal {i}", deal
+
+
+def _n(k: int, word: str) -> str:
+    return f"{k} {word}{'' if k == 1 else 's'}"
+
+
+def describe(result, *, trace: bool = False) -> str:
+    """A readable summary of a `GameResult` (and its tricks with ``trace``)."""
+    lines = [f"deal     {result.deal}"]
+    if result.outcome == "win":
+        lines.append(f"outcome  seat {result.winner} wins after {_n(result.cards, 'card')} and {_n(result.tricks, 'trick')}")
+    elif result.outcome == "loop":
+        lines.append(f"outcome  never ends: the first repeated state comes after {result.tricks} tricks ({result.cards} cards)")
+    else:
+        lines.append(f"outcome  cut off after {result.cards} cards ({result.tricks} tricks)")
+    if result.loop_tricks is not None:
+        lines.append(f"loop     enters its cycle after {result.loop_start_tricks} tricks ({result.loop_start_cards} cards); "
+                     f"the cycle is {result.loop_tricks} tricks ({result.loop_cards} cards) long")
+    if result.outcome != "win" and result.winner is not None:
+        lines.append(f"winner   seat {result.winner} (most cards)")
+    if result.out_order:
+        lines.append("out      " + ", ".join("+".join(f"seat {s}" for s in g) for g in result.out_order))
+    if trace and result.trace:
+        lines.append("tricks   #  leader  taker  cards played                       hand sizes after")
+        for i, t in enumerate(result.trace, start=1):
+            played = " ".join(f"{s}:{KIND_NAMES[c] if c else '-'}" for s, c in t.plays)
+            taker = "-" if t.taker is None else str(t.taker)
+            lines.append(f"       {i:>3}  {t.leader:>6}  {taker:>5}  {played:<34} {list(t.hand_sizes)}")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    first = True
+    several = len(args.deals) > 1 or args.deals == ["-"]
+    for where, deal in _deals(args):
+        try:
+            hands = parse_deal(deal)
+            rules = rules_for_deal(hands, rules_from_args(args, players=max(2, min(len(hands), 12))),
+                                   any_deck=args.deck == "any")
+            check_deal(hands, rules)
+        except DealError as exc:
+            raise DealError(f"{where}: {exc}" if several else str(exc)) from None
+        rng = GameStream(args.seed, 0) if (rules.shuffle_pile or rules.shuffle_on_loop) else None
+        result = play_hands(hands, rules, rng=rng, trace=args.trace)
+        if args.json:
+            print(json.dumps(result.summary()), flush=True)
+        else:
+            if not first:
+                print()
+            print(describe(result, trace=args.trace), flush=True)
+        first = False
+    return 0
