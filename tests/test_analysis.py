@@ -1,0 +1,268 @@
+"""Tests of beggarstats.analysis: hand-worked values, synthetic data with known answers, real games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from beggarstats import analysis as A
+from beggarstats.rules import Rules
+
+from _frames import reference_frames, synthetic_games
+
+
+@pytest.fixture(scope="module")
+def real():
+    """300 two-player and 150 three-player reference games (masked dtypes), and the 2p again in Arrow dtypes."""
+    g2, s2 = reference_frames(300, Rules(players=2), seed=7)
+    g3, s3 = reference_frames(150, Rules(players=3), seed=7)
+    g2a, s2a = reference_frames(300, Rules(players=2), seed=7, arrow=True)
+    games = pd.concat([g2, g3], ignore_index=True)
+    seats = pd.concat([s2, s3], ignore_index=True)
+    return games, seats, g2a, s2a
+
+
+# -- intervals ----------------------------------------------------------------------------------
+def test_wilson_matches_hand_computation():
+    # 8 of 10: p = .8, z^2 = 3.8415; centre = (.8 + z^2/20)/(1 + z^2/10) = .71674,
+    # half = z/(1 + z^2/10) * sqrt(.016 + z^2/400) = .22658.
+    low, high = A.wilson_interval(8, 10)
+    assert low == pytest.approx(0.4902, abs=1e-4)
+    assert high == pytest.approx(0.9433, abs=1e-4)
+
+
+def test_wilson_extremes_and_arrays():
+    low, high = A.wilson_interval(np.array([0, 10]), np.array([10, 10]))
+    assert low[0] == pytest.approx(0) and high[1] == pytest.approx(1)
+    assert high[0] == pytest.approx(0.2775, abs=1e-4)  # 0/10: z^2/(n + z^2)
+    with pytest.raises(ValueError, match="successes"):
+        A.wilson_interval(11, 10)
+
+
+def test_newcombe_matches_published_example():
+    # Newcombe (1998), Statistics in Medicine 17:873, example (a): 56/70 - 48/80, method 10.
+    low, high = A.newcombe_interval(56, 70, 48, 80)
+    assert (low, high) == pytest.approx((0.0524, 0.3339), abs=1e-4)
+
+
+def test_mean_interval_is_student_t():
+    x = np.array([1.0, 2, 3, 4, 5])
+    half = stats.t.ppf(0.975, 4) * np.std(x, ddof=1) / np.sqrt(5)
+    assert A.mean_interval(x) == pytest.approx((3 - half, 3 + half))
+
+
+# -- lengths ------------------------------------------------------------------------------------
+def test_length_summary_known_values():
+    data = synthetic_games(np.r_[np.arange(1, 101), [500, 500]], outcome=["win"] * 100 + ["cutoff", "loop"])
+    row = A.length_summary(data).iloc[0]
+    assert (row["games"], row["n"]) == (102, 100)      # cut-off and looped games left out of the stats
+    assert row["mean"] == 50.5 and row["q50"] == 50.5 and row["max"] == 100
+    assert row["sd"] == pytest.approx(np.std(np.arange(1, 101), ddof=1))
+    assert row["q99"] == pytest.approx(99.01)
+    assert row["share_cutoff"] == pytest.approx(1 / 102) and row["share_loop"] == pytest.approx(1 / 102)
+    assert row["mean_low"] < 50.5 < row["mean_high"]
+    every = A.length_summary(data, outcomes=("win", "cutoff", "loop"), measure="tricks").iloc[0]
+    assert every["n"] == 102 and every["max"] == 500 // 8
+
+
+def test_length_summary_groups_and_arrow(real):
+    games, _, g2a, _ = real
+    table = A.length_summary(games)
+    assert list(table["players"]) == [2, 3] and list(table["games"]) == [300, 150]
+    arrow = A.length_summary(g2a)
+    pd.testing.assert_frame_equal(arrow.drop(columns=["players", "rules"]),
+                                  table.iloc[[0]].drop(columns=["players", "rules"]).reset_index(drop=True),
+                                  check_dtype=False)
+
+
+# -- survival -----------------------------------------------------------------------------------
+def test_kaplan_meier_hand_worked_example_with_censoring():
+    # lengths 1, 2, 2+, 3, 4+, 5 ('+' censored). At risk 6, 5, 3, 2, 1.
+    # S(1) = 5/6, S(2) = 5/6 * 4/5 = 2/3, S(3) = 2/3 * 2/3 = 4/9, S(4) = 4/9, S(5) = 0.
+    data = synthetic_games([1, 2, 2, 3, 4, 5], outcome=["win", "win", "cutoff", "win", "loop", "win"])
+    km = A.kaplan_meier(data, ci="plain")
+    assert list(km["length"]) == [1, 2, 3, 4, 5]
+    assert list(km["at_risk"]) == [6, 5, 3, 2, 1]
+    assert list(km["censored"]) == [0, 1, 0, 1, 0]
+    assert km["survival"].tolist() == pytest.approx([5 / 6, 2 / 3, 4 / 9, 4 / 9, 0])
+    # Greenwood at 3: S^2 * (1/(6*5) + 1/(5*4) + 1/(3*2)) = (4/9)^2 * 1/4
+    assert km["se"].iloc[2] == pytest.approx(4 / 9 * 0.5)
+    assert km["low"].iloc[2] == pytest.approx(4 / 9 - 1.959964 * 2 / 9)
+    assert km["high"].iloc[0] == 1.0  # plain interval clipped at 1
+
+
+def test_kaplan_meier_log_log_interval():
+    # S(1) = 5/6 with Greenwood sum 1/30; on the log(-log S) scale the half width is
+    # z * sqrt(1/30) / |log(5/6)|, and the bounds are S ** exp(+-that).
+    km = A.km_table([1, 2, 2, 3, 4, 5], [1, 1, 0, 1, 0, 1])
+    w = 1.959964 * np.sqrt(1 / 30) / abs(np.log(5 / 6))
+    assert km["low"].iloc[0] == pytest.approx((5 / 6) ** np.exp(w), rel=1e-5)
+    assert km["high"].iloc[0] == pytest.approx((5 / 6) ** np.exp(-w), rel=1e-5)
+    assert (km["low"] <= km["survival"]).all() and (km["survival"] <= km["high"]).all()
+
+
+def test_km_without_censoring_equals_empirical_survival(real):
+    games = real[0]
+    km = A.kaplan_meier(games)
+    ecdf = A.length_distribution(games)
+    np.testing.assert_allclose(km["survival"], ecdf["survival"], atol=1e-12)
+    assert (ecdf.groupby("players")["count"].sum() == [300, 150]).all()
+
+
+def test_tail_rate_recovers_geometric_rate():
+    rng = np.random.default_rng(3)
+    p = 0.004
+    x = 60 + rng.geometric(p, 20_000)
+    cut = 1_000                                   # censor the longest games as a cut-off would
+    data = synthetic_games(np.minimum(x, cut), outcome=np.where(x > cut, "cutoff", "win"))
+    for method in ("mle", "slope"):
+        row = A.tail_rate(data, method=method).iloc[0]
+        assert row["rate"] == pytest.approx(p, rel=0.05), method
+        assert row["threshold"] == pytest.approx(60 + np.log(2) / p, rel=0.05)  # the KM median
+    mle = A.tail_rate(data).iloc[0]
+    assert mle["rate_low"] < p < mle["rate_high"]
+    assert mle["half_life"] == pytest.approx(np.log(2) / -np.log1p(-mle["rate"]))
+
+
+def test_tail_rate_of_real_games_is_plausible(real):
+    rates = A.tail_rate(real[0])
+    assert ((rates["rate"] > 0.001) & (rates["rate"] < 0.05)).all()
+    assert (rates["rate_low"] < rates["rate"]).all()
+
+
+# -- seats --------------------------------------------------------------------------------------
+def test_seat_rates_reject_a_biased_seat():
+    winner = np.r_[np.zeros(600, int), np.ones(400, int), -np.ones(50, int)]
+    data = synthetic_games(np.full(1050, 100), outcome=np.where(winner < 0, "loop", "win"), winner=winner)
+    rates = A.seat_win_rates(data)
+    assert list(rates["wins"]) == [600, 400] and (rates["games"] == 1000).all() and (rates["no_winner"] == 50).all()
+    assert rates["low"].iloc[0] == pytest.approx(A.wilson_interval(600, 1000)[0])
+    assert (rates["p_value"] < 1e-9).all()
+    test = A.seat_fairness_test(data).iloc[0]
+    assert test["chi2"] == pytest.approx(40.0) and test["dof"] == 1 and test["p_value"] < 1e-9
+    adv = A.first_player_advantage(data).iloc[0]
+    assert adv["advantage"] == pytest.approx(0.1)
+    assert adv["low"] == pytest.approx(A.wilson_interval(600, 1000)[0] - 0.5)
+
+
+def test_seat_rates_accept_a_fair_table_and_list_seats_without_wins():
+    fair = synthetic_games(np.full(300, 100), winner=np.arange(300) % 3, players=3)
+    assert A.seat_fairness_test(fair)["p_value"].iloc[0] == pytest.approx(1.0)
+    one_sided = synthetic_games(np.full(10, 100), winner=np.zeros(10, int), players=4)
+    assert list(A.seat_win_rates(one_sided)["wins"]) == [10, 0, 0, 0]
+
+
+def test_seat_rates_on_real_games_sum_to_one(real):
+    rates = A.seat_win_rates(real[0])
+    assert rates.groupby("players")["rate"].sum().tolist() == pytest.approx([1, 1])
+    assert len(A.first_player_advantage(real[0])) == 2
+
+
+# -- variants -----------------------------------------------------------------------------------
+def test_compare_variants_known_differences():
+    rng = np.random.default_rng(5)
+    base = synthetic_games(rng.normal(200, 20, 400).round(), winner=np.where(np.arange(400) < 200, 0, 1))
+    var = synthetic_games(rng.normal(300, 30, 300).round(), winner=np.where(np.arange(300) < 210, 0, 1), rules="jokers")
+    data = pd.concat([base, var], ignore_index=True)
+    out = A.compare_variants(data).set_index("metric")
+    assert set(out.index) == set(A.variants.METRICS) and (out["rules"] == "jokers").all()
+    x1, x0 = var["cards"].to_numpy(float), base["cards"].to_numpy(float)
+    diff = out.loc["mean_length_diff"]
+    assert diff["estimate"] == pytest.approx(x1.mean() - x0.mean())
+    assert diff["p_value"] == pytest.approx(stats.ttest_ind(x1, x0, equal_var=False).pvalue)
+    assert diff["low"] < 100 < diff["high"]
+    assert out.loc["mean_length_ratio", "estimate"] == pytest.approx(x1.mean() / x0.mean())
+    assert out.loc["mean_length_ratio", "low"] < 1.5 < out.loc["mean_length_ratio", "high"]
+    seat0 = out.loc["seat0_win_diff"]
+    assert seat0["estimate"] == pytest.approx(0.7 - 0.5)
+    assert (seat0["low"], seat0["high"]) == pytest.approx(A.newcombe_interval(210, 300, 200, 400))
+    wald = A.compare_variants(data, interval="wald").set_index("metric").loc["seat0_win_diff"]
+    half = 1.959964 * np.sqrt(0.7 * 0.3 / 300 + 0.25 / 400)
+    assert wald["high"] == pytest.approx(0.2 + half, rel=1e-5)
+
+
+# -- hands --------------------------------------------------------------------------------------
+def _two_player_seats(n_games=3000, beta=0.05, total=40, seed=11):
+    """Seat 0 wins with probability logistic(beta * (x0 - x1)), x1 = total - x0; so for every seat
+    logit P(win) = -beta * total + 2 * beta * x exactly."""
+    rng = np.random.default_rng(seed)
+    x0 = rng.integers(5, 36, n_games)
+    win0 = rng.random(n_games) < 1 / (1 + np.exp(-beta * (2 * x0 - total)))
+    return pd.DataFrame({
+        "game": np.repeat(np.arange(n_games), 2), "players": 2, "rules": "standard",
+        "seat": np.tile([0, 1], n_games), "tribute_total": np.column_stack([x0, total - x0]).ravel(),
+        "aces": 0, "won": np.column_stack([win0, ~win0]).ravel(),
+    })
+
+
+def test_hand_strength_recovers_known_effect():
+    seats = _two_player_seats()
+    coef = A.hand_strength(seats, predictors=["tribute_total"]).set_index("term")
+    slope = coef.loc["tribute_total"]
+    assert slope["low"] < 0.1 < slope["high"] and slope["estimate"] == pytest.approx(0.1, rel=0.15)
+    assert coef.loc["const", "low"] < -2 < coef.loc["const", "high"]
+    assert slope["odds_ratio"] == pytest.approx(np.exp(slope["estimate"]))
+    pred = A.hand_strength_predictions(seats, vary="tribute_total", values=[10, 20, 30], predictors=["tribute_total"])
+    truth = 1 / (1 + np.exp(-(-2 + 0.1 * np.array([10, 20, 30]))))
+    assert ((pred["low"] < truth) & (truth < pred["high"])).all()
+    assert pred["probability"].is_monotonic_increasing
+
+
+def test_hand_strength_drops_undecided_games(real):
+    _, seats, _, s2a = real
+    coef = A.hand_strength(seats)
+    assert set(coef["term"]) == {"const", "tribute_total", "aces"} and set(coef["players"]) == {2, 3}
+    looped = s2a.copy()
+    looped["won"] = looped["won"] & (looped["game"] >= 10)   # games 0-9 now have no winner
+    n = A.hand_strength(looped)["n"].iloc[0]
+    assert n == 2 * 290
+    pred = A.hand_strength_predictions(seats)
+    assert set(pred["predictor"]) == {"aces"} and pred["value"].min() == 0
+
+
+# -- comebacks ----------------------------------------------------------------------------------
+def test_comebacks_definition():
+    # Four decided 2-player games (winner's low points 2, 10, 6, 26 of a 26-card hand) and one undecided.
+    low_points = [2, 10, 6, 26, 13]
+    rows = []
+    for g, low in enumerate(low_points):
+        rows.append(dict(game=g, players=2, rules="standard", seat=0, hand_size=26, min_cards=low, won=g < 4))
+        rows.append(dict(game=g, players=2, rules="standard", seat=1, hand_size=26, min_cards=0, won=False))
+    data = pd.DataFrame(rows)
+    row = A.comebacks(data).iloc[0]                     # <= 6.5 cards: games 0 and 2
+    assert (row["games"], row["no_winner"], row["comebacks"]) == (4, 1, 2)
+    assert (row["low"], row["high"]) == pytest.approx(A.wilson_interval(2, 4))
+    assert A.comebacks(data, cards=5).iloc[0]["comebacks"] == 1
+    assert A.comebacks(data, cards=0).iloc[0]["comebacks"] == 0
+    assert row["median_low_point"] == 8
+
+
+# -- bad input ----------------------------------------------------------------------------------
+def test_errors_name_the_parameter(real):
+    games, seats, _, _ = real
+    with pytest.raises(ValueError, match=r"`measure` must be one of \['cards', 'tricks'\], but 'turns'"):
+        A.length_summary(games, measure="turns")
+    with pytest.raises(ValueError, match=r"`data` lacks the column\(s\) \['winner'\]"):
+        A.seat_win_rates(games.drop(columns="winner"))
+    with pytest.raises(TypeError, match="`data` must be a pandas DataFrame"):
+        A.kaplan_meier(games.to_dict())
+    with pytest.raises(ValueError, match="`by` names column"):
+        A.tail_rate(games, by="deck")
+    with pytest.raises(ValueError, match="`confidence` must be a number strictly between 0 and 1"):
+        A.seat_win_rates(games, confidence=95)
+    with pytest.raises(ValueError, match="`outcomes` must be one of"):
+        A.length_summary(games, outcomes=("won",))
+    with pytest.raises(ValueError, match=r"`baseline` must be one of \['standard'\]"):
+        A.compare_variants(games, baseline="jokers")
+    with pytest.raises(ValueError, match="`ci` must be one of"):
+        A.kaplan_meier(games, ci="log")
+    with pytest.raises(ValueError, match="`method` must be one of"):
+        A.tail_rate(games, method="ols")
+    with pytest.raises(ValueError, match="`vary` must be one of"):
+        A.hand_strength_predictions(seats, vary="kings")
+    with pytest.raises(ValueError, match="`fraction` must be a number from 0 to 1"):
+        A.comebacks(seats, fraction=25)
+    with pytest.raises(ValueError, match="`cards` must be a whole number"):
+        A.comebacks(seats, cards=-1)
