@@ -39,15 +39,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# A deal such as '---AJ--Q/-----A' starts with '-' like an option. Card symbols, '/' and spaces
-# only: no option name is made of those alone.
-_DEAL_LIKE = re.compile(r"^[-0-9tjqkax/ ]*[0-9tjqkax/][-0-9tjqkax/ ]*$|^-{3,}$", re.IGNORECASE)
+# A deal such as '---AJ--Q/-----A' starts with '-' like an option. Option names never contain '/'
+# and are never made of card symbols alone, so such arguments are deals.
+_CARDS_ONLY = re.compile(r"[-0-9tjqkax ]+", re.IGNORECASE)
 
 
 def _protect_deals(argv):
     """Prefix deal-like arguments with a space (ignored by the parser of deals) so argparse does not
     take them for options."""
-    return [" " + a if a.startswith("-") and _DEAL_LIKE.match(a) else a for a in argv]
+    def deal_like(a: str) -> bool:
+        return a.startswith("-") and a != "--" and ("/" in a or (len(a) > 1 and _CARDS_ONLY.fullmatch(a) is not None))
+    return [" " + a if deal_like(a) else a for a in argv]
 
 
 def main(argv=None) -> int:

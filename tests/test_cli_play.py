@@ -1,0 +1,85 @@
+"""`beggarstats play` and `beggarstats records` as a user meets them."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from beggarstats.cli import main
+
+RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
+NEVER_ENDING = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+KEYS = ["deal", "outcome", "winner", "cards", "tricks",
+        "loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards"]
+
+
+def test_play_prints_the_spec_figures(capsys):
+    assert main(["play", RECORD, NEVER_ENDING]) == 0
+    out = capsys.readouterr().out
+    assert "seat 1 wins after 8344 cards and 1164 tricks" in out
+    assert "the first repeated state comes after 66 tricks (474 cards)" in out
+    assert "enters its cycle after 4 tricks (34 cards); the cycle is 62 tricks (440 cards) long" in out
+
+
+def test_play_json_one_object_per_deal(capsys):
+    assert main(["play", "--json", RECORD, NEVER_ENDING]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    objs = [json.loads(line) for line in lines]
+    assert [list(o) for o in objs] == [KEYS, KEYS]
+    assert (objs[0]["winner"], objs[0]["cards"], objs[0]["tricks"], objs[0]["loop_tricks"]) == (1, 8344, 1164, None)
+    assert (objs[1]["outcome"], objs[1]["loop_start_cards"], objs[1]["loop_cards"]) == ("loop", 34, 440)
+
+
+def test_play_reads_deals_from_stdin(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"# records\n{RECORD}\n\n{NEVER_ENDING}\n"))
+    assert main(["play", "--json", "-"]) == 0
+    assert [json.loads(x)["cards"] for x in capsys.readouterr().out.splitlines()] == [8344, 474]
+
+
+def test_play_trace_lists_the_tricks(capsys):
+    assert main(["play", "--trace", "--deck", "any", "QA---/-J--K"]) == 0
+    out = capsys.readouterr().out
+    assert "0:Q 1:- 1:J 0:A 1:- 1:- 1:K 0:- 0:- 0:-" in out
+    assert "[0, 10]" in out
+
+
+def test_play_rule_options_reach_the_engine(capsys):
+    assert main(["play", "--json", "--deck", "any", "--end", "unable", "K/---"]) == 0
+    assert json.loads(capsys.readouterr().out)["cards"] == 5
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["play", "--Z/--"], "hand 0, position 3: unknown card symbol 'Z'"),
+    (["play", "----"], "a deal needs at least 2 hands"),
+    (["play", RECORD + "A"], "hand 1, position 27: one Ace too many"),
+    (["play", "--max-cards", "0", RECORD], "`max_cards` must be a whole number"),
+    (["play", "--jokers", "5", RECORD], "`jokers` must be a whole number from 0 to 2"),
+    (["play", RECORD, "--K/-"], "deal 2: the deal is missing"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_bad_option_value_exits_2(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "--end", "never", RECORD])
+    assert exc.value.code == 2
+    assert "invalid choice: 'never'" in capsys.readouterr().err
+
+
+def test_records_match_their_published_figures(capsys):
+    assert main(["records"]) == 0
+    out = capsys.readouterr().out
+    assert "Nessler 2022" in out and "8344/8344" in out and "1164/1164" in out
+    assert "62t 440c" in out and "MISMATCH" not in out
+    assert "10 of 10 records match" in out
+
+
+def test_installed_command_runs():
+    done = subprocess.run([sys.executable, "-m", "beggarstats", "play", "--json", RECORD],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and json.loads(done.stdout)["tricks"] == 1164

@@ -1,0 +1,61 @@
+"""`Rules`: validation with messages naming the parameter, readable names, round trips."""
+
+import pytest
+
+from beggarstats.decks import Deck
+from beggarstats.rules import Rules
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"players": 1}, r"`players` must be a whole number from 2 to 12, but 1"),
+        ({"players": 13}, r"`players` must be a whole number from 2 to 12"),
+        ({"end": "never"}, r"`end` must be one of \['trick', 'empty', 'unable'\], but 'never'"),
+        ({"exhausted_tribute": "x"}, r"`exhausted_tribute` must be one of \['claimant', 'passes_on'\]"),
+        ({"direction": "left"}, r"`direction` must be one of \['cw', 'ccw'\]"),
+        ({"jokers": 3}, r"`jokers` must be a whole number from 0 to 2, but 3"),
+        ({"joker_mode": "wild"}, r"`joker_mode` must be one of \['super', 'beggar'\]"),
+        ({"max_cards": 0}, r"`max_cards` must be a whole number from 1"),
+        ({"max_cards": 2.5}, r"`max_cards` must be a whole number"),
+        ({"unfinished": "draw"}, r"`unfinished` must be one of \['none', 'most_cards'\]"),
+        ({"deck": "tarot"}, r"`deck` must be one of"),
+        ({"shuffle_pile": "yes"}, r"`shuffle_pile` must be True or False"),
+        ({"shuffle_pile": True, "shuffle_on_loop": True}, r"cannot both be set"),
+        ({"players": 6, "deck": Deck(3, 1, 0, 0, 0)}, r"cannot be dealt to 6 players"),
+    ],
+)
+def test_bad_options_name_the_parameter(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Rules(**kwargs)
+
+
+def test_rules_are_immutable():
+    with pytest.raises(AttributeError):
+        Rules().players = 3
+
+
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({}, "standard"),
+        ({"players": 4}, "standard"),
+        ({"shuffle_pile": True}, "shuffle_pile"),
+        ({"jokers": 2}, "2 jokers (super)"),
+        ({"jokers": 1, "joker_mode": "beggar"}, "1 joker (beggar)"),
+        ({"deck": "italian", "direction": "ccw"}, "italian deck, ccw"),
+        ({"end": "empty", "exhausted_tribute": "passes_on"}, "passes_on, end=empty"),
+    ],
+)
+def test_readable_names(kwargs, name):
+    assert Rules(**kwargs).name == name
+
+
+def test_deck_cards_include_jokers_in_canonical_order():
+    cards = Rules(jokers=2).deck_cards()
+    assert len(cards) == 54 and list(cards[-6:]) == [4, 4, 4, 4, 5, 5] and cards[0] == 0
+
+
+def test_dict_round_trip_keeps_custom_decks():
+    rules = Rules(players=3, deck=Deck(10, 2, 2, 1, 1), jokers=1, max_cards=500, unfinished="most_cards")
+    assert Rules.from_dict(rules.to_dict()) == rules
