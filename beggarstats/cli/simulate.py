@@ -1,0 +1,98 @@
+"""`beggarstats simulate`: play many random games, print a summary, optionally keep the rows."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from .options import add_rule_options, rules_from_args
+
+__all__ = ["add_parser", "run", "summary"]
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "simulate", help="play many random games and summarise them",
+        description="Play random games (game g of a table is fixed by (seed, g)) and print outcomes, "
+                    "lengths and seat win rates.")
+    p.add_argument("--games", type=int, default=10_000, help="number of games (default 10000)")
+    p.add_argument("--seed", type=int, default=None, help="table seed (default: fresh entropy, printed)")
+    p.add_argument("--start", type=int, default=0, help="first game id (default 0)")
+    p.add_argument("--jobs", type=int, default=None, help="parallel workers; -1 = all cores (default 1)")
+    p.add_argument("--chunk-size", type=int, default=None, help="games per task (default up to 65536)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--out", metavar="FILE.parquet", default=None, help="write the games to one parquet file")
+    where.add_argument("--store", metavar="DIR", default=None,
+                       help="keep the games in a resumable store directory (rerun the same command to resume)")
+    p.add_argument("--progress", action="store_true", help="show a progress bar")
+    p.add_argument("--per-seat", action="store_true", help="also keep one row per game and seat")
+    add_rule_options(p, players=True)
+    return p
+
+
+def _check(args) -> None:
+    if args.games < 1:
+        raise ValueError(f"--games must be a whole number >= 1, but {args.games} was passed")
+    if args.seed is not None and not 0 <= args.seed < 2**64:
+        raise ValueError(f"--seed must be a whole number from 0 to 2**64 - 1, but {args.seed} was passed")
+    if args.start < 0:
+        raise ValueError(f"--start must be a whole number >= 0, but {args.start} was passed")
+    if args.jobs == 0:
+        raise ValueError("--jobs must be a positive number of workers or negative (-1 = all cores), but 0 was passed")
+    if args.chunk_size is not None and args.chunk_size < 1:
+        raise ValueError(f"--chunk-size must be a whole number >= 1, but {args.chunk_size} was passed")
+    if args.out is not None and not args.out.endswith(".parquet"):
+        raise ValueError(f"--out must name a .parquet file, but {args.out!r} was passed")
+
+
+def summary(games) -> str:
+    """The text `beggarstats simulate` prints for a games frame."""
+    from ..analysis.intervals import wilson_interval
+
+    n = len(games)
+    attrs = games.attrs
+    lines = [f"games:    {n:,} (seed {attrs.get('seed')}, ids {attrs.get('start', 0)}.."
+             f"{attrs.get('start', 0) + n - 1}, rules {games['rules'].iloc[0] if n else '-'}, "
+             f"{int(games['players'].iloc[0]) if n else '-'} players)"]
+    counts = games["outcome"].value_counts(sort=False)
+    lines.append("outcomes: " + ", ".join(f"{k} {int(v):,} ({100 * v / n:.2f}%)" for k, v in counts.items()))
+    for col in ("cards", "tricks"):
+        x = games[col].to_numpy()
+        lines.append(f"{col + ':':<9} mean {x.mean():.1f}, median {np.median(x):g}, max {x.max():,}")
+    winner = games["winner"].to_numpy(dtype=float, na_value=np.nan)
+    players = int(games["players"].iloc[0])
+    wins = np.bincount(winner[~np.isnan(winner)].astype(int), minlength=players)
+    decided = int(wins.sum())
+    # Rates among games with a winner, as `analysis.seat_win_rates` computes them.
+    low, high = wilson_interval(wins, np.full(players, decided))
+    lines.append(f"seat win rates (of {decided:,} games with a winner, 95% Wilson interval):")
+    for seat in range(players):
+        rate = wins[seat] / decided if decided else float("nan")
+        lines.append(f"  seat {seat}: {rate:.4f} [{low[seat]:.4f}, {high[seat]:.4f}]  ({wins[seat]:,} wins)")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    from ..simulate import simulate
+    from ..store import save
+
+    _check(args)
+    rules = rules_from_args(args)
+    store = args.store
+    result = simulate(args.games, rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
+                      progress=args.progress, store=store, per_seat=args.per_seat, start=args.start)
+    games, seats = result if args.per_seat else (result, None)
+    print(summary(games))
+    if args.out is not None:
+        out = Path(args.out)
+        save(games, out)
+        print(f"written:  {out}")
+        if seats is not None:
+            seat_file = out.with_name(out.stem + "-seats.parquet")
+            save(seats, seat_file)
+            print(f"written:  {seat_file}")
+    if store is not None:
+        print(f"store:    {store}")
+    return 0

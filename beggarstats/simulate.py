@@ -1,0 +1,265 @@
+"""`simulate()`: random games in parallel chunks -> tidy DataFrames; `replay()` any one of them.
+
+A table is fixed by ``(rules, seed)``: game ``g`` is re-created from ``(seed, g)`` alone (the
+engine seeds every game's own stream), so results are identical whatever ``n_jobs``, joblib
+backend or ``chunk_size``. Chunks are ranges of game ids, run with
+``joblib.Parallel(prefer="threads")``: the kernel releases the GIL, and a
+``joblib.parallel_config(backend=...)`` context (loky, dask) takes over from outside.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import joblib
+import numpy as np
+import pyarrow as pa
+
+from .deals import random_deal
+from .engine.reference import play_hands
+from .rng import fresh_seed
+from .rules import RULES_VERSION, Rules
+from .store import Store
+from .tables import games_table, id_type, seats_table, to_frame
+
+__all__ = ["simulate", "simulate_to_store", "replay", "DEFAULT_CHUNK_SIZE"]
+
+DEFAULT_CHUNK_SIZE = 2**16  # games per task: ~1-2 MB of rows, long enough to hide dispatch costs
+_MIN_AUTO_CHUNK = 1024
+
+
+def _batch_engine():
+    """`engine.fast.play_games`, imported late (tests substitute a stand-in here)."""
+    from .engine.fast import play_games
+    return play_games
+
+
+def _run_chunk(engine, rules, seed, lo, hi, per_seat, ids_as):
+    """Play games lo..hi-1 and build their tables (runs on a worker)."""
+    ids = np.arange(lo, hi, dtype=np.int64)
+    arrays = engine(rules, seed, ids, per_seat=per_seat)
+    seats = seats_table(arrays, ids, rules, ids_as) if per_seat else None
+    return lo, hi, games_table(arrays, ids, rules, ids_as), seats
+
+
+def _empty_tables(rules, per_seat, ids_as=pa.uint32()):
+    """Zero-game tables with the right schema (for n_games=0 and empty stores)."""
+    ids = np.zeros(0, np.int64)
+    p = rules.players
+    arrays = {k: np.zeros(0, np.uint32) for k in ("cards", "tricks", "outcome", "winner", "looped",
+                                                  "loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")}
+    for k in ("hand_size", "jacks", "queens", "kings", "aces", "jokers", "tribute_total", "min_cards", "place",
+              "out_cards"):
+        arrays[k] = np.zeros((0, p), np.int64)
+    tables = {"games": games_table(arrays, ids, rules, ids_as)}
+    tables["seats"] = seats_table(arrays, ids, rules, ids_as)
+    return tables
+
+
+# -- argument checks -------------------------------------------------------------------------------
+def _whole(name, value, low, *, none=False):
+    if value is None and none:
+        return None
+    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < low:
+        raise ValueError(f"The value for `{name}` must be a whole number >= {low}{' or None' if none else ''}, "
+                         f"but {value!r} was passed.")
+    return int(value)
+
+
+def _check_rules(rules):
+    if rules is None:
+        return Rules()
+    if isinstance(rules, dict):
+        return Rules.from_dict(rules)
+    if not isinstance(rules, Rules):
+        raise ValueError(f"The value for `rules` must be a Rules, a dict from Rules.to_dict() or None, "
+                         f"but {rules!r} was passed.")
+    return rules
+
+
+def _check_seed(seed):
+    if seed is None:
+        return None
+    if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+        raise ValueError(f"The value for `seed` must be a whole number from 0 to 2**64 - 1 or None, but {seed!r} was passed.")
+    return int(seed)
+
+
+def _progress_bar(progress, total, initial):
+    if progress is False or progress is None:
+        return None
+    if progress is True:
+        from tqdm.auto import tqdm
+    elif progress == "notebook":
+        from tqdm.notebook import tqdm
+    else:
+        raise ValueError(f"The value for `progress` must be one of [False, True, 'notebook'], but {progress!r} was passed.")
+    return tqdm(total=total, initial=initial, unit="game", unit_scale=True, desc="simulate")
+
+
+def _chunks(ranges, chunk_size, n_jobs):
+    """Split ranges of game ids into tasks. The default size keeps every worker busy on small runs."""
+    if chunk_size is None:
+        total = sum(hi - lo for lo, hi in ranges)
+        workers = joblib.effective_n_jobs(n_jobs)
+        chunk_size = min(DEFAULT_CHUNK_SIZE, max(_MIN_AUTO_CHUNK, math.ceil(total / (4 * workers))))
+    for lo, hi in ranges:
+        for a in range(lo, hi, chunk_size):
+            yield a, min(a + chunk_size, hi)
+
+
+def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, ids_as, sink):
+    """Play the games of ``ranges``, handing each finished chunk to ``sink(lo, hi, games, seats)``."""
+    engine = _batch_engine()
+    todo = sum(hi - lo for lo, hi in ranges)
+    bar = _progress_bar(progress, total, total - todo)
+    try:
+        if todo:
+            tasks = (joblib.delayed(_run_chunk)(engine, rules, seed, lo, hi, per_seat, ids_as)
+                     for lo, hi in _chunks(ranges, chunk_size, n_jobs))
+            # Unordered generator: rows are written/kept as chunks finish, never all held by joblib.
+            parallel = joblib.Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator_unordered")
+            for lo, hi, games, seats in parallel(tasks):
+                sink(lo, hi, games, seats)
+                if bar is not None:
+                    bar.update(hi - lo)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _prepare(n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store=None):
+    n_games = _whole("n_games", n_games, 0)
+    start = _whole("start", start, 0)
+    chunk_size = _whole("chunk_size", chunk_size, 1, none=True)
+    if n_jobs is not None and (not isinstance(n_jobs, numbers.Integral) or isinstance(n_jobs, bool) or n_jobs == 0):
+        raise ValueError(f"The value for `n_jobs` must be a non-zero whole number or None, but {n_jobs!r} was passed.")
+    if not isinstance(per_seat, (bool, np.bool_)):
+        raise ValueError(f"The value for `per_seat` must be True or False, but {per_seat!r} was passed.")
+    rules = _check_rules(rules)
+    seed = _check_seed(seed)
+    if seed is None and store is not None:
+        seed = Store.seed_in(store)  # continue the run already in that directory
+    if seed is None:
+        seed = fresh_seed()
+    return n_games, rules, seed, chunk_size, bool(per_seat), start
+
+
+def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, progress=False,
+                      store=True, per_seat=False, start=0) -> Store:
+    """Play games ``start .. start+n_games-1`` into a parquet store, never holding all rows.
+
+    Only game ids the store lacks are played, so an interrupted run resumes where it stopped and a
+    finished one costs nothing. Arguments as `simulate`; ``store`` is True (``data/runs/<key>``) or
+    a directory. With ``seed=None`` a directory that already holds a run continues with its seed.
+
+    Returns
+    -------
+    Store
+        ``.path`` is the directory; `beggarstats.store.load` reads it.
+    """
+    if store is None or store is False:
+        raise ValueError("The value for `store` must be True or a directory path, but None was passed.")
+    n_games, rules, seed, chunk_size, per_seat, start = _prepare(
+        n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store)
+    st = Store.open(store, rules=rules, seed=seed, per_seat=per_seat)
+    stop = start + n_games
+    ranges = st.missing(start, stop)
+    _run(ranges, rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs, chunk_size=chunk_size,
+         progress=progress, total=n_games, ids_as=id_type(stop),
+         sink=lambda lo, hi, games, seats: st.write_chunk(lo, hi, games, seats))
+    return st
+
+
+def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, progress=False,
+             store=None, per_seat=False, start=0):
+    """Play ``n_games`` random games and return one row per game.
+
+    Parameters
+    ----------
+    n_games : int
+        Number of games; their ids are ``start .. start+n_games-1``.
+    rules : Rules, optional
+        Default ``Rules()`` (2 players, standard deck).
+    seed : int, optional
+        Fixes the table: game g is fully determined by (seed, g). None draws fresh entropy, which
+        is recorded in ``attrs["seed"]``.
+    n_jobs : int, optional
+        Parallel workers (scikit-learn convention): None means 1 unless a
+        ``joblib.parallel_config`` context says otherwise; -1 means all cores. Threads by default;
+        ``joblib.parallel_config(backend="loky" | "dask")`` switches from outside.
+    chunk_size : int, optional
+        Games per task (default up to 2^16, smaller for small runs so every worker gets work).
+        Results do not depend on it.
+    progress : {False, True, 'notebook'}
+        A tqdm progress bar (``tqdm.auto``: a widget inside Jupyter); 'notebook' forces the widget.
+    store : True or path, optional
+        Keep results in a resumable parquet store (``True``: ``data/runs/<key>``) and read them
+        from there: a repeated call loads instead of recomputing, an interrupted one resumes.
+    per_seat : bool
+        Also return the long per-seat table.
+    start : int
+        First game id.
+
+    Returns
+    -------
+    games : DataFrame
+        ``game`` (id), ``players``, ``rules`` (category), ``outcome`` (category win/loop/cutoff),
+        ``winner`` (nullable seat), ``cards``, ``tricks`` (cards played, piles taken), and the
+        nullable ``loop_start_tricks``, ``loop_start_cards``, ``loop_tricks``, ``loop_cards``.
+        Compact dtypes: about 33 bytes per game (see `beggarstats.tables`).
+        ``attrs``: ``rules`` (dict), ``seed``, ``rules_version``, ``n_games``, ``start``.
+    seats : DataFrame, only with ``per_seat=True``
+        Returned as ``(games, seats)``: one row per game and seat: ``game, players, rules, seat,
+        hand_size, jacks, queens, kings, aces, jokers`` (cards dealt), ``tribute_total``,
+        ``min_cards``, ``place`` (nullable), ``out_cards`` (nullable), ``won``.
+    """
+    if store is not None and store is not False:
+        st = simulate_to_store(n_games, rules=rules, seed=seed, n_jobs=n_jobs, chunk_size=chunk_size,
+                               progress=progress, store=store, per_seat=per_seat, start=start)
+        stop = start + n_games
+        games = st.frame(start=start, stop=stop)
+        if st.per_seat:
+            return games, st.frame(seats=True, start=start, stop=stop)
+        return games
+
+    n_games, rules, seed, chunk_size, per_seat, start = _prepare(
+        n_games, rules, seed, n_jobs, chunk_size, per_seat, start)
+    stop = start + n_games
+    ids_as = id_type(stop)
+    done = []
+    _run([(start, stop)] if n_games else [], rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs,
+         chunk_size=chunk_size, progress=progress, total=n_games, ids_as=ids_as,
+         sink=lambda lo, hi, games, seats: done.append((lo, games, seats)))
+    done.sort(key=lambda t: t[0])
+    empty = _empty_tables(rules, per_seat, ids_as)
+    attrs = {"rules": rules.to_dict(), "seed": seed, "rules_version": RULES_VERSION,
+             "n_games": n_games, "start": start}
+    games = to_frame(pa.concat_tables([t[1] for t in done] or [empty["games"]]), attrs)
+    if not per_seat:
+        return games
+    seats = to_frame(pa.concat_tables([t[2] for t in done] or [empty["seats"]]), attrs)
+    return games, seats
+
+
+def replay(seed, game, rules=None, *, trace=True):
+    """Re-play game ``game`` of the table seeded ``seed`` with the reference engine.
+
+    Any row of any table can be looked at trick by trick: ``replay(df.attrs["seed"], row.game,
+    Rules.from_dict(df.attrs["rules"]))``.
+
+    Returns
+    -------
+    (deal, result) : (str, GameResult)
+        The deal in the usual notation (hands top card first, joined by '/'), and the reference
+        engine's result, with its trick-by-trick ``trace`` unless ``trace=False``.
+    """
+    rules = _check_rules(rules)
+    seed = _check_seed(seed)
+    if seed is None:
+        raise ValueError("The value for `seed` must be a whole number from 0 to 2**64 - 1, but None was passed.")
+    game = _whole("game", game, 0)
+    deal, stream = random_deal(seed, game, rules)
+    result = play_hands(deal, rules, rng=stream, trace=trace)
+    return result.deal, result
