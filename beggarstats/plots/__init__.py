@@ -1,0 +1,12 @@
+"""Seaborn/matplotlib figures of the analyses. Each function takes the tidy table (or the analysis
+output) first and returns a Figure, or the Axes when ``ax=`` is given."""
+
+from .effects import plot_hand_strength, plot_variant_effects
+from .fairness import plot_comebacks, plot_seat_win_rates
+from .games import card_count_timeline, hand_size_table, loop_cycle
+from .lengths import plot_lengths, plot_survival
+
+__all__ = [
+    "plot_lengths", "plot_survival", "plot_seat_win_rates", "plot_comebacks", "plot_variant_effects",
+    "plot_hand_strength", "card_count_timeline", "loop_cycle", "hand_size_table",
+]

@@ -1,0 +1,47 @@
+"""Shared plumbing of the figures: one Figure or the caller's Axes, hue levels, palettes."""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pandas as pd
+import seaborn as sns
+
+from ..analysis._checks import check_choice, check_frame
+
+__all__ = ["new_axes", "finish", "levels", "palette", "check_choice", "check_frame", "check_hue"]
+
+
+def new_axes(ax=None, *, figsize=(6.4, 4.0)):
+    """The caller's ``ax`` (and its figure) or a fresh Figure with one Axes."""
+    if ax is not None:
+        return ax.figure, ax
+    fig, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return fig, ax
+
+
+def finish(fig, ax, given):
+    """What every plot returns: the Axes when the caller gave one, else the Figure."""
+    return ax if given is not None else fig
+
+
+def check_hue(data: pd.DataFrame, hue, *, name: str = "hue"):
+    """A grouping column of ``data`` or None; the error names the parameter ``name``."""
+    if hue is not None and hue not in data.columns:
+        raise ValueError(f"The value for `{name}` must be a column of the data ({list(data.columns)}) or None, "
+                         f"but {hue!r} was passed.")
+    return hue
+
+
+def levels(data: pd.DataFrame, column):
+    """Sorted distinct values of ``column`` ([None] when column is None)."""
+    if column is None:
+        return [None]
+    return sorted(pd.unique(data[column].astype(object)), key=lambda v: (str(type(v)), v))
+
+
+def palette(n: int):
+    return sns.color_palette(n_colors=max(n, 1))
+
+
+def label(column, value) -> str:
+    return f"{value} players" if column == "players" else f"{value}"

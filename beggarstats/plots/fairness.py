@@ -1,0 +1,70 @@
+"""Figures of fairness: seat win rates against 1/n, and comebacks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..analysis import comebacks, seat_win_rates
+from ._common import check_frame, check_hue, finish, label, levels, new_axes, palette
+
+__all__ = ["plot_seat_win_rates", "plot_comebacks"]
+
+
+def plot_seat_win_rates(data: pd.DataFrame, *, hue="players", ax=None):
+    """Win rate per seat with Wilson error bars and a dashed 1/n line per player count.
+
+    ``data`` is the output of `seat_win_rates` or the per-game table (then computed by players and
+    rules). Points of different ``hue`` levels are dodged a little so their bars do not overlap.
+    """
+    if "rate" not in data.columns:
+        data = seat_win_rates(data)
+    check_frame(data, ["players", "seat", "rate", "low", "high", "expected"])
+    hue = check_hue(data, hue)
+    fig, axes = new_axes(ax)
+    hues = levels(data, hue)
+    colours = palette(len(hues))
+    for i, h in enumerate(hues):
+        part = data if h is None else data[data[hue].astype(object) == h]
+        x = part["seat"].to_numpy(float) + (i - (len(hues) - 1) / 2) * 0.12
+        y = part["rate"].to_numpy(float)
+        axes.errorbar(x, y, yerr=[y - part["low"].to_numpy(float), part["high"].to_numpy(float) - y],
+                      fmt="o", color=colours[i], capsize=3, label=None if h is None else label(hue, h))
+    for n in sorted(pd.unique(data["players"].astype(int))):
+        i = hues.index(n) if hue == "players" and n in hues else 0
+        axes.hlines(1 / n, -0.4, n - 0.6, colors=[colours[i]], linestyles="--", linewidth=1)
+    axes.set_xticks(range(int(data["seat"].max()) + 1))
+    axes.set_xlabel("seat (0 leads)")
+    axes.set_ylabel("win rate")
+    if hue is not None:
+        axes.legend()
+    return finish(fig, axes, ax)
+
+
+def plot_comebacks(data: pd.DataFrame, *, hue="rules", ax=None, **options):
+    """Comeback rate by player count as bars with Wilson error bars, one bar colour per ``hue``.
+
+    ``data`` is the output of `comebacks` or the per-seat table (then ``options`` such as
+    ``fraction`` or ``cards`` go to `comebacks`).
+    """
+    if "comebacks" not in data.columns:
+        data = comebacks(data, **options)
+    check_frame(data, ["players", "rate", "low", "high"])
+    hue = check_hue(data, hue)
+    fig, axes = new_axes(ax)
+    players = sorted(pd.unique(data["players"].astype(int)))
+    hues = levels(data, hue)
+    width = 0.8 / len(hues)
+    colours = palette(len(hues))
+    for i, h in enumerate(hues):
+        part = data if h is None else data[data[hue].astype(object) == h]
+        x = np.array([players.index(int(p)) for p in part["players"]]) + (i - (len(hues) - 1) / 2) * width
+        y = part["rate"].to_numpy(float)
+        axes.bar(x, y, width=width, color=colours[i], label=None if h is None else label(hue, h),
+                 yerr=[y - part["low"].to_numpy(float), part["high"].to_numpy(float) - y], capsize=3)
+    axes.set_xticks(range(len(players)), [f"{p} players" for p in players])
+    threshold = data["threshold"].iloc[0] if "threshold" in data.columns and len(data) else ""
+    axes.set_ylabel(f"comeback rate (winner once {threshold})" if threshold else "comeback rate")
+    if hue is not None:
+        axes.legend()
+    return finish(fig, axes, ax)
