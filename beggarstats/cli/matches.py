@@ -1,0 +1,76 @@
+"""`beggarstats matches`: play many random matches (best of N, first to K) and summarise them."""
+
+from __future__ import annotations
+
+import argparse
+
+from .options import add_rule_options, rules_from_args
+
+__all__ = ["add_parser", "run", "summary"]
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "matches", help="play many random matches (best of three, first to three) and summarise them",
+        description="Play random matches at one table: the deal rotates clockwise after every round, so "
+                    "seat (r mod n) leads round r. A match is fixed by (seed, match).")
+    p.add_argument("--matches", type=int, default=10_000, help="number of matches (default 10000)")
+    p.add_argument("--format", default="best_of_3",
+                   help="best_of_N (at most N counted rounds; best of 3 = first to 2 with 2 players) "
+                        "or first_to_K (default best_of_3)")
+    p.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed)")
+    p.add_argument("--jobs", type=int, default=None, help="parallel workers; -1 = all cores (default 1)")
+    p.add_argument("--chunk-size", type=int, default=None, help="matches per task")
+    p.add_argument("--no-replay", dest="replay", action="store_false",
+                   help="count a round without a winner as a round nobody won instead of replaying it")
+    p.add_argument("--max-rounds", type=int, default=1000,
+                   help="give a match up as unfinished after this many dealt rounds (default 1000)")
+    p.add_argument("--progress", action="store_true", help="show a progress bar")
+    add_rule_options(p, players=True)
+    return p
+
+
+def _check(args) -> None:
+    if args.matches < 1:
+        raise ValueError(f"--matches must be a whole number >= 1, but {args.matches} was passed")
+    if args.jobs == 0:
+        raise ValueError("--jobs must be a positive number of workers or negative (-1 = all cores), but 0 was passed")
+
+
+def summary(matches) -> str:
+    """The text `beggarstats matches` prints for a matches frame."""
+    from ..match_stats import match_seat_rates, match_summary
+
+    attrs = matches.attrs
+    s = match_summary(matches).iloc[0]
+    n = int(s["matches"])
+    replay = "replayed" if attrs.get("replay_unfinished", True) else "counted as rounds nobody won"
+    lines = [
+        f"matches:   {n:,} ({s['format']}, {int(s['players'])} players, rules {s['rules']}, seed {attrs.get('seed')})",
+        f"finished:  {int(s['won']) + int(s['drawn']):,} ({int(s['won']):,} won, {int(s['drawn']):,} drawn), "
+        f"{int(s['unfinished']):,} unfinished after {attrs.get('max_rounds')} rounds",
+        f"rounds:    mean {s['rounds_mean']:.3f} [{s['rounds_low']:.3f}, {s['rounds_high']:.3f}], "
+        f"median {s['rounds_median']:g}, max {int(s['rounds_max'])}; rounds without a winner "
+        f"{int(matches['unfinished_rounds'].sum()):,} ({replay})",
+        f"cards:     mean {s['cards_mean']:.1f} per match [{s['cards_low']:.1f}, {s['cards_high']:.1f}]",
+    ]
+    rates = match_seat_rates(matches)
+    decided = int(rates["games"].iloc[0]) if len(rates) else 0
+    lines.append(f"seat match-win rates (of {decided:,} matches with a winner, 95% Wilson interval; "
+                 f"seat 0 leads round 1):")
+    for row in rates.itertuples():
+        lines.append(f"  seat {row.seat}: {row.rate:.4f} [{row.low:.4f}, {row.high:.4f}]  "
+                     f"({row.wins:,} wins, fair {row.expected:.4f})")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    from ..matches import simulate_matches
+
+    _check(args)
+    rules = rules_from_args(args)
+    df = simulate_matches(args.matches, rules=rules, format=args.format, seed=args.seed, n_jobs=args.jobs,
+                          replay_unfinished=args.replay, max_rounds=args.max_rounds, chunk_size=args.chunk_size,
+                          progress=args.progress)
+    print(summary(df))
+    return 0
