@@ -181,6 +181,11 @@ def test_compare_variants_known_differences():
     wald = A.compare_variants(data, interval="wald").set_index("metric").loc["seat0_win_diff"]
     half = 1.959964 * np.sqrt(0.7 * 0.3 / 300 + 0.25 / 400)
     assert wald["high"] == pytest.approx(0.2 + half, rel=1e-5)
+    # a player count without baseline games is skipped with a warning, not an error
+    other = synthetic_games(np.full(50, 100), players=3, rules="jokers")
+    with pytest.warns(UserWarning, match=r"No 'standard' games for \{'players': 3\}"):
+        mixed = A.compare_variants(pd.concat([data, other], ignore_index=True))
+    assert set(mixed["players"]) == {2} and len(mixed) == 3
 
 
 # -- hands --------------------------------------------------------------------------------------

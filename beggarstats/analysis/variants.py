@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 from scipy import stats
@@ -61,7 +63,7 @@ def compare_variants(data: pd.DataFrame, *, baseline: str = "standard", measure:
     data : DataFrame
         One row per game: ``rules``, ``outcome``, ``winner`` and ``measure``.
     baseline : str
-        The ``rules`` value compared against; it must be present in every group.
+        The ``rules`` value compared against. Groups without it are skipped with a warning.
     by : str, sequence of str or None
         Groups compared separately (default: player count).
     outcomes : sequence of {'win', 'loop', 'cutoff'}
@@ -81,12 +83,16 @@ def compare_variants(data: pd.DataFrame, *, baseline: str = "standard", measure:
     outcomes = check_outcomes(outcomes)
     check_choice("interval", interval, ("newcombe", "wald"))
     check_level(confidence)
+    every = sorted(set(data["rules"].astype(str)))
+    if baseline not in every:
+        raise ValueError(f"The value for `baseline` must be one of {every} (the rules in the data), "
+                         f"but {baseline!r} was passed.")
     rows = []
     for key, sub in group_items(data, cols):
         names = sub["rules"].astype(str)
         if baseline not in set(names):
-            raise ValueError(f"The value for `baseline` must be one of {sorted(set(names))} "
-                             f"(the rules in the data{' for ' + str(key) if key else ''}), but {baseline!r} was passed.")
+            warnings.warn(f"No {baseline!r} games for {key}: its rules are not compared.", stacklevel=2)
+            continue
         pieces = {}
         for name, part in sub.groupby(names, sort=True):
             x = numeric(part[measure])[np.isin(part["outcome"].astype(str), outcomes)]

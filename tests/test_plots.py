@@ -1,0 +1,175 @@
+"""Tests of beggarstats.plots: every figure draws what it should (lines, bands, labels) and refuses
+bad options by name. Figures are closed after each test."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.collections import LineCollection, PolyCollection  # noqa: E402
+from matplotlib.container import BarContainer, ErrorbarContainer  # noqa: E402
+
+from beggarstats import analysis as A, plots as P  # noqa: E402
+from beggarstats.play import play  # noqa: E402
+from beggarstats.rules import Rules  # noqa: E402
+
+from _frames import reference_frames  # noqa: E402
+
+RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"       # Nessler 2022: 8344 cards
+NEVER_ENDING = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"  # Casella 2024
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def frames():
+    g2, s2 = reference_frames(200, Rules(players=2), seed=3)
+    g3, s3 = reference_frames(120, Rules(players=3), seed=3, arrow=True)
+    gj, _ = reference_frames(120, Rules(players=2, jokers=2), seed=3)
+    return pd.concat([g2, g3, gj], ignore_index=True), pd.concat([s2, s3], ignore_index=True)
+
+
+def legend_texts(ax):
+    return [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def test_plot_lengths_hist_and_log_ecdf(frames):
+    games = frames[0]
+    fig = P.plot_lengths(games[games["rules"] == "standard"])
+    assert isinstance(fig, plt.Figure) and len(fig.axes) == 1
+    ax = fig.axes[0]
+    assert legend_texts(ax) == ["2 players", "3 players"]
+    assert ax.get_xlabel() == "game length (cards)" and ax.get_yscale() == "linear"
+    fig = P.plot_lengths(games, kind="ecdf", log=True, measure="tricks")
+    ax = fig.axes[0]
+    assert len(ax.get_lines()) == 2 and ax.get_yscale() == "log"
+    # complementary ECDF: starts at 1 (every game longer than 0) and falls
+    y = ax.get_lines()[0].get_ydata()
+    assert y.max() == pytest.approx(1) and y.min() < 0.05
+
+
+def test_plots_draw_on_a_given_axes(frames):
+    games, seats = frames
+    fig, ax = plt.subplots()
+    assert P.plot_lengths(games, ax=ax) is ax
+    for draw in (P.plot_survival, P.plot_seat_win_rates):
+        _, ax = plt.subplots()
+        assert draw(games, ax=ax) is ax
+    _, ax = plt.subplots()
+    assert P.plot_comebacks(seats, ax=ax, cards=3) is ax
+
+
+def test_plot_survival_lines_and_bands(frames):
+    games = frames[0]
+    fig = P.plot_survival(games, style="rules")
+    ax = fig.axes[0]
+    assert len(ax.get_lines()) == 3                              # (2p, standard), (2p, jokers), (3p, standard)
+    assert sum(isinstance(c, PolyCollection) for c in ax.collections) == 3
+    assert ax.get_yscale() == "log"
+    assert set(legend_texts(ax)) == {"2 players, standard", "2 players, 2 jokers (super)", "3 players, standard"}
+    km = A.kaplan_meier(games[games["rules"] == "standard"], by="players")
+    ax = P.plot_survival(km, ci=False, log=False, ax=plt.subplots()[1])
+    assert len(ax.get_lines()) == 2 and not ax.collections
+    line = ax.get_lines()[0]
+    assert line.get_ydata()[0] == 1 and line.get_xdata()[0] == 0
+
+
+def test_plot_seat_win_rates_reference_lines(frames):
+    games = frames[0]
+    standard = games[games["rules"] == "standard"]
+    ax = P.plot_seat_win_rates(standard).axes[0]
+    assert sum(isinstance(c, ErrorbarContainer) for c in ax.containers) == 2
+    refs = [c for c in ax.collections if isinstance(c, LineCollection) and c.get_linestyle()[0][1] is not None]
+    levels = sorted(seg[0][1] for c in refs for seg in c.get_segments())
+    assert levels == pytest.approx([1 / 3, 1 / 2])
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "1", "2"]
+    rates = A.seat_win_rates(standard)
+    points = np.concatenate([c.lines[0].get_ydata() for c in ax.containers])
+    assert sorted(points) == pytest.approx(sorted(rates["rate"]))
+
+
+def test_plot_comebacks_bars(frames):
+    seats = frames[1]
+    ax = P.plot_comebacks(seats).axes[0]
+    bars = [c for c in ax.containers if isinstance(c, BarContainer)]
+    assert len(bars) == 1 and len(bars[0].patches) == 2
+    heights = [p.get_height() for p in bars[0].patches]
+    assert heights == pytest.approx(A.comebacks(seats)["rate"].tolist())
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["2 players", "3 players"]
+    assert "25% of hand" in ax.get_ylabel()
+
+
+def test_plot_variant_effects_forest(frames):
+    games = frames[0]
+    pass_through = A.compare_variants(games[games["players"] == 2])
+    fig = P.plot_variant_effects(games[games["players"] == 2])
+    assert len(fig.axes) == 3
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["2 jokers (super) (2p)"]  # y shared
+    assert [len(ax.containers) for ax in fig.axes] == [1, 1, 1]
+    refs = [ax.get_lines()[-1].get_xdata()[0] for ax in fig.axes]
+    assert refs == [0.0, 1.0, 0.0]
+    ax = P.plot_variant_effects(pass_through, metric="mean_length_ratio", ax=plt.subplots()[1])
+    assert "ratio of mean lengths (vs standard)" == ax.get_xlabel()
+
+
+def test_plot_hand_strength_curves(frames):
+    seats = frames[1]
+    ax = P.plot_hand_strength(seats).axes[0]
+    assert len(ax.get_lines()) == 2                       # one curve per player count
+    assert sum(isinstance(c, PolyCollection) for c in ax.collections) == 2
+    assert legend_texts(ax) == ["2 players", "3 players"]
+    pred = A.hand_strength_predictions(seats, vary="tribute_total", by="players")
+    ax = P.plot_hand_strength(pred, observed=False, ax=plt.subplots()[1])
+    assert len(ax.collections) == 2 and ax.get_xlabel() == "tribute_total in the dealt hand"
+
+
+def test_card_count_timeline_of_the_record_game():
+    result = play(RECORD, trace=True)
+    tricks, cards, sizes = P.hand_size_table(result.trace)
+    assert sizes[0].tolist() == [26, 26] and (sizes.sum(axis=1) == 52).all()   # no pile at a boundary
+    assert cards[-1] == 8344 and tricks[-1] == 1164
+    ax = P.card_count_timeline(result.trace, x="cards").axes[0]
+    seat0, seat1 = ax.get_lines()
+    assert seat1.get_xdata()[-1] == 8344 and seat1.get_ydata()[-1] == 52 and seat0.get_ydata()[-1] == 0
+    assert legend_texts(ax) == ["seat 0", "seat 1"]
+    assert len(P.card_count_timeline(RECORD).axes[0].get_lines()[0].get_xdata()) == 1165
+
+
+def test_loop_cycle_marks_start_and_repeat():
+    ax = P.loop_cycle(NEVER_ENDING).axes[0]
+    marks = [line.get_xdata()[0] for line in ax.get_lines()[2:]]
+    assert marks == [4, 66]                                       # SPEC: cycle from trick 4, repeat at 66
+    assert ax.get_title() == "cycle of 62 tricks, 440 cards"
+    ax = P.loop_cycle(play(NEVER_ENDING, trace=True), x="cards", ax=plt.subplots()[1])
+    assert [line.get_xdata()[0] for line in ax.get_lines()[2:]] == [34, 474]
+
+
+def test_plot_errors_name_the_parameter(frames):
+    games, seats = frames
+    with pytest.raises(ValueError, match=r"`kind` must be one of \['hist', 'ecdf'\], but 'kde'"):
+        P.plot_lengths(games, kind="kde")
+    with pytest.raises(ValueError, match="`hue` must be a column of the data"):
+        P.plot_lengths(games, hue="deck")
+    with pytest.raises(ValueError, match="`style` must be a column"):
+        P.plot_survival(games, style="deck")
+    with pytest.raises(ValueError, match="`metric` must be one of"):
+        P.plot_variant_effects(games[games["players"] == 2], metric="median")
+    with pytest.raises(ValueError, match="`metric` must name one metric when `ax` is given"):
+        P.plot_variant_effects(games[games["players"] == 2], ax=plt.subplots()[1])
+    with pytest.raises(ValueError, match="`x` must be one of"):
+        P.card_count_timeline(RECORD, x="turns")
+    with pytest.raises(ValueError, match="`game` must be a game that loops"):
+        P.loop_cycle(RECORD)
+    with pytest.raises(ValueError, match="trace=True"):
+        P.loop_cycle(play(NEVER_ENDING))
+    with pytest.raises(ValueError, match=r"`data` lacks the column\(s\) \['min_cards'"):
+        P.plot_comebacks(seats.drop(columns="min_cards"))
