@@ -271,3 +271,18 @@ def test_errors_name_the_parameter(real):
         A.comebacks(seats, fraction=25)
     with pytest.raises(ValueError, match="`cards` must be a whole number"):
         A.comebacks(seats, cards=-1)
+
+
+# -- the real contract --------------------------------------------------------------------------
+def test_every_analysis_runs_on_simulate_output():
+    simulate = pytest.importorskip("beggarstats.simulate").simulate
+    games, seats = simulate(300, rules=Rules(players=2, max_cards=400), seed=2, per_seat=True)
+    assert (games["outcome"] == "cutoff").any()
+    row = A.length_summary(games).iloc[0]
+    assert row["n"] + round(row["share_cutoff"] * 300) == 300 and row["max"] <= 400
+    km = A.kaplan_meier(games)
+    assert km["censored"].sum() == (games["outcome"] == "cutoff").sum() and km["length"].max() == 400
+    assert A.tail_rate(games)["rate"].iloc[0] > 0
+    rates = A.seat_win_rates(games)
+    assert rates["no_winner"].iloc[0] == games["winner"].isna().sum()
+    assert len(A.hand_strength(seats)) == 3 and A.comebacks(seats)["games"].iloc[0] == games["winner"].notna().sum()
