@@ -1,0 +1,159 @@
+"""`play_games`: the batch entry point over the numba kernels.
+
+One call plays a chunk of random games inside numba (GIL released, so joblib threads scale) and
+returns one numpy array per figure. It picks the fastest kernel valid for the rules:
+
+* `kernel_bits` - hands as bit-planes in uint64 words: decks of at most 64 cards (standard,
+  italian, jokers, small custom decks), every rule;
+* `kernel_general` - ring-buffer hands, one step per card: any deck.
+
+Both give the same games, figure for figure, as the reference engine (tests/test_differential.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import kernel_bits, kernel_general
+from .kernel_general import pack_params
+
+__all__ = ["play_games", "play_deals", "kernel_for", "RESULT_KEYS", "SEAT_KEYS", "OUTCOME_CODES"]
+
+OUTCOME_CODES = ("win", "loop", "cutoff")
+RESULT_KEYS = ("cards", "tricks", "outcome", "winner", "looped",
+               "loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")
+SEAT_KEYS = ("hand_size", "jacks", "queens", "kings", "aces", "jokers", "tribute_total",
+             "min_cards", "place", "out_cards")
+
+
+def kernel_for(rules) -> str:
+    """Name of the kernel `play_games` uses for ``rules``: 'bits' or 'general'."""
+    return "bits" if kernel_bits.supports(rules.n_cards, rules.players) else "general"
+
+
+def _empty_raw(n_games: int, p: int):
+    return (np.zeros((n_games, 6), dtype=np.int64), np.zeros((n_games, 3), dtype=np.int64),
+            np.zeros((n_games, 4, p), dtype=np.int64))
+
+
+def _assemble(out_u32, out_small, seat_out, init_out, per_seat: bool) -> dict[str, np.ndarray]:
+    res = {
+        "cards": out_u32[:, 0].astype(np.uint32),
+        "tricks": out_u32[:, 1].astype(np.uint32),
+        "outcome": out_small[:, 0].astype(np.uint8),
+        "winner": out_small[:, 1].astype(np.int8),
+        "looped": out_small[:, 2].astype(bool),
+        "loop_start_tricks": out_u32[:, 2].astype(np.uint32),
+        "loop_start_cards": out_u32[:, 3].astype(np.uint32),
+        "loop_tricks": out_u32[:, 4].astype(np.uint32),
+        "loop_cards": out_u32[:, 5].astype(np.uint32),
+    }
+    if per_seat:
+        if init_out is not None:
+            for k, key in enumerate(("hand_size", "jacks", "queens", "kings", "aces", "jokers")):
+                res[key] = init_out[:, k, :].astype(np.uint8)
+            res["tribute_total"] = init_out[:, 6, :].astype(np.uint16)
+        res["min_cards"] = seat_out[:, 0, :].astype(np.int16)
+        res["place"] = seat_out[:, 1, :].astype(np.int8)
+        res["out_cards"] = seat_out[:, 2, :].astype(np.int64)
+    return res
+
+
+def play_games(rules, seed: int, games, *, per_seat: bool = False, kernel: str | None = None) -> dict[str, np.ndarray]:
+    """Play the random games ``games`` of the table seeded ``seed`` under ``rules``.
+
+    Game ``g``'s deal and random stream are exactly those of ``deals.random_deal(seed, g, rules)``,
+    so any game can be replayed by the reference engine, whatever the chunking.
+
+    Parameters
+    ----------
+    rules : Rules
+    seed : int
+        Table seed (0 <= seed < 2**64).
+    games : array_like of int64
+        Game ids.
+    per_seat : bool
+        Also return the per-seat figures (arrays of shape (n, players)).
+    kernel : {'bits', 'general'}, optional
+        Force a kernel (tests and benchmarks); default: the fastest valid one (`kernel_for`).
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        Per game (n = len(games)): ``cards`` uint32 (cards played; at the first repeated state for
+        a loop, ``max_cards`` for a cut-off), ``tricks`` uint32 (piles taken), ``outcome`` uint8
+        (0 win, 1 loop, 2 cutoff), ``winner`` int8 (-1 none), ``looped`` bool (a trick-boundary
+        state repeated, also for shuffle_on_loop games that went on), ``loop_start_tricks``,
+        ``loop_start_cards``, ``loop_tricks``, ``loop_cards`` uint32 (0 unless looped).
+        With ``per_seat`` (p = players): ``hand_size``, ``jacks``, ``queens``, ``kings``,
+        ``aces``, ``jokers`` uint8[n, p] (the initial hand: its size and its penalty cards),
+        ``tribute_total`` uint16[n, p] (sum of the tributes of the initial hand), ``min_cards``
+        int16[n, p] (fewest cards held at a trick boundary), ``place`` int8[n, p] (1 = winner,
+        -1 = none), ``out_cards`` int64[n, p] (cards played when the seat went out, -1 = never).
+    """
+    games = np.ascontiguousarray(games, dtype=np.int64)
+    p = rules.players
+    deck = rules.deck_cards()
+    prm = pack_params(rules)
+    out_u32, out_small, seat_out = _empty_raw(len(games), p)
+    init_out = np.zeros((len(games), 7, p), dtype=np.int64)
+    kernel = kernel or kernel_for(rules)
+    seed = np.uint64(int(seed) % 2**64)
+    if kernel == "bits":
+        kernel_bits.play_random_bits(deck, p, prm, seed, games, out_u32, out_small, seat_out, init_out,
+                                     per_seat)
+    elif kernel == "general":
+        kernel_general.play_random_general(deck, p, prm, seed, games, out_u32, out_small, seat_out, init_out)
+    else:
+        raise ValueError(f"The value for `kernel` must be 'bits' or 'general', but {kernel!r} was passed.")
+    return _assemble(out_u32, out_small, seat_out, init_out, per_seat)
+
+
+def play_deals(rules, deals, *, seed: int = 0, game: int = 0, streams=None,
+               kernel: str | None = None) -> dict[str, np.ndarray]:
+    """Play given deals with the kernels (e.g. the published records); per-seat figures included.
+
+    Parameters
+    ----------
+    rules : Rules
+    deals : sequence of deals
+        Each a sequence of hands (top card first, tributes 0..5), all with the same hand lengths
+        pattern is not required, but all deals must have ``rules.players`` hands and the same
+        total number of cards.
+    seed, game : int
+        The shuffle variants draw from the stream ``rng.GameStream(seed, game + k)`` for deal k
+        (a fresh stream: no deal was drawn from it), as ``reference.play_hands(deal, rules,
+        rng=GameStream(seed, game + k))`` does.
+    streams : uint64[m, 4], optional
+        Explicit stream states instead (e.g. positioned after a random deal).
+    kernel : {'bits', 'general'}, optional
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        The keys of `play_games` with ``per_seat=True``, except the initial-hand counts.
+    """
+    from ..rng import stream_state
+
+    m, p = len(deals), rules.players
+    width = max(1, max(len(h) for d in deals for h in d))
+    dh = np.zeros((m, p, width), dtype=np.int8)
+    dl = np.zeros((m, p), dtype=np.int64)
+    for i, d in enumerate(deals):
+        if len(d) != p:
+            raise ValueError(f"deal {i} has {len(d)} hands but the rules are for {p} players")
+        for s, h in enumerate(d):
+            dh[i, s, : len(h)] = h
+            dl[i, s] = len(h)
+    if streams is None:
+        streams = np.stack([stream_state(seed, game + k) for k in range(m)]) if m else np.zeros((0, 4), np.uint64)
+    streams = np.ascontiguousarray(streams, dtype=np.uint64).copy()
+    prm = pack_params(rules)
+    out_u32, out_small, seat_out = _empty_raw(m, p)
+    n_cards = int(dl[0].sum()) if m else 0
+    kernel = kernel or ("bits" if kernel_bits.supports(n_cards, p) else "general")
+    if kernel == "bits":
+        kernel_bits.play_deals_bits(dh, dl, streams, prm, out_u32, out_small, seat_out)
+    else:
+        kernel_general.play_deals_general(dh, dl, streams, prm, out_u32, out_small, seat_out)
+    return _assemble(out_u32, out_small, seat_out, None, True)
