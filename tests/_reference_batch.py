@@ -55,3 +55,23 @@ def play_games(rules, seed, games, *, per_seat=False):
                 out["place"][i, s] = -1 if r.place[s] is None else r.place[s]
                 out["out_cards"][i, s] = -1 if r.out_cards[s] is None else r.out_cards[s]
     return out
+
+
+class CountingEngine:
+    """Wraps a `play_games`: counts calls (chunks computed) and can raise KeyboardInterrupt on
+    call number ``interrupt_at`` (1-based) to simulate Ctrl-C in the middle of a run."""
+
+    def __init__(self, engine, interrupt_at=None):
+        import threading
+
+        self.engine, self.interrupt_at = engine, interrupt_at
+        self.calls, self.games = 0, 0
+        self._lock = threading.Lock()
+
+    def __call__(self, rules, seed, games, *, per_seat=False):
+        with self._lock:
+            self.calls += 1
+            if self.interrupt_at is not None and self.calls == self.interrupt_at:
+                raise KeyboardInterrupt
+            self.games += len(games)
+        return self.engine(rules, seed, games, per_seat=per_seat)

@@ -1,0 +1,138 @@
+"""The resumable parquet store: load instead of recompute, resume after an interruption, heal
+gaps, refuse to mix configurations, metadata in every file."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+import beggarstats.simulate as sim
+from beggarstats.rules import RULES_VERSION, Rules
+from beggarstats.simulate import simulate, simulate_to_store
+from beggarstats.store import Store, load, save, store_key
+
+from _reference_batch import CountingEngine
+
+RULES = Rules(players=3)
+
+
+@pytest.fixture
+def counting(monkeypatch):
+    """Install a counting wrapper around the real engine; returns a factory for fresh counters."""
+    real = sim._batch_engine()
+
+    def install(interrupt_at=None):
+        engine = CountingEngine(real, interrupt_at)
+        monkeypatch.setattr(sim, "_batch_engine", lambda: engine)
+        return engine
+
+    return install
+
+
+def test_repeat_loads_instead_of_recomputing(tmp_path, counting):
+    expected = simulate(300, rules=RULES, seed=1)
+    first = counting()
+    got = simulate(300, rules=RULES, seed=1, store=tmp_path / "run", chunk_size=64)
+    assert first.calls == 5
+    pd.testing.assert_frame_equal(got, expected)
+    assert got.attrs == expected.attrs
+    again = counting()
+    pd.testing.assert_frame_equal(simulate(300, rules=RULES, seed=1, store=tmp_path / "run"), expected)
+    assert again.calls == 0
+
+
+def test_resume_after_interruption(tmp_path, counting):
+    expected = simulate(500, rules=RULES, seed=2)
+    store = tmp_path / "run"
+    broken = counting(interrupt_at=4)  # Ctrl-C while the 4th chunk is being played
+    with pytest.raises(KeyboardInterrupt):
+        simulate(500, rules=RULES, seed=2, store=store, chunk_size=50, n_jobs=1)
+    assert broken.games == 150
+    assert len(list(store.glob("games-*.parquet"))) == 3
+    resumed = counting()
+    got = simulate(500, rules=RULES, seed=2, store=store, chunk_size=50, n_jobs=1)
+    assert resumed.games == 350 and resumed.calls == 7
+    pd.testing.assert_frame_equal(got, expected)
+
+
+def test_resume_continues_the_recorded_seed(tmp_path, counting):
+    store = tmp_path / "run"
+    with pytest.raises(KeyboardInterrupt):
+        counting(interrupt_at=2)
+        simulate_to_store(100, store=store, chunk_size=40)  # seed=None: fresh entropy, recorded
+    seed = json.loads((store / "manifest.json").read_text())["seed"]
+    rest = counting()
+    st = simulate_to_store(100, store=store, chunk_size=40)
+    assert st.seed == seed and rest.games == 60
+    pd.testing.assert_frame_equal(load(store), simulate(100, seed=seed))
+
+
+def test_extend_and_heal_gaps(tmp_path, counting):
+    store = tmp_path / "run"
+    simulate_to_store(200, seed=3, store=store, chunk_size=50)
+    more = counting()
+    simulate(300, seed=3, store=store, chunk_size=50)
+    assert more.games == 100
+    (store / f"games-{100:012d}-{150:012d}.parquet").unlink()  # a lost chunk
+    heal = counting()
+    got = simulate(300, seed=3, store=store, chunk_size=1000)
+    assert heal.games == 50 and heal.calls == 1
+    pd.testing.assert_frame_equal(got, simulate(300, seed=3))
+    # a part of the store can be asked for: only those games are returned
+    pd.testing.assert_frame_equal(simulate(50, seed=3, store=store, start=120),
+                                  simulate(50, seed=3, start=120))
+
+
+def test_default_location_and_manifest(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    df = simulate(20, seed=4, store=True)
+    key = store_key(Rules(), 4)
+    manifest = json.loads((tmp_path / "data" / "runs" / key / "manifest.json").read_text())
+    assert manifest["seed"] == 4 and manifest["rules_version"] == RULES_VERSION
+    assert manifest["rules"] == Rules().to_dict() and manifest["per_seat"] is False
+    pd.testing.assert_frame_equal(load(tmp_path / "data" / "runs" / key), df)
+    assert store_key(Rules(), 4, per_seat=True) != key and store_key(Rules(), 5) != key
+
+
+def test_chunk_files_carry_the_configuration(tmp_path):
+    simulate_to_store(30, rules=RULES, seed=6, store=tmp_path, chunk_size=16)
+    files = sorted(tmp_path.glob("games-*.parquet"))
+    assert len(files) == 2
+    meta = json.loads(pq.read_schema(files[1]).metadata[b"beggarstats"])
+    assert meta == {"rules": RULES.to_dict(), "seed": 6, "rules_version": RULES_VERSION, "n_games": 14, "start": 16}
+
+
+def test_a_directory_holds_one_configuration(tmp_path):
+    simulate_to_store(10, seed=1, store=tmp_path)
+    with pytest.raises(ValueError, match="seed"):
+        simulate(10, seed=2, store=tmp_path)
+    with pytest.raises(ValueError, match="rules"):
+        simulate(10, seed=1, rules=RULES, store=tmp_path)
+    with pytest.raises(ValueError, match="`store`"):
+        simulate(10, seed=1, store=3)
+
+
+def test_per_seat_store(tmp_path, counting):
+    games, seats = simulate(90, rules=RULES, seed=8, per_seat=True)
+    got_games, got_seats = simulate(90, rules=RULES, seed=8, per_seat=True, store=tmp_path, chunk_size=40)
+    pd.testing.assert_frame_equal(got_games, games)
+    pd.testing.assert_frame_equal(got_seats, seats)
+    assert got_seats.attrs == seats.attrs
+    pd.testing.assert_frame_equal(load(tmp_path, seats=True), seats)
+    part = load(tmp_path, columns=["game", "outcome"])
+    assert list(part.columns) == ["game", "outcome"] and part["outcome"].dtype == "category"
+    with pytest.raises(ValueError, match="per_seat"):
+        load(simulate_to_store(5, seed=8, store=tmp_path / "plain").path, seats=True)
+
+
+def test_save_and_load_one_file(tmp_path):
+    df = simulate(50, rules=Rules(max_cards=200), seed=9)
+    save(df, tmp_path / "x.parquet")
+    back = load(tmp_path / "x.parquet")
+    pd.testing.assert_frame_equal(back, df)
+    assert back.attrs == df.attrs
+    with pytest.raises(ValueError, match="not a beggarstats store"):
+        load(tmp_path)
