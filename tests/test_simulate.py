@@ -203,3 +203,13 @@ def test_cli_bad_input_exits_2(argv, fragment, capsys):
     assert main(["simulate", "--games", "10", *argv]) == 2
     err = capsys.readouterr().err
     assert fragment in err and err.count("\n") == 1
+
+
+def test_cli_store_resumes(tmp_path, capsys):
+    argv = ["simulate", "--games", "300", "--seed", "5", "--store", str(tmp_path / "run"), "--chunk-size", "100"]
+    assert main(argv) == 0
+    first = capsys.readouterr().out
+    assert len(list((tmp_path / "run").glob("games-*.parquet"))) == 3
+    assert main(argv) == 0
+    second = capsys.readouterr().out
+    assert first == second and "store:" in first and "games:    300 (seed 5" in first

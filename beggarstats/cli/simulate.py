@@ -11,6 +11,8 @@ from .options import add_rule_options, rules_from_args
 
 __all__ = ["add_parser", "run", "summary"]
 
+_SUMMARY_COLUMNS = ["players", "rules", "outcome", "winner", "cards", "tricks"]
+
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
@@ -75,14 +77,21 @@ def summary(games) -> str:
 
 
 def run(args) -> int:
-    from ..simulate import simulate
+    from ..simulate import simulate, simulate_to_store
     from ..store import save
 
     _check(args)
     rules = rules_from_args(args)
-    store = args.store
-    result = simulate(args.games, rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
-                      progress=args.progress, store=store, per_seat=args.per_seat, start=args.start)
+    options = dict(rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
+                   progress=args.progress, per_seat=args.per_seat, start=args.start)
+    if args.store is not None:
+        # Stream into the store, then read back only what the summary needs (10^8 games fit).
+        st = simulate_to_store(args.games, store=args.store, **options)
+        games = st.frame(start=args.start, stop=args.start + args.games, columns=_SUMMARY_COLUMNS)
+        print(summary(games))
+        print(f"store:    {st.path}")
+        return 0
+    result = simulate(args.games, **options)
     games, seats = result if args.per_seat else (result, None)
     print(summary(games))
     if args.out is not None:
@@ -93,6 +102,4 @@ def run(args) -> int:
             seat_file = out.with_name(out.stem + "-seats.parquet")
             save(seats, seat_file)
             print(f"written:  {seat_file}")
-    if store is not None:
-        print(f"store:    {store}")
     return 0
