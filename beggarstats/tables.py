@@ -99,6 +99,12 @@ def seats_table(arrays: dict, ids: np.ndarray, rules, ids_as: pa.DataType) -> pa
 
 
 def _categorical(col: pa.ChunkedArray, categories=None) -> pd.Categorical:
+    chunks = col.chunks
+    if pa.types.is_dictionary(col.type) and chunks and all(c.dictionary.equals(chunks[0].dictionary) for c in chunks):
+        # The usual case (every chunk written by `games_table`): the codes are the indices.
+        codes = np.concatenate([c.indices.to_numpy(zero_copy_only=False) for c in chunks]).astype(np.int8, copy=False)
+        cat = pd.Categorical.from_codes(codes, chunks[0].dictionary.to_pylist())
+        return cat.set_categories(list(categories)) if categories is not None else cat
     if pa.types.is_dictionary(col.type):
         col = col.cast(col.type.value_type)  # chunks may carry different dictionaries
     # Arrow's dictionary_encode gives dense codes without a round trip through Python objects.
