@@ -38,3 +38,33 @@ def test_dask_cluster(expected, tmp_path, processes):
     pd.testing.assert_frame_equal(seats, expected[1])
     pd.testing.assert_frame_equal(load(tmp_path), expected[0])
     pd.testing.assert_frame_equal(load(tmp_path, seats=True), expected[1])
+
+
+def test_engine_releases_the_gil():
+    """Threads only scale if `play_games` runs without the GIL: while it plays in a thread, a pure
+    Python loop here must keep running (with the GIL held it would stall for the whole call)."""
+    import threading
+    import time
+
+    import numpy as np
+
+    from beggarstats.simulate import _batch_engine
+
+    engine, rules = _batch_engine(), Rules()
+    engine(rules, 1, np.arange(10))  # compiled
+    n = 2000
+    while True:  # a call long enough to see a stall clearly
+        t = time.perf_counter()
+        engine(rules, 1, np.arange(n))
+        alone = time.perf_counter() - t
+        if alone > 0.3:
+            break
+        n *= 2
+    worker = threading.Thread(target=engine, args=(rules, 1, np.arange(n)))
+    last, gap = time.perf_counter(), 0.0
+    worker.start()
+    while worker.is_alive():
+        now = time.perf_counter()
+        gap, last = max(gap, now - last), now
+    worker.join()
+    assert gap < alone / 2, f"the main thread stalled {gap:.2f} s during a {alone:.2f} s engine call"
