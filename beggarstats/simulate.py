@@ -160,7 +160,7 @@ def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size
         ``.path`` is the directory; `beggarstats.store.load` reads it.
     """
     if store is None or store is False:
-        raise ValueError("The value for `store` must be True or a directory path, but None was passed.")
+        raise ValueError(f"The value for `store` must be True or a directory path, but {store!r} was passed.")
     n_games, rules, seed, chunk_size, per_seat, start = _prepare(
         n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store)
     st = Store.open(store, rules=rules, seed=seed, per_seat=per_seat)
@@ -196,7 +196,9 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
         A tqdm progress bar (``tqdm.auto``: a widget inside Jupyter); 'notebook' forces the widget.
     store : True or path, optional
         Keep results in a resumable parquet store (``True``: ``data/runs/<key>``) and read them
-        from there: a repeated call loads instead of recomputing, an interrupted one resumes.
+        from there: a repeated call loads instead of recomputing, an interrupted one resumes
+        (with ``seed=None``, a directory that already holds a run continues with its seed).
+        For runs too large for memory use `simulate_to_store` and `beggarstats.store.load`.
     per_seat : bool
         Also return the long per-seat table.
     start : int
