@@ -1,0 +1,29 @@
+"""Bit operations shared by the bit-plane kernels."""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core.extending import intrinsic
+
+__all__ = ["cttz", "shr"]
+
+_ZERO = np.uint64(0)
+
+
+@intrinsic
+def cttz(typingctx, x):
+    """Count trailing zeros of a uint64 (64 for 0): one instruction (tzcnt/bsf)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@njit(nogil=True, cache=True, inline="always")
+def shr(x, k):
+    """x >> k for uint64 x, also for k >= 64 (which LLVM leaves undefined)."""
+    return x >> np.uint64(k) if k < 64 else _ZERO

@@ -1,0 +1,217 @@
+"""The two-player fast path: the whole game in registers.
+
+Two players, end convention `trick`, no Beggar joker, at most 64 cards: the common case of every
+table, and the one the throughput target (issue #3) is about. The state is eight machine words -
+three bit-planes and a length per hand, the leader's hand first - so a trick costs a handful of
+count-trailing-zeros, shifts and ORs, and Brent's loop check compares eight words.
+
+The fast path plays a game only as far as it can prove the result: a win before any cut-off with
+no repeated trick-boundary state. Anything else (a loop found, the card limit reached) is handed
+back with status `FALLBACK`, and the caller replays the game with the exact general machinery of
+`kernel_bits` (same deal, same stream), so the figures never depend on which path ran.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..rng import shuffle_inplace
+from .kernel_ops import cttz as _cttz
+from .kernel_ops import shr as _shr
+
+__all__ = ["play_two", "DONE", "FALLBACK"]
+
+DONE, FALLBACK = 0, 1
+_ONE = np.uint64(1)
+_TWO = np.uint64(2)
+_ZERO = np.uint64(0)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _card_at(a0, a1, a2, i):
+    b = np.uint64(i)
+    return ((a0 >> b) & _ONE) | (((a1 >> b) & _ONE) << _ONE) | (((a2 >> b) & _ONE) << _TWO)
+
+
+@njit(nogil=True, cache=True)
+def _shuffle_planes(q0, q1, q2, L, stream, buf):
+    """Shuffle a pile of ``L`` cards held as planes, exactly as `rng.shuffle_inplace` on bytes."""
+    for k in range(L):
+        buf[k] = np.int8(_card_at(q0, q1, q2, k))
+    shuffle_inplace(stream, buf, L)
+    q0 = _ZERO
+    q1 = _ZERO
+    q2 = _ZERO
+    for k in range(L):
+        c = np.uint64(buf[k])
+        b = np.uint64(k)
+        q0 |= (c & _ONE) << b
+        q1 |= ((c >> _ONE) & _ONE) << b
+        q2 |= (c >> _TWO) << b
+    return q0, q1, q2
+
+
+@njit(nogil=True, cache=True)
+def play_two(a0, a1, a2, na, b0, b1, b2, nb, detect, shuffle, max_cards, stream, buf):
+    """Play a two-player deal (seat 0's hand ``a*``, seat 1's ``b*``, as planes and lengths).
+
+    Parameters
+    ----------
+    detect : bool
+        Run Brent's loop check (deterministic play); a loop found returns FALLBACK.
+    shuffle : bool
+        shuffle_pile: every pile taken is shuffled on ``stream`` first.
+    max_cards : int
+        The cut-off (-1: none); reaching it returns FALLBACK.
+
+    Returns
+    -------
+    (status, cards, tricks, winner, min_cards seat 0, min_cards seat 1, out_cards of the loser)
+    """
+    # x: the leader's hand, y: the other's; lx: the leader's seat
+    x0, x1, x2, nx = a0, a1, a2, na
+    y0, y1, y2, ny = b0, b1, b2, nb
+    lx = 0
+    cards = 0
+    tricks = 0
+    m0 = na
+    m1 = nb
+    limit = max_cards if max_cards >= 0 else np.int64(2**62)
+    # Brent: tortoise state (leader's seat and both hands; the lengths follow from the planes'
+    # owner only together with nx, which is kept)
+    t0, t1, t2, tn, u0, u1, u2, tl = x0, x1, x2, nx, y0, y1, y2, lx
+    power = 1
+    lam = 1
+    while True:
+        # -- plain play: x leads, x's k-th card is play 2k, y's is play 2k+1 --
+        ax = np.int64(_cttz(x0 | x1 | x2))
+        if nx < ax:
+            ax = nx
+        ay = np.int64(_cttz(y0 | y1 | y2))
+        if ny < ay:
+            ay = ny
+        if ax <= ay:
+            kx = ax
+            ky = ax
+        else:
+            kx = ay + 1
+            ky = ay
+        x0 = _shr(x0, kx)
+        x1 = _shr(x1, kx)
+        x2 = _shr(x2, kx)
+        nx -= kx
+        y0 = _shr(y0, ky)
+        y1 = _shr(y1, ky)
+        y2 = _shr(y2, ky)
+        ny -= ky
+        L = kx + ky
+        cards += L
+        # O: the player whose event came first (x if ax <= ay); P: the other one
+        if ax <= ay:
+            o0, o1, o2, no, p0, p1, p2, np_ = x0, x1, x2, nx, y0, y1, y2, ny
+            o_seat = lx
+        else:
+            o0, o1, o2, no, p0, p1, p2, np_ = y0, y1, y2, ny, x0, x1, x2, nx
+            o_seat = 1 - lx
+        if no == 0:
+            # O must play and cannot: out; P wins and takes the pile
+            tricks += 1 if L > 0 else 0
+            if cards >= limit:
+                return FALLBACK, cards, tricks, -1, m0, m1, 0
+            if L > 0:
+                if o_seat == 0:
+                    m0 = 0
+                else:
+                    m1 = 0
+            return DONE, cards, tricks, 1 - o_seat, m0, m1, cards
+        # O turns a penalty card
+        v = o0 & _ONE | ((o1 & _ONE) << _ONE) | ((o2 & _ONE) << _TWO)
+        lb = np.uint64(L)
+        q0 = (v & _ONE) << lb
+        q1 = ((v >> _ONE) & _ONE) << lb
+        q2 = (v >> _TWO) << lb
+        L += 1
+        cards += 1
+        o0 >>= _ONE
+        o1 >>= _ONE
+        o2 >>= _ONE
+        no -= 1
+        owed = np.int64(v)
+        # -- tribute: P owes `owed` cards to O --
+        while True:
+            cp = np.int64(_cttz(p0 | p1 | p2))
+            if cp < owed:
+                # a penalty card turns up: the obligation passes back
+                v = _card_at(p0, p1, p2, cp)
+                L += cp
+                lb = np.uint64(L)
+                q0 |= (v & _ONE) << lb
+                q1 |= ((v >> _ONE) & _ONE) << lb
+                q2 |= (v >> _TWO) << lb
+                L += 1
+                cards += cp + 1
+                p0 = _shr(p0, cp + 1)
+                p1 = _shr(p1, cp + 1)
+                p2 = _shr(p2, cp + 1)
+                np_ -= cp + 1
+                owed = np.int64(v)
+                o0, o1, o2, no, p0, p1, p2, np_ = p0, p1, p2, np_, o0, o1, o2, no
+                o_seat = 1 - o_seat
+            elif np_ < owed:
+                # the payer runs out: out; O wins and takes the pile
+                cards += np_
+                tricks += 1
+                if cards >= limit:
+                    return FALLBACK, cards, tricks, -1, m0, m1, 0
+                if o_seat == 0:
+                    m1 = 0
+                else:
+                    m0 = 0
+                return DONE, cards, tricks, o_seat, m0, m1, cards
+            else:
+                # paid with number cards: O takes the pile
+                cards += owed
+                L += owed
+                p0 = _shr(p0, owed)
+                p1 = _shr(p1, owed)
+                p2 = _shr(p2, owed)
+                np_ -= owed
+                if shuffle and L > 1:
+                    q0, q1, q2 = _shuffle_planes(q0, q1, q2, L, stream, buf)
+                sh = np.uint64(no)
+                o0 |= q0 << sh
+                o1 |= q1 << sh
+                o2 |= q2 << sh
+                no += L
+                tricks += 1
+                break
+        # -- trick boundary: O leads --
+        x0, x1, x2, nx, y0, y1, y2, ny = o0, o1, o2, no, p0, p1, p2, np_
+        lx = o_seat
+        if lx == 0:
+            if nx < m0:
+                m0 = nx
+            if ny < m1:
+                m1 = ny
+        else:
+            if nx < m1:
+                m1 = nx
+            if ny < m0:
+                m0 = ny
+        if ny == 0:
+            # end `trick`: the other player's hand is empty, out; the taker wins
+            if cards >= limit:
+                return FALLBACK, cards, tricks, -1, m0, m1, 0
+            return DONE, cards, tricks, lx, m0, m1, cards
+        if cards >= limit:
+            return FALLBACK, cards, tricks, -1, m0, m1, 0
+        if detect:
+            if (lx == tl and nx == tn and x0 == t0 and x1 == t1 and x2 == t2 and y0 == u0 and y1 == u1
+                    and y2 == u2):
+                return FALLBACK, cards, tricks, -1, m0, m1, 0
+            if power == lam:
+                t0, t1, t2, tn, u0, u1, u2, tl = x0, x1, x2, nx, y0, y1, y2, lx
+                power *= 2
+                lam = 0
+            lam += 1
