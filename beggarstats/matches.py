@@ -37,9 +37,11 @@ from typing import Callable, Iterable
 import numpy as np
 import pandas as pd
 
+from .checks import check_n_jobs, check_rules, check_seed, whole
 from .deals import random_deal
 from .engine.reference import play_hands
-from .rng import GameStream, fresh_seed
+from .progress import progress_bar
+from .rng import GameStream, fresh_seed, mix64
 from .rules import RULES_VERSION, Rules
 
 __all__ = [
@@ -94,22 +96,9 @@ class MatchFormat:
 
 
 # -- seeding -------------------------------------------------------------------------------------
-def _splitmix64(x: int) -> int:
-    x = (x + 0x9E3779B97F4A7C15) & _MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return x ^ (x >> 31)
-
-
-def _check_seed(seed) -> int:
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-        raise ValueError(f"The value for `seed` must be None or a whole number from 0 to 2**64-1, but {seed!r} was passed.")
-    return int(seed)
-
-
 def match_table_seed(seed: int) -> int:
     """The table seed whose games are the rounds of the matches of ``seed`` (63 bits)."""
-    return _splitmix64(_check_seed(seed) ^ _SALT) >> 1
+    return mix64(check_seed(seed) ^ _SALT) >> 1
 
 
 def round_deal(seed: int, match: int, round: int, rules: Rules | None = None):
@@ -274,13 +263,6 @@ def _check_max_rounds(max_rounds, fmt: MatchFormat) -> int:
     return int(max_rounds)
 
 
-def _whole(name: str, value, low: int, high: int) -> int:
-    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-    if not ok or not low <= value <= high:
-        raise ValueError(f"The value for `{name}` must be a whole number from {low} to {high}, but {value!r} was passed.")
-    return int(value)
-
-
 def _seats(seat: np.ndarray):
     """Seats as a nullable Int8 array, -1 -> NA."""
     seat = np.asarray(seat)
@@ -312,19 +294,6 @@ def _run_chunk(start: int, stop: int, rules: Rules, fmt: MatchFormat, table_seed
         running = tally.running(running)
     tally.give_up(running)
     return matches, tally, log
-
-
-def _progress_bar(progress, total: int):
-    if not progress:
-        return None
-    try:
-        if progress == "notebook":
-            from tqdm.notebook import tqdm
-        else:
-            from tqdm.auto import tqdm
-    except ImportError:  # progress is a nicety, never a requirement
-        return None
-    return tqdm(total=total, unit="match")
 
 
 def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str = "best_of_3", seed: int | None = None,
@@ -375,13 +344,12 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
         ``attrs``: rules (dict), seed, table_seed, format, replay_unfinished, max_rounds,
         round_stride, engine, rules_version.
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise ValueError(f"The value for `rules` must be a Rules object or None, but {rules!r} was passed.")
-    n_matches = _whole("n_matches", n_matches, 0, MAX_MATCHES)
+    rules = check_rules(rules)
+    check_n_jobs(n_jobs)
+    n_matches = whole("n_matches", n_matches, 0, MAX_MATCHES)
     fmt = MatchFormat.parse(format)
     max_rounds = _check_max_rounds(max_rounds, fmt)
-    seed = fresh_seed() if seed is None else _check_seed(seed)
+    seed = fresh_seed() if seed is None else check_seed(seed)
     table_seed = match_table_seed(seed)
     engine_name, play_games = _engine(engine)
     replay = bool(replay_unfinished)
@@ -391,11 +359,11 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
     workers = max(1, joblib.effective_n_jobs(n_jobs))
     if chunk_size is None:
         chunk_size = max(1000, math.ceil(n_matches / (4 * workers)))
-    chunk_size = _whole("chunk_size", chunk_size, 1, MAX_MATCHES)
+    chunk_size = whole("chunk_size", chunk_size, 1, MAX_MATCHES)
     bounds = [(a, min(a + chunk_size, n_matches)) for a in range(0, n_matches, chunk_size)]
     tasks = (joblib.delayed(_run_chunk)(a, b, rules, fmt, table_seed, replay, max_rounds, play_games, return_rounds)
              for a, b in bounds)
-    bar = _progress_bar(progress, n_matches)
+    bar = progress_bar(progress, n_matches, unit="match", desc="matches")
     parts = []
     try:
         for part in joblib.Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(tasks):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["stream_state", "seed_into", "next_u64", "bounded", "shuffle_inplace", "GameStream", "fresh_seed"]
+__all__ = ["mix64", "stream_state", "seed_into", "next_u64", "bounded", "shuffle_inplace", "GameStream", "fresh_seed"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _GAME_MIX = np.uint64(0xD1B54A32D192ED03)
@@ -32,6 +32,11 @@ def _splitmix(x):
     z = (z ^ (z >> np.uint64(30))) * _M1
     z = (z ^ (z >> np.uint64(27))) * _M2
     return x, z ^ (z >> np.uint64(31))
+
+
+def mix64(x: int) -> int:
+    """One splitmix64 output for the counter ``x`` (for deriving seeds in Python)."""
+    return int(_splitmix(np.uint64(x & 0xFFFFFFFFFFFFFFFF))[1])
 
 
 @njit(cache=True)

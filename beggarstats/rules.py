@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
 
+from .checks import check_flag, whole
 from .decks import Deck, STANDARD
 
 __all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS"]
@@ -29,13 +30,6 @@ def _choice(name: str, value):
     allowed = _CHOICES[name]
     if value not in allowed:
         raise ValueError(f"The value for `{name}` must be one of {list(allowed)}, but {value!r} was passed.")
-
-
-def _whole(name: str, value, low: int, high: int | None = None):
-    ok = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-    if not ok or value < low or (high is not None and value > high):
-        bound = f"from {low} to {high}" if high is not None else f">= {low}"
-        raise ValueError(f"The value for `{name}` must be a whole number {bound}, but {value!r} was passed.")
 
 
 @dataclass(frozen=True)
@@ -79,13 +73,12 @@ class Rules:
     unfinished: str = "none"
 
     def __post_init__(self):
-        _whole("players", self.players, 2, MAX_PLAYERS)
+        whole("players", self.players, 2, MAX_PLAYERS)
         for name in _CHOICES:
             _choice(name, getattr(self, name))
-        _whole("jokers", self.jokers, 0, 2)
+        whole("jokers", self.jokers, 0, 2)
         for name in ("shuffle_pile", "shuffle_on_loop"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise ValueError(f"The value for `{name}` must be True or False, but {getattr(self, name)!r} was passed.")
+            check_flag(name, getattr(self, name))
         if self.shuffle_pile and self.shuffle_on_loop:
             raise ValueError("`shuffle_pile` and `shuffle_on_loop` cannot both be set: shuffle_pile already shuffles every pile.")
         if isinstance(self.deck, str):
@@ -93,7 +86,7 @@ class Rules:
         elif not isinstance(self.deck, Deck):
             raise ValueError(f"The value for `deck` must be 'standard', 'italian' or a Deck, but {self.deck!r} was passed.")
         if self.max_cards is not None:
-            _whole("max_cards", self.max_cards, 1, 2**32 - 1)
+            whole("max_cards", self.max_cards, 1, 2**32 - 1)
         if self.n_cards < self.players:
             raise ValueError(f"A deck of {self.n_cards} cards cannot be dealt to {self.players} players.")
 

@@ -10,16 +10,17 @@ backend or ``chunk_size``. Chunks are ranges of game ids, run with
 from __future__ import annotations
 
 import math
-import numbers
 
 import joblib
 import numpy as np
 import pyarrow as pa
 
+from .checks import check_flag, check_n_jobs, check_rules, check_seed, whole
 from .deals import random_deal
 from .engine.reference import play_hands
+from .progress import progress_bar
 from .rng import fresh_seed
-from .rules import RULES_VERSION, Rules
+from .rules import RULES_VERSION
 from .store import Store
 from .tables import games_table, id_type, seats_table, to_frame
 
@@ -57,47 +58,6 @@ def _empty_tables(rules, per_seat, ids_as=pa.uint32()):
     return tables
 
 
-# -- argument checks -------------------------------------------------------------------------------
-def _whole(name, value, low, *, none=False):
-    if value is None and none:
-        return None
-    if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < low:
-        raise ValueError(f"The value for `{name}` must be a whole number >= {low}{' or None' if none else ''}, "
-                         f"but {value!r} was passed.")
-    return int(value)
-
-
-def _check_rules(rules):
-    if rules is None:
-        return Rules()
-    if isinstance(rules, dict):
-        return Rules.from_dict(rules)
-    if not isinstance(rules, Rules):
-        raise ValueError(f"The value for `rules` must be a Rules, a dict from Rules.to_dict() or None, "
-                         f"but {rules!r} was passed.")
-    return rules
-
-
-def _check_seed(seed):
-    if seed is None:
-        return None
-    if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-        raise ValueError(f"The value for `seed` must be a whole number from 0 to 2**64 - 1 or None, but {seed!r} was passed.")
-    return int(seed)
-
-
-def _progress_bar(progress, total, initial):
-    if progress is False or progress is None:
-        return None
-    if progress is True:
-        from tqdm.auto import tqdm
-    elif progress == "notebook":
-        from tqdm.notebook import tqdm
-    else:
-        raise ValueError(f"The value for `progress` must be one of [False, True, 'notebook'], but {progress!r} was passed.")
-    return tqdm(total=total, initial=initial, unit="game", unit_scale=True, desc="simulate")
-
-
 def _chunks(ranges, chunk_size, n_jobs):
     """Split ranges of game ids into tasks. The default size keeps every worker busy on small runs."""
     if chunk_size is None:
@@ -113,7 +73,7 @@ def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, 
     """Play the games of ``ranges``, handing each finished chunk to ``sink(lo, hi, games, seats)``."""
     engine = _batch_engine()
     todo = sum(hi - lo for lo, hi in ranges)
-    bar = _progress_bar(progress, total, total - todo)
+    bar = progress_bar(progress, total, initial=total - todo, desc="simulate")
     try:
         if todo:
             tasks = (joblib.delayed(_run_chunk)(engine, rules, seed, lo, hi, per_seat, ids_as)
@@ -130,15 +90,13 @@ def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, 
 
 
 def _prepare(n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store=None):
-    n_games = _whole("n_games", n_games, 0)
-    start = _whole("start", start, 0)
-    chunk_size = _whole("chunk_size", chunk_size, 1, none=True)
-    if n_jobs is not None and (not isinstance(n_jobs, numbers.Integral) or isinstance(n_jobs, bool) or n_jobs == 0):
-        raise ValueError(f"The value for `n_jobs` must be a non-zero whole number or None, but {n_jobs!r} was passed.")
-    if not isinstance(per_seat, (bool, np.bool_)):
-        raise ValueError(f"The value for `per_seat` must be True or False, but {per_seat!r} was passed.")
-    rules = _check_rules(rules)
-    seed = _check_seed(seed)
+    n_games = whole("n_games", n_games, 0)
+    start = whole("start", start, 0)
+    chunk_size = whole("chunk_size", chunk_size, 1, none=True)
+    check_n_jobs(n_jobs)
+    check_flag("per_seat", per_seat)
+    rules = check_rules(rules)
+    seed = check_seed(seed)
     if seed is None and store is not None:
         seed = Store.seed_in(store)  # continue the run already in that directory
     if seed is None:
@@ -257,11 +215,11 @@ def replay(seed, game, rules=None, *, trace=True):
         The deal in the usual notation (hands top card first, joined by '/'), and the reference
         engine's result, with its trick-by-trick ``trace`` unless ``trace=False``.
     """
-    rules = _check_rules(rules)
-    seed = _check_seed(seed)
+    rules = check_rules(rules)
+    seed = check_seed(seed)
     if seed is None:
         raise ValueError("The value for `seed` must be a whole number from 0 to 2**64 - 1, but None was passed.")
-    game = _whole("game", game, 0)
+    game = whole("game", game, 0)
     deal, stream = random_deal(seed, game, rules)
     result = play_hands(deal, rules, rng=stream, trace=trace)
     return result.deal, result

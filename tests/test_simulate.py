@@ -8,7 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import beggarstats.simulate as sim
+import importlib
+
+sim = importlib.import_module("beggarstats.simulate")  # the package attribute `simulate` is the function
 from beggarstats.cli import main
 from beggarstats.decks import Deck
 from beggarstats.rules import RULES_VERSION, Rules

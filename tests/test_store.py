@@ -9,7 +9,9 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-import beggarstats.simulate as sim
+import importlib
+
+sim = importlib.import_module("beggarstats.simulate")  # the package attribute `simulate` is the function
 from beggarstats.rules import RULES_VERSION, Rules
 from beggarstats.simulate import simulate, simulate_to_store
 from beggarstats.store import Store, load, save, store_key
