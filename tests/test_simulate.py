@@ -3,20 +3,21 @@ engine game by game, memory per game, argument checks and the `simulate` command
 
 from __future__ import annotations
 
+import importlib
 import joblib
 import numpy as np
 import pandas as pd
 import pytest
 
-import importlib
-
-sim = importlib.import_module("beggarstats.simulate")  # the package attribute `simulate` is the function
 from beggarstats.cli import main
 from beggarstats.decks import Deck
 from beggarstats.rules import RULES_VERSION, Rules
 from beggarstats.simulate import replay, simulate
 
 from _reference_batch import play_games as reference_batch
+
+# `beggarstats.simulate` as an attribute is the function; the module is reached by name
+sim = importlib.import_module("beggarstats.simulate")
 
 LOOPY = Deck.from_counts((4, 2, 0, 0, 0))  # ~7% of its 2-player deals loop
 

@@ -3,20 +3,21 @@ gaps, refuse to mix configurations, metadata in every file."""
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-import importlib
-
-sim = importlib.import_module("beggarstats.simulate")  # the package attribute `simulate` is the function
 from beggarstats.rules import RULES_VERSION, Rules
 from beggarstats.simulate import simulate, simulate_to_store
-from beggarstats.store import Store, load, save, store_key
+from beggarstats.store import load, save, store_key
 
 from _reference_batch import CountingEngine
+
+# `beggarstats.simulate` as an attribute is the function; the module is reached by name
+sim = importlib.import_module("beggarstats.simulate")
 
 RULES = Rules(players=3)
 
