@@ -1,0 +1,336 @@
+"""`make_figures()`: every published figure and the findings table, from cached or fresh runs.
+
+The runs go through `simulate(..., store=...)`, so a second call loads the parquet store
+(``data/runs/<key>`` by default) instead of playing the games again. Sample sizes scale with one
+number, ``games`` (the 2-player standard run); see `sizes`. Statistics come from
+`beggarstats.analysis`, drawings from `beggarstats.plots`; this module only wires them together.
+"""
+
+from __future__ import annotations
+
+import numbers
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from . import analysis as an
+from . import plots
+from .decks import Deck
+from .findings import finding, findings_frame, write_findings
+from .records import load_records
+from .rules import Rules
+from .simulate import simulate
+from .store import Store, default_path, store_key
+
+__all__ = ["make_figures", "sizes", "variant_rules", "small_decks", "FIGURES", "DEFAULT_GAMES", "DEFAULT_SEED"]
+
+# 4 M two-player games put the first-player win rate within +/- 0.05 percentage points.
+DEFAULT_GAMES = 4_000_000
+DEFAULT_SEED = 2026
+DPI = 110
+PLAYERS = (2, 3, 4, 5, 6)
+
+FIGURES = {
+    "length_distribution.png": "distribution of game length (cards), 2-6 players",
+    "survival.png": "Kaplan-Meier survival of game length, log scale, 2-6 players",
+    "seat_win_rates.png": "win rate of every seat with Wilson intervals and the 1/n line",
+    "first_player_advantage.png": "seat 0's win rate minus 1/n by player count",
+    "variant_effects.png": "forest plot: each variant against the standard game",
+    "hand_strength.png": "win probability by aces and by tribute total dealt",
+    "comebacks.png": "share of games won by a player once down to a quarter of their hand",
+    "record_timeline.png": "hand sizes trick by trick in the longest known game (Nessler 2022)",
+    "never_ending_cycle.png": "the cycle of the first known never-ending deal (Casella 2024)",
+    "small_deck_loops.png": "share of random deals that loop on small decks",
+}
+SMALL_SIZES = tuple(range(8, 29, 2))
+SMALL_TABLE = (12, 16, 20, 24, 28)  # sizes whose loop share goes into the findings table
+# Small decks: the standard mix of penalty cards scaled down (about 16/52 of the deck, J Q K A in
+# turn), and two fixed poor mixes, 2 Jacks or a Jack and a Queen, padded with number cards.
+SMALL_FAMILIES = ("J Q K A, 16/52 of the deck", "2 J", "1 J + 1 Q")
+
+
+def sizes(games: int) -> dict[str, int]:
+    """Games per run: ``games`` for 2 players; fractions of it (at least 100) for the rest."""
+    return {"main2": games, "main": max(games // 8, 100), "variant": max(games // 16, 100),
+            "seats": max(games // 16, 100), "small": max(games // 40, 100)}
+
+
+def variant_rules() -> list[Rules]:
+    """Every variant of the forest plot; 3-player ones where the rule needs 3+ players to matter."""
+    two = [Rules(shuffle_pile=True), Rules(shuffle_on_loop=True), Rules(jokers=1), Rules(jokers=2),
+           Rules(jokers=1, joker_mode="beggar"), Rules(end="empty"), Rules(end="unable"), Rules(deck="italian")]
+    three = [Rules(players=3, exhausted_tribute="passes_on"), Rules(players=3, direction="ccw"),
+             Rules(players=3, end="empty"), Rules(players=3, end="unable")]
+    return two + three
+
+
+def small_decks() -> list[tuple[str, int, Deck]]:
+    """(family, size, deck) for every family of `SMALL_FAMILIES` and size of `SMALL_SIZES`."""
+    out = []
+    for family in SMALL_FAMILIES:
+        for size in SMALL_SIZES:
+            if family.startswith("J Q K A"):
+                penalty = round(size * 16 / 52)
+                counts = [penalty // 4 + (i < penalty % 4) for i in range(4)]
+            else:
+                counts = [2, 0, 0, 0] if family == "2 J" else [1, 1, 0, 0]
+            out.append((family, size, Deck(size - sum(counts), *counts)))
+    return out
+
+
+class _Runner:
+    """`simulate` with the store configured once; counts games played and loaded from the cache."""
+
+    def __init__(self, seed, n_jobs, store):
+        self.seed, self.n_jobs, self.store = seed, n_jobs, store
+        self.played = self.loaded = 0
+
+    def _where(self, rules, per_seat):
+        if self.store is None or self.store is False:
+            return None
+        if self.store is True:
+            return default_path(rules, self.seed, per_seat)
+        return Path(self.store) / store_key(rules, self.seed, per_seat)
+
+    def __call__(self, rules, n, per_seat=False):
+        where = self._where(rules, per_seat)
+        todo = n
+        if where is not None:
+            st = Store.open(where, rules=rules, seed=self.seed, per_seat=per_seat)
+            todo = sum(hi - lo for lo, hi in st.missing(0, n))
+        self.played += todo
+        self.loaded += n - todo
+        return simulate(n, rules=rules, seed=self.seed, n_jobs=self.n_jobs, store=where, per_seat=per_seat)
+
+
+def _stack(frames) -> pd.DataFrame:
+    """Concatenate game tables whose ``rules`` categories differ, keeping ``rules`` categorical."""
+    names = sorted({c for f in frames for c in f["rules"].cat.categories})
+    return pd.concat([f.assign(rules=f["rules"].cat.set_categories(names)) for f in frames], ignore_index=True)
+
+
+def _share(k: int, n: int) -> tuple[float, float, float]:
+    """k/n with its Wilson interval. `wilson_interval` can return a low end of ~1e-18 for k = 0 (or a
+    high end just below 1 for k = n) by rounding; the interval is widened to hold the estimate."""
+    low, high = an.wilson_interval(k, n)
+    return k / n, min(low, k / n), max(high, k / n)
+
+
+def _save(fig, path):
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
+def _check(games, seed, n_jobs):
+    for name, value, low in (("games", games, 1), ("seed", seed, 0)):
+        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < low:
+            raise ValueError(f"The value for `{name}` must be a whole number >= {low}, but {value!r} was passed.")
+    if not isinstance(n_jobs, numbers.Integral) or isinstance(n_jobs, bool) or n_jobs == 0:
+        raise ValueError(f"The value for `n_jobs` must be a non-zero whole number, but {n_jobs!r} was passed.")
+
+
+class _Steps:
+    """A tqdm bar over the steps (or nothing)."""
+
+    def __init__(self, progress, total):
+        self.bar = None
+        if progress:
+            from tqdm.auto import tqdm
+            self.bar = tqdm(total=total, desc="figures", unit="step")
+
+    def __call__(self, label):
+        if self.bar is not None:
+            self.bar.set_postfix_str(label, refresh=False)
+            self.bar.update()
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _lengths(main, out, rows):
+    fig = plots.plot_lengths(main, hue="players")
+    ax = fig.axes[0]
+    ax.set_xlim(0, np.nanquantile(main["cards"].to_numpy(float), 0.995))
+    ax.set_title("Game length, standard rules (finished games)")
+    _save(fig, out / "length_distribution.png")
+    fig = plots.plot_survival(main, hue="players")
+    fig.axes[0].set_title("P(game lasts more than x cards), Kaplan-Meier")
+    _save(fig, out / "survival.png")
+    for r in an.length_summary(main, by="players").itertuples():
+        rows.append(finding(f"mean length (cards), {r.players} players", r.mean, r.mean_low, r.mean_high, r.n, "cards"))
+    for r in an.tail_rate(main, by="players").itertuples():
+        n = int((main["players"] == r.players).sum())
+        rows.append(finding(f"tail decay rate per card (beyond the median), {r.players} players",
+                            r.rate, r.rate_low, r.rate_high, n, "per card"))
+    for p, sub in main.groupby("players", observed=True):
+        rate, low, high = _share(int((sub["outcome"] == "loop").sum()), len(sub))
+        rows.append(finding(f"loop share, standard deck, {p} players", rate, low, high, len(sub), "share"))
+
+
+def _seats(main, out, rows):
+    rates = an.seat_win_rates(main, by="players")
+    fig = plots.plot_seat_win_rates(rates)
+    fig.axes[0].set_title("Win rate by seat (95% Wilson intervals; dashed: 1/n)")
+    _save(fig, out / "seat_win_rates.png")
+    adv = an.first_player_advantage(main, by="players")
+    fig, ax = plt.subplots(figsize=(6.4, 4.0), layout="constrained")
+    y = 100 * adv["advantage"].to_numpy(float)
+    ax.errorbar(adv["players"].astype(int), y, fmt="o", capsize=4,
+                yerr=[y - 100 * adv["low"].to_numpy(float), 100 * adv["high"].to_numpy(float) - y])
+    ax.axhline(0, color="grey", linestyle="--", linewidth=1)
+    ax.set_xticks(list(adv["players"].astype(int)))
+    ax.set_xlabel("players")
+    ax.set_ylabel("seat 0 win rate - 1/n (percentage points)")
+    ax.set_title("First-player advantage (95% Wilson intervals)")
+    _save(fig, out / "first_player_advantage.png")
+    two = rates[(rates["players"] == 2) & (rates["seat"] == 0)].iloc[0]
+    rows.insert(0, finding("2-player first-player (seat 0) win rate", two["rate"], two["low"], two["high"],
+                           two["games"], "share"))
+    for r in adv[adv["players"] > 2].itertuples():
+        rows.append(finding(f"first-player advantage (win rate - 1/n), {r.players} players",
+                            r.advantage, r.low, r.high, r.games, "pp"))
+
+
+def _variants(frames, out, rows):
+    effects = an.compare_variants(_stack(frames), by="players")
+    fig = plots.plot_variant_effects(effects[effects["metric"].isin(["mean_length_diff", "seat0_win_diff"])])
+    fig.suptitle("Variants against the standard game (95% intervals)")
+    _save(fig, out / "variant_effects.png")
+    for r in effects[effects["metric"] == "mean_length_diff"].itertuples():
+        rows.append(finding(f"variant effect on mean length (cards): {r.rules}, {r.players} players",
+                            r.estimate, r.low, r.high, r.n, "cards"))
+    return effects
+
+
+def _hands(seats, out, rows):
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.0), layout="constrained", sharey=True)
+    plots.plot_hand_strength(seats, vary="aces", predictors=("aces",), ax=a)
+    plots.plot_hand_strength(seats, vary="tribute_total", predictors=("tribute_total",), ax=b)
+    fig.suptitle("Win probability by the dealt hand (logistic fit, 95% band; dots: observed)")
+    _save(fig, out / "hand_strength.png")
+    for predictor, label in (("aces", "per ace dealt"), ("tribute_total", "per tribute point dealt")):
+        fit = an.hand_strength(seats, predictors=(predictor,), by="players")
+        r = fit[(fit["players"] == 2) & (fit["term"] == predictor)].iloc[0]
+        games = int(seats.loc[seats["players"] == 2, "game"].nunique())
+        rows.append(finding(f"odds ratio of winning {label}, 2 players", r["odds_ratio"], np.exp(r["low"]),
+                            np.exp(r["high"]), games, "odds ratio"))
+    back = an.comebacks(seats)
+    fig = plots.plot_comebacks(back, hue=None)
+    fig.axes[0].set_title("Comebacks: winner once down to <= 25% of their dealt hand")
+    _save(fig, out / "comebacks.png")
+    for r in back.itertuples():
+        rows.append(finding(f"comeback rate (winner once <= 25% of hand), {r.players} players",
+                            r.rate, r.low, r.high, r.games, "share"))
+
+
+def _records(out):
+    by_name = {r["name"]: r for r in load_records()}
+    fig = plots.card_count_timeline(by_name["Nessler 2022"]["deal"])
+    fig.axes[0].set_title("Nessler 2022, the longest known game: 8344 cards, 1164 tricks")
+    _save(fig, out / "record_timeline.png")
+    fig = plots.loop_cycle(by_name["Casella 2024"]["deal"])
+    fig.axes[0].set_title("Casella 2024, never ends: " + fig.axes[0].get_title())
+    _save(fig, out / "never_ending_cycle.png")
+
+
+def _small_decks(results, out, rows):
+    fig, ax = plt.subplots(figsize=(6.4, 4.0), layout="constrained")
+    table = []
+    for family, size, deck, games in results:
+        rate, low, high = _share(int((games["outcome"] == "loop").sum()), len(games))
+        table.append(dict(family=family, size=size, rate=rate, low=low, high=high, n=len(games),
+                          deck=deck))
+    table = pd.DataFrame(table)
+    for i, (family, part) in enumerate(table.groupby("family", sort=False)):
+        y = 100 * part["rate"].to_numpy(float)
+        ax.errorbar(part["size"] + (i - 1) * 0.25, y, fmt="o-", capsize=3, label=f"penalty cards: {family}",
+                    yerr=[y - 100 * part["low"].to_numpy(float), 100 * part["high"].to_numpy(float) - y])
+    ax.set_xticks(SMALL_SIZES)
+    ax.set_xlabel("cards in the deck")
+    ax.set_ylabel("random deals that loop (%)")
+    ax.set_title("Never-ending deals on small decks, 2 players (95% Wilson)")
+    ax.legend()
+    _save(fig, out / "small_deck_loops.png")
+    for r in table[table["size"].isin(SMALL_TABLE)].itertuples():
+        rows.append(finding(f"loop share, {r.size}-card deck {r.deck.label().removeprefix('deck ')} "
+                            f"(penalty: {r.family}), 2 players", r.rate, r.low, r.high, r.n, "share"))
+
+
+def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, store=True,
+                 progress=True) -> pd.DataFrame:
+    """Write every figure of `FIGURES` and the findings table into ``out``.
+
+    Parameters
+    ----------
+    out : path
+        Output directory (created if needed).
+    games : int, optional
+        2-player standard games (default `DEFAULT_GAMES`); the other runs scale with it (`sizes`).
+    seed : int
+        Seed of every run; a run is fixed by (rules, seed).
+    n_jobs : int
+        Workers for `simulate` (-1: all cores).
+    store : True, False or path
+        True caches runs in ``data/runs/<key>``; a path caches them in ``<path>/<key>``; False
+        plays every game in memory.
+    progress : bool
+        A tqdm bar over the steps.
+
+    Returns
+    -------
+    DataFrame
+        The findings table (`beggarstats.findings.COLUMNS`); ``attrs`` hold ``games_played`` and
+        ``games_loaded`` (from the cache) and the ``sizes`` used.
+    """
+    games = DEFAULT_GAMES if games is None else games
+    _check(games, seed, n_jobs)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    n = sizes(games)
+    run = _Runner(seed, n_jobs, store)
+    decks = small_decks()
+    variants = variant_rules()
+    step = _Steps(progress, total=2 * len(PLAYERS) + len(variants) + len(decks) + 7)
+    rows: list[dict] = []
+    try:
+        main = {}
+        for p in PLAYERS:
+            main[p] = run(Rules(players=p), n["main2"] if p == 2 else n["main"])
+            step(f"{p} players")
+        games_all = pd.concat(main.values(), ignore_index=True)
+        _lengths(games_all, out, rows)
+        step("lengths")
+        _seats(games_all, out, rows)
+        step("seats")
+        del games_all
+        frames = {p: [main[p]] for p in PLAYERS}
+        for rules in variants:
+            frames[rules.players].append(run(rules, n["variant"]))
+            step(rules.name)
+        _variants([f for p in PLAYERS if len(frames[p]) > 1 for f in frames[p]], out, rows)
+        step("variants")
+        del frames, main
+        seats = []
+        for p in PLAYERS:
+            seats.append(run(Rules(players=p), n["seats"], per_seat=True)[1])
+            step(f"{p} players, per seat")
+        _hands(pd.concat(seats, ignore_index=True), out, rows)
+        step("hands")
+        _records(out)
+        step("records")
+        small = []
+        for family, size, deck in decks:
+            small.append((family, size, deck, run(Rules(deck=deck), n["small"])))
+            step(f"{size}-card deck")
+        _small_decks(small, out, rows)
+        step("small decks")
+        table = findings_frame(rows)
+        table.attrs.update(games_played=run.played, games_loaded=run.loaded, sizes=n, seed=seed)
+        write_findings(table, out)
+        step("findings")
+    finally:
+        step.close()
+    return table

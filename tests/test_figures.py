@@ -1,0 +1,107 @@
+"""`beggarstats figures`: every file written, a sane findings table, the cache reused, bad input refused."""
+
+import importlib
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from beggarstats.cli import main
+from beggarstats.figures import FIGURES, PLAYERS, SMALL_TABLE, variant_rules
+from beggarstats.findings import COLUMNS
+
+# The module, not the function `beggarstats.simulate` that the package exports under the same name.
+simulate_module = importlib.import_module("beggarstats.simulate")
+
+GAMES = "3000"
+
+
+@pytest.fixture
+def engine_calls(monkeypatch):
+    """Count the games the batch engine is asked to play."""
+    played = []
+    real = simulate_module._batch_engine()
+
+    def counting(rules, seed, ids, **kw):
+        played.append(len(ids))
+        return real(rules, seed, ids, **kw)
+
+    monkeypatch.setattr(simulate_module, "_batch_engine", lambda: counting)
+    return played
+
+
+@pytest.fixture(scope="module")
+def mpl_agg():
+    import matplotlib
+    matplotlib.use("Agg")
+
+
+def run(tmp_path, *extra):
+    return main(["figures", "--games", GAMES, "--out", str(tmp_path / "out"), "--jobs", "2", "--no-progress", *extra])
+
+
+def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engine_calls, mpl_agg, capsys):
+    monkeypatch.chdir(tmp_path)  # the store goes to tmp_path/data/runs
+    assert run(tmp_path) == 0
+    out = tmp_path / "out"
+    for name in list(FIGURES) + ["findings.csv", "findings.md"]:
+        assert (out / name).stat().st_size > 0, name
+    assert sum(engine_calls) > 0
+    first = capsys.readouterr().out
+    assert "0 loaded from the store" in first
+
+    table = pd.read_csv(out / "findings.csv")
+    assert list(table.columns) == list(COLUMNS)
+    names = list(table["finding"])
+    assert names[0] == "2-player first-player (seat 0) win rate"
+    for p in PLAYERS:
+        assert f"mean length (cards), {p} players" in names
+        assert f"tail decay rate per card (beyond the median), {p} players" in names
+        assert f"comeback rate (winner once <= 25% of hand), {p} players" in names
+    effects = [n for n in names if n.startswith("variant effect on mean length")]
+    assert len(effects) == len(variant_rules())
+    loops = [n for n in names if n.startswith("loop share,") and "-card deck" in n]
+    assert len(loops) == 3 * len(SMALL_TABLE)
+    assert table["finding"].is_unique
+    est, low, high = (table[c].to_numpy(float) for c in ("estimate", "low", "high"))
+    assert np.all(np.isfinite(est)) and np.all(low <= est) and np.all(est <= high)
+    assert (table["n_games"] > 0).all()
+    assert table.loc[0, "n_games"] <= int(GAMES)
+    md = (out / "findings.md").read_text()
+    assert md.count("\n") == len(table) + 2
+
+    # Second call: every run comes from the store, nothing is played; same table.
+    engine_calls.clear()
+    assert run(tmp_path) == 0
+    assert sum(engine_calls) == 0
+    assert "0 played, " in capsys.readouterr().out
+    pd.testing.assert_frame_equal(pd.read_csv(out / "findings.csv"), table)
+
+
+def test_no_cache_writes_no_store(tmp_path, monkeypatch, mpl_agg):
+    monkeypatch.chdir(tmp_path)
+    assert main(["figures", "--games", "500", "--out", "out", "--no-cache", "--no-progress", "--jobs", "1"]) == 0
+    assert not (tmp_path / "data").exists()
+    assert (tmp_path / "out" / "findings.md").exists()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--games", "0"], "--games must be a whole number >= 1"),
+    (["--games", "-5"], "--games must be a whole number >= 1"),
+    (["--jobs", "0"], "--jobs must be"),
+    (["--seed", "-1"], "--seed must be"),
+])
+def test_bad_input_exits_2_with_one_line(argv, message, tmp_path, capsys):
+    assert main(["figures", "--out", str(tmp_path / "x"), *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+    assert not (tmp_path / "x").exists()
+
+
+def test_make_figures_refuses_bad_arguments(tmp_path):
+    from beggarstats.figures import make_figures
+
+    with pytest.raises(ValueError, match="`games`"):
+        make_figures(tmp_path, games=1.5, progress=False)
+    with pytest.raises(ValueError, match="`n_jobs`"):
+        make_figures(tmp_path, games=10, n_jobs=0, progress=False)
