@@ -1,0 +1,277 @@
+"""Write notebooks 01-05 (run: python notebooks/build.py). Notebook 06 has its own builder.
+
+The notebooks are committed without outputs; every one reads its sample size from the environment
+variable BEGGARSTATS_NOTEBOOK_GAMES (tests run them with a few thousand games).
+"""
+
+from pathlib import Path
+
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+HERE = Path(__file__).parent
+
+PARAMS = """import os
+
+# Parameters: the 2-player sample size (other runs are fractions of it). Set
+# BEGGARSTATS_NOTEBOOK_GAMES to run quickly; `beggarstats figures` uses 4_000_000.
+N_GAMES = int(os.environ.get("BEGGARSTATS_NOTEBOOK_GAMES", {default}))
+SEED = 2026
+N_JOBS = -1  # all cores"""
+
+SETUP = """import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+from beggarstats import Deck, Rules
+from beggarstats import analysis as an
+from beggarstats import plots
+from beggarstats.simulate import simulate
+
+pd.set_option("display.width", 160)
+pd.set_option("display.max_columns", 20)"""
+
+FULL_RUN = ("The numbers quoted in the text are from the full run of `beggarstats figures` (4 M two-player "
+            "games, see `docs/FIGURES.md` and `figures/findings.md`); the cells print the estimates of "
+            "*this* run, whose intervals are wider when `N_GAMES` is smaller.")
+
+
+def notebook(cells, default=1_000_000):
+    nb = new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    first, rest = cells[0], cells[1:]
+    nb.cells = [first, new_code_cell(PARAMS.format(default=f"{default:_}")), new_code_cell(SETUP)] + rest
+    return nb
+
+
+md, code = new_markdown_cell, new_code_cell
+
+game_length = notebook([
+    md("""# 01 — How long is a game of Beggar-My-Neighbour?
+
+Random deals under the standard rules (SPEC.md §2), 2 to 6 players. Length is counted in **cards
+played onto the pile** (and in tricks). Three questions: what is the typical length, how long is the
+tail, and does the tail decay geometrically — a constant chance per card that the game ends?
+
+""" + FULL_RUN),
+    code("""PLAYERS = range(2, 7)
+games = pd.concat([simulate(N_GAMES if p == 2 else N_GAMES // 4, rules=Rules(players=p), seed=SEED, n_jobs=N_JOBS)
+                   for p in PLAYERS], ignore_index=True)
+games.groupby("players", observed=True)["outcome"].value_counts().unstack()"""),
+    md("""## Typical length
+
+`length_summary` gives the mean with a 95% t interval and quantiles, over finished games (a loop's
+count is where it was found and is not a length). No game looped in the full run: under the standard
+rules never-ending deals exist (notebook 04) but are far too rare to meet by chance."""),
+    code("""an.length_summary(games, by="players").round(2)"""),
+    code("""an.length_summary(games, measure="tricks", by="players").round(2)"""),
+    code("""fig = plots.plot_lengths(games, hue="players")
+fig.axes[0].set_xlim(0, np.quantile(games["cards"], 0.995));"""),
+    md("""**Reading.** In the full run a 2-player game lasts on average about 254 cards (the
+interval is a fraction of a card wide); each extra player adds length but with diminishing steps
+(see the table for 3-6 players). The distribution is strongly right-skewed: the median is well below
+the mean and 1% of games run past roughly four times the median."""),
+    md("""## The tail: survival and its decay rate
+
+Kaplan-Meier survival P(length > x) with Greenwood bands; loops and cut-offs (none here) would be
+censored. On a log scale a geometric tail is a straight line."""),
+    code("""plots.plot_survival(games, hue="players");"""),
+    code("""an.tail_rate(games, by="players")"""),
+    md("""**Reading.** Beyond the median the curves are close to straight on the log scale: past that
+point a game ends with a roughly constant probability per card — the `rate` column (maximum
+likelihood, censoring-aware, 95% Wald interval). Its inverse is the mean *extra* length of a game
+that has already gone long; `half_life` is how many more cards halve the survivors. The slope
+estimate (`method='slope'`) is the classic picture but its interval is too narrow:"""),
+    code("""an.tail_rate(games, by="players", method="slope")"""),
+])
+
+seat_advantage = notebook([
+    md("""# 02 — Is the deal fair between seats?
+
+Seat 0 leads the first trick. Does leading help? We estimate every seat's win rate with a Wilson
+interval, test it against 1/n (binomial, and a chi-square across seats), and report seat 0's edge.
+
+How many games are needed? A Wilson half-width of 0.05 percentage points at p ≈ 0.5 needs
+n ≈ (1.96 · 0.5 / 0.0005)² ≈ 3.8 M games — the size of the full run.
+
+""" + FULL_RUN),
+    code("""PLAYERS = range(2, 7)
+games = pd.concat([simulate(N_GAMES if p == 2 else N_GAMES // 4, rules=Rules(players=p), seed=SEED, n_jobs=N_JOBS)
+                   for p in PLAYERS], ignore_index=True)
+rates = an.seat_win_rates(games, by="players")
+rates.round(5)"""),
+    code("""plots.plot_seat_win_rates(rates);"""),
+    code("""an.seat_fairness_test(games, by="players")"""),
+    code("""adv = an.first_player_advantage(games, by="players")
+adv.assign(**{c: 100 * adv[c] for c in ("rate", "advantage", "low", "high")}).round(3)  # percent"""),
+    code("""# Half-width of the 2-player interval in percentage points, and the games it rests on.
+two = rates[(rates.players == 2) & (rates.seat == 0)].iloc[0]
+print(f"seat 0 of 2: {100 * two.rate:.3f}% [{100 * two.low:.3f}%, {100 * two.high:.3f}%], "
+      f"half-width {100 * (two.high - two.low) / 2:.3f} pp over {two.games:,} games")"""),
+    md("""**Reading.** With 2 players the full run puts seat 0's win rate within about ±0.05
+percentage points of 50%: whatever edge leading gives is at most a few hundredths of a percentage
+point, small against any practical concern (see `figures/findings.md` for the exact interval and
+whether it covers 50%). With more players the per-seat intervals are wider (fewer games, rates near
+1/n) — read the `p_value` and the chi-square test before calling any seat lucky, and remember that
+five player counts and up to six seats make many tests."""),
+])
+
+variants = notebook([
+    md("""# 03 — Variants: what do the house rules change?
+
+Every variant is compared with the standard game at the same player count (`compare_variants`):
+difference in mean length (Welch interval), ratio of means, and difference in seat 0's win rate
+(Newcombe interval). Variants: shuffle the pile, shuffle once a loop is seen, one or two super
+jokers, the Beggar joker, the exhausted-tribute rule (`passes_on`, matters with 3+ players), the end
+conventions (`empty`, `unable`), counter-clockwise play (matters with 3+ players) and the Italian
+40-card deck.
+
+""" + FULL_RUN),
+    code("""two = [Rules(), Rules(shuffle_pile=True), Rules(shuffle_on_loop=True), Rules(jokers=1), Rules(jokers=2),
+       Rules(jokers=1, joker_mode="beggar"), Rules(end="empty"), Rules(end="unable"), Rules(deck="italian")]
+three = [Rules(players=3), Rules(players=3, exhausted_tribute="passes_on"), Rules(players=3, direction="ccw"),
+         Rules(players=3, end="empty"), Rules(players=3, end="unable")]
+n = max(N_GAMES // 4, 200)
+frames = [simulate(n, rules=r, seed=SEED, n_jobs=N_JOBS) for r in two + three]
+names = sorted({c for f in frames for c in f["rules"].cat.categories})
+games = pd.concat([f.assign(rules=f["rules"].cat.set_categories(names)) for f in frames], ignore_index=True)
+effects = an.compare_variants(games, by="players")
+effects[effects.metric == "mean_length_diff"].round(3)"""),
+    code("""plots.plot_variant_effects(effects[effects.metric.isin(["mean_length_diff", "seat0_win_diff"])]);"""),
+    code("""effects[effects.metric == "seat0_win_diff"].round(4)"""),
+    md("""**Reading (full run, 250 000 games per variant against 4 M standard 2-player games).**
+The deck changes length most: the Italian deck (40 cards, no Aces) and the jokers shorten games, the
+Beggar joker most of all; shuffling the pile changes the mean only slightly. `shuffle_on_loop`
+cannot differ from the standard game unless a loop occurs, and with the standard deck loops are too
+rare to meet — its interval straddles zero, as it must. See `figures/findings.md` for each interval."""),
+    md("""## End conventions, game by game
+
+Game *g* of every table is dealt from (seed, g) alone, so the same ids are the same deals across
+rules that keep the deck. The end conventions therefore can be compared **deal by deal**; the
+contract says counts differ by 0-2 cards."""),
+    code("""base = simulate(n, rules=Rules(players=3), seed=SEED, n_jobs=N_JOBS)
+for end in ("empty", "unable"):
+    other = simulate(n, rules=Rules(players=3, end=end), seed=SEED, n_jobs=N_JOBS)
+    diff = other["cards"].astype(int).to_numpy() - base["cards"].astype(int).to_numpy()
+    same_winner = (other["winner"].astype("float") == base["winner"].astype("float")).mean()
+    low, high = an.mean_interval(diff)
+    print(f"end={end}: mean difference {diff.mean():+.3f} cards [{low:+.3f}, {high:+.3f}], "
+          f"same winner in {100 * same_winner:.2f}% of deals")
+    print("   difference in cards: share of deals", pd.Series(diff).value_counts(normalize=True).sort_index().round(4).to_dict())"""),
+    md("""**Reading.** Deal by deal, the end conventions move the length by a card or two at most
+(only in games where a player runs out at a particular moment) — an effect hidden in noise when two
+independent samples are compared, but exact here."""),
+    md("""## Shuffle on loop where loops happen
+
+On a 12-card deck with two Jacks many random deals loop (notebook 04). There `shuffle_on_loop` turns
+every loop into a finished game:"""),
+    code("""small = Deck(10, 2, 0, 0, 0)
+for rules in (Rules(deck=small), Rules(deck=small, shuffle_on_loop=True)):
+    g = simulate(n, rules=rules, seed=SEED, n_jobs=N_JOBS)
+    loops = int((g.outcome == "loop").sum())
+    low, high = an.wilson_interval(loops, len(g))
+    print(f"{rules.name:35s} loops {100 * loops / len(g):6.2f}% [{100 * low:.2f}%, {100 * high:.2f}%], "
+          f"mean length {g.cards.mean():.1f} cards")"""),
+])
+
+records = notebook([
+    md("""# 04 — Records and never-ending deals
+
+The curated record table (`beggarstats/data/records.csv`) replayed by the reference engine; the
+longest known game (R. Nessler, 2022) trick by trick; the cycle of the first known never-ending deal
+(B. Casella, 2024); and how often random deals loop when the deck is small."""),
+    code("""from beggarstats.records import load_records, replay_records
+
+table = pd.DataFrame([{"name": r["name"], "match": r["match"], **{f"published {k}": v for k, v in r["published"].items()},
+                       "cards": r["computed"]["cards"], "tricks": r["computed"]["tricks"],
+                       "outcome": r["computed"]["outcome"]} for r in replay_records()])
+table"""),
+    md("""Every published figure is reproduced (`match` is True on every row)."""),
+    code("""deals = {r["name"]: r["deal"] for r in load_records()}
+fig = plots.card_count_timeline(deals["Nessler 2022"], x="tricks")
+fig.axes[0].set_title("Nessler 2022: 8344 cards, 1164 tricks");"""),
+    md("""**Reading.** The longest known game is a long tug of war: the hand sizes swing back and
+forth across 26 many times before seat 1 wins; no seat is close to losing for most of the game."""),
+    code("""fig = plots.loop_cycle(deals["Casella 2024"], x="tricks")"""),
+    code("""plots.loop_cycle(deals["Casella 2024"], x="cards");"""),
+    md("""**Reading.** After 4 tricks (34 cards) the deal enters a cycle of 62 tricks (440 cards) and
+the state after trick 66 (474 cards) equals the state after trick 4: the game never ends."""),
+    md("""## How often do random deals loop?
+
+Under the standard rules, essentially never in a feasible sample (the full run found none in 4 M
+two-player games). On small decks it is another story — but it depends on the mix of penalty cards
+and on the deck size in an irregular way. Three families: the standard mix scaled down (about 16/52
+of the deck penalty cards, J Q K A in turn), exactly 2 Jacks, and one Jack plus one Queen, padded
+with number cards."""),
+    code("""from beggarstats.figures import small_decks
+
+rows = []
+for family, size, deck in small_decks():
+    g = simulate(max(N_GAMES // 10, 500), rules=Rules(deck=deck), seed=SEED, n_jobs=N_JOBS)
+    loops = int((g.outcome == "loop").sum())
+    low, high = an.wilson_interval(loops, len(g))
+    # min/max: wilson_interval can put its low end at ~1e-18 for 0 loops (rounding).
+    rows.append(dict(family=family, size=size, deck=deck.label(), games=len(g), loop_share=loops / len(g),
+                     low=min(low, loops / len(g)), high=max(high, loops / len(g))))
+loops = pd.DataFrame(rows)
+loops.pivot(index="size", columns="family", values="loop_share").round(4)"""),
+    code("""fig, ax = plt.subplots(figsize=(7, 4))
+for family, part in loops.groupby("family", sort=False):
+    ax.errorbar(part["size"], 100 * part["loop_share"], fmt="o-", capsize=3, label=family,
+                yerr=[100 * (part["loop_share"] - part["low"]), 100 * (part["high"] - part["loop_share"])])
+ax.set_xlabel("cards in the deck"); ax.set_ylabel("deals that loop (%)"); ax.legend();"""),
+    md("""**Reading.** With the standard mix scaled down, loops stay rare at every size tried. With
+few penalty cards they are common — but only at some deck sizes: in the full run decks of 12 and 24
+cards loop often (one deal in five or ten) while 16- and 20-card decks with the same penalty cards
+almost never do. The exact shares and intervals are in `figures/findings.md`."""),
+])
+
+hands = notebook([
+    md("""# 05 — Does a strong hand win? And how often do players come back?
+
+Per-seat rows (`per_seat=True`) record what each seat was dealt (`aces`, `tribute_total` = sum of
+the tributes of its penalty cards) and the fewest cards it ever held at a trick boundary
+(`min_cards`). A logistic regression of winning on the dealt hand gives the odds ratio per Ace or
+per tribute point; a **comeback** is a game won by a player once down to at most a quarter of their
+dealt hand (see `beggarstats.analysis.comebacks` for why it is measured from the winner's side).
+
+""" + FULL_RUN),
+    code("""PLAYERS = range(2, 7)
+seats = pd.concat([simulate(max(N_GAMES // 4, 500), rules=Rules(players=p), seed=SEED, n_jobs=N_JOBS, per_seat=True)[1]
+                   for p in PLAYERS], ignore_index=True)
+fits = an.hand_strength(seats, predictors=("aces",), by="players")
+fits[fits.term == "aces"].round(4)"""),
+    code("""fits2 = an.hand_strength(seats, by="players")  # tribute_total and aces together
+fits2[fits2.term != "const"].round(4)"""),
+    code("""fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
+plots.plot_hand_strength(seats, vary="aces", predictors=("aces",), ax=a)
+plots.plot_hand_strength(seats, vary="tribute_total", predictors=("tribute_total",), ax=b);"""),
+    md("""**Reading.** With 2 players a stronger hand clearly helps: each Ace dealt raises the odds
+of winning (full run: odds ratio about 1.4 per Ace, see `figures/findings.md`), and the tribute total
+is the better single summary. With more players the effect shrinks fast — hands are small and the
+cards circulate through many tricks before anyone is out. Together, `tribute_total` and `aces`
+show whether Aces matter beyond their tribute (their joint coefficients above)."""),
+    code("""back = an.comebacks(seats)
+back.round(4)"""),
+    code("""plots.plot_comebacks(back, hue=None);"""),
+    code("""an.comebacks(seats, cards=0).round(4)  # the winner once held no cards at all at a trick boundary"""),
+    md("""**Reading.** Comebacks are not rare: a sizeable share of games is won by a player who was
+once down to a quarter of their hand (the full-run rates and intervals are in `figures/findings.md`).
+A win from an empty hand at a trick boundary is possible under the `trick` convention only in the
+instant before a trick is taken, so the `cards=0` rates are near zero."""),
+], default=1_000_000)
+
+NOTEBOOKS = {
+    "01_game_length.ipynb": game_length,
+    "02_seat_advantage.ipynb": seat_advantage,
+    "03_variants.ipynb": variants,
+    "04_records_and_loops.ipynb": records,
+    "05_hand_strength.ipynb": hands,
+}
+
+if __name__ == "__main__":
+    for name, nb in NOTEBOOKS.items():
+        nbformat.validate(nb)
+        nbformat.write(nb, HERE / name)
+        print("written", HERE / name)
