@@ -17,7 +17,7 @@ COLUMNS = ("finding", "estimate", "low", "high", "n_games", "unit")
 
 # How each unit is shown in Markdown: shares as percentages, the rest as plain numbers.
 _UNITS = {
-    "share": lambda v: f"{100 * v:.3f}%",
+    "share": lambda v: f"{100 * v:.3f}%" if v == 0 or v >= 1e-4 else f"{100 * v:.1e}%",
     "pp": lambda v: f"{100 * v:+.3f} pp",
     "cards": lambda v: f"{v:.2f}",
     "per card": lambda v: f"{v:.5f}",
