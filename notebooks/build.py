@@ -68,10 +68,11 @@ rules never-ending deals exist (notebook 04) but are far too rare to meet by cha
     code("""an.length_summary(games, measure="tricks", by="players").round(2)"""),
     code("""fig = plots.plot_lengths(games, hue="players")
 fig.axes[0].set_xlim(0, np.quantile(games["cards"], 0.995));"""),
-    md("""**Reading.** In the full run a 2-player game lasts on average about 254 cards (the
-interval is a fraction of a card wide); each extra player adds length but with diminishing steps
-(see the table for 3-6 players). The distribution is strongly right-skewed: the median is well below
-the mean and 1% of games run past roughly four times the median."""),
+    md("""**Reading.** In the full run a 2-player game lasts on average 254.6 cards (95% interval
+254.4-254.8) or 35 tricks; each extra player adds length with shrinking steps: 332, 373, 397 and
+414 cards for 3-6 players (intervals about ±0.6 card). The distribution is strongly right-skewed:
+the 2-player median is 192 cards, 1% of games run past 997 cards (five times the median), and the
+longest of 4 M random games took 3112 cards — far from the record deal's 8344."""),
     md("""## The tail: survival and its decay rate
 
 Kaplan-Meier survival P(length > x) with Greenwood bands; loops and cut-offs (none here) would be
@@ -80,9 +81,11 @@ censored. On a log scale a geometric tail is a straight line."""),
     code("""an.tail_rate(games, by="players")"""),
     md("""**Reading.** Beyond the median the curves are close to straight on the log scale: past that
 point a game ends with a roughly constant probability per card — the `rate` column (maximum
-likelihood, censoring-aware, 95% Wald interval). Its inverse is the mean *extra* length of a game
-that has already gone long; `half_life` is how many more cards halve the survivors. The slope
-estimate (`method='slope'`) is the classic picture but its interval is too narrow:"""),
+likelihood, censoring-aware, 95% Wald interval). Full run: 0.00486 per card with 2 players
+(0.00485-0.00487), 0.0046-0.0047 with 3-6; so a game that has gone long lasts on average about
+another 205-215 cards, whatever its length so far, and the survivors halve every ~140-150 cards
+(`half_life`). The slope estimate (`method='slope'`) is the classic picture but its interval is too
+narrow:"""),
     code("""an.tail_rate(games, by="players", method="slope")"""),
 ])
 
@@ -109,12 +112,14 @@ adv.assign(**{c: 100 * adv[c] for c in ("rate", "advantage", "low", "high")}).ro
 two = rates[(rates.players == 2) & (rates.seat == 0)].iloc[0]
 print(f"seat 0 of 2: {100 * two.rate:.3f}% [{100 * two.low:.3f}%, {100 * two.high:.3f}%], "
       f"half-width {100 * (two.high - two.low) / 2:.3f} pp over {two.games:,} games")"""),
-    md("""**Reading.** With 2 players the full run puts seat 0's win rate within about ±0.05
-percentage points of 50%: whatever edge leading gives is at most a few hundredths of a percentage
-point, small against any practical concern (see `figures/findings.md` for the exact interval and
-whether it covers 50%). With more players the per-seat intervals are wider (fewer games, rates near
-1/n) — read the `p_value` and the chi-square test before calling any seat lucky, and remember that
-five player counts and up to six seats make many tests."""),
+    md("""**Reading.** With 2 players the full run (4 M games) gives seat 0 — the player who leads —
+a win rate of 49.773% (95% Wilson interval 49.724%-49.822%, half-width 0.049 percentage points). The
+interval excludes 50%: leading is a small but real *disadvantage* of about a quarter of a percentage
+point, far too small to matter at the table. With more players (500 000 games each) seat 0's edge
+over 1/n is +1.05 pp with 3 players, -0.34 pp with 4, +0.64 pp with 5 and +0.03 pp (not
+distinguishable from 0) with 6. The odd counts stand out: with 3 or 5 players the deal gives the
+first seats one card more (SPEC §5), which helps them. Read the per-seat `p_value`s with care: five
+player counts and up to six seats make many tests."""),
 ])
 
 variants = notebook([
@@ -140,11 +145,14 @@ effects = an.compare_variants(games, by="players")
 effects[effects.metric == "mean_length_diff"].round(3)"""),
     code("""plots.plot_variant_effects(effects[effects.metric.isin(["mean_length_diff", "seat0_win_diff"])]);"""),
     code("""effects[effects.metric == "seat0_win_diff"].round(4)"""),
-    md("""**Reading (full run, 250 000 games per variant against 4 M standard 2-player games).**
-The deck changes length most: the Italian deck (40 cards, no Aces) and the jokers shorten games, the
-Beggar joker most of all; shuffling the pile changes the mean only slightly. `shuffle_on_loop`
-cannot differ from the standard game unless a loop occurs, and with the standard deck loops are too
-rare to meet — its interval straddles zero, as it must. See `figures/findings.md` for each interval."""),
+    md("""**Reading (full run: 250 000 games per variant against 4 M standard 2-player games, or
+500 000 standard 3-player games).** The deck changes the length most: the Italian deck (40 cards, no
+Aces) shortens a 2-player game by 64 cards (-64.9 to -63.6), the Beggar joker by 37, one super joker
+by 9 and two by 18. The `passes_on` tribute rule shortens 3-player games by about 5 cards. Shuffling
+the pile (+0.3, interval -0.6 to +1.1), counter-clockwise play and the `unable` end convention make
+no detectable difference; `end=empty` saves about a card. `shuffle_on_loop` cannot differ from the
+standard game unless a loop occurs, and with the standard deck loops are too rare to meet — its
+interval straddles zero, as it must. Three Beggar-joker games looped. See `figures/findings.md`."""),
     md("""## End conventions, game by game
 
 Game *g* of every table is dealt from (seed, g) alone, so the same ids are the same deals across
@@ -247,19 +255,22 @@ fits2[fits2.term != "const"].round(4)"""),
     code("""fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
 plots.plot_hand_strength(seats, vary="aces", predictors=("aces",), ax=a)
 plots.plot_hand_strength(seats, vary="tribute_total", predictors=("tribute_total",), ax=b);"""),
-    md("""**Reading.** With 2 players a stronger hand clearly helps: each Ace dealt raises the odds
-of winning (full run: odds ratio about 1.4 per Ace, see `figures/findings.md`), and the tribute total
-is the better single summary. With more players the effect shrinks fast — hands are small and the
-cards circulate through many tricks before anyone is out. Together, `tribute_total` and `aces`
-show whether Aces matter beyond their tribute (their joint coefficients above)."""),
+    md("""**Reading.** A stronger hand helps, but modestly. Full run, 2 players (250 000 games): each
+Ace dealt multiplies the odds of winning by 1.109 (1.103-1.116), each tribute point by 1.086
+(1.085-1.088), so the strongest hands win far more often than the weakest, yet a hand with no
+Ace still wins about 45% of decided games. Fitted together, the Ace coefficient turns *negative*
+(odds ratio about 0.69): for a given tribute total, having it in Aces rather than in more, smaller
+penalty cards is worse — more penalty cards give more chances to counter. With more players the
+curves flatten: hands are smaller and the cards circulate many times before anyone is out."""),
     code("""back = an.comebacks(seats)
 back.round(4)"""),
     code("""plots.plot_comebacks(back, hue=None);"""),
     code("""an.comebacks(seats, cards=0).round(4)  # the winner once held no cards at all at a trick boundary"""),
-    md("""**Reading.** Comebacks are not rare: a sizeable share of games is won by a player who was
-once down to a quarter of their hand (the full-run rates and intervals are in `figures/findings.md`).
-A win from an empty hand at a trick boundary is possible under the `trick` convention only in the
-instant before a trick is taken, so the `cards=0` rates are near zero."""),
+    md("""**Reading.** Comebacks are not rare: in the full run (250 000 games per player count) the
+winner had once been down to a quarter of their dealt hand in 10.0% of 2-player games (9.9-10.1%),
+12.5% with 3, 13.6% with 4, 9.9% with 5 and 13.2% with 6 players. Under the `trick` convention a
+player with an empty hand at a trick boundary is out, so no winner ever had 0 cards there: the
+`cards=0` rate is exactly 0, as it must be."""),
 ], default=1_000_000)
 
 NOTEBOOKS = {
