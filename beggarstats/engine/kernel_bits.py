@@ -55,7 +55,7 @@ def new_game(n):
             np.zeros(n, dtype=np.int64), np.zeros(MAX_CARDS, dtype=np.int8))
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def reset_game(G, d0, d1, d2, dl):
     """Set ``G`` to the deal given as planes ``d0, d1, d2`` and lengths ``dl``; seat 0 leads."""
     p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
@@ -80,7 +80,7 @@ def reset_game(G, d0, d1, d2, dl):
     sc[S_RECORD] = 1
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False)
 def _next_in(ing, seat, step):
     n = ing.shape[0]
     s = seat
@@ -93,7 +93,7 @@ def _next_in(ing, seat, step):
     return -1
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False)
 def _append_pile(G, taker, stream):
     """The pile goes under the taker's hand (shuffled first when shuffling); taker leads."""
     p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
@@ -138,7 +138,7 @@ def _append_pile(G, taker, stream):
                 minc[s] = ln[s]
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False)
 def _finish(G, winner, stream):
     sc = G[6]
     sc[S_WINNER] = winner
@@ -147,7 +147,7 @@ def _finish(G, winner, stream):
         _append_pile(G, winner, stream)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False)
 def _go_out_group(G, k, keep, stream):
     """The ``k`` in-game players with empty hands (all but ``keep`` when ``keep >= 0``) leave
     together and share a place; one player left wins."""
@@ -169,7 +169,7 @@ def _go_out_group(G, k, keep, stream):
                 break
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False)
 def _take_pile(G, taker, prm, stream):
     """A trick; under end `trick` every player left with an empty hand goes out."""
     _append_pile(G, taker, stream)
@@ -184,7 +184,7 @@ def _take_pile(G, taker, prm, stream):
             _go_out_group(G, k, -1, stream)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False)
 def check_empty_end(G, prm, stream):
     """End convention `empty`: if exactly one player holds cards, the others still in go out."""
     if prm[P_END] != END_EMPTY or G[6][S_OVER]:
@@ -206,7 +206,7 @@ def check_empty_end(G, prm, stream):
             _go_out_group(G, k, holder, stream)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def play_trick(G, prm, stream, limit):
     """As `kernel_general.play_trick` (same return codes), with runs of plain cards skipped."""
     p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
@@ -345,7 +345,7 @@ def play_trick(G, prm, stream, limit):
             return C_CUT
 
 
-@njit(nogil=True, cache=True, inline="always")
+@njit(nogil=True, cache=True, _nrt=False)
 def _go_out_one(G, seat, stream):
     p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
     ing[seat] = 0
@@ -361,7 +361,7 @@ def _go_out_one(G, seat, stream):
                 break
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def step_boundary(G, prm, stream):
     """Deterministic play to the next trick boundary, no limit. Returns True if the game ended."""
     code = play_trick(G, prm, stream, NO_LIMIT)
@@ -374,7 +374,7 @@ def step_boundary(G, prm, stream):
     return False
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def save_state(G, snap):
     """Boundary state: leader, then per seat in-game flag, length and the three planes."""
     p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
@@ -388,7 +388,7 @@ def save_state(G, snap):
         j += 4
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def same_state(G, snap):
     p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
     if snap[0] != np.uint64(sc[S_LEADER]):
@@ -402,7 +402,7 @@ def same_state(G, snap):
     return True
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _same_games(GA, GB):
     if GA[6][S_LEADER] != GB[6][S_LEADER]:
         return False
@@ -413,7 +413,7 @@ def _same_games(GA, GB):
     return True
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _save_cut(G, cut):
     p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
     n = ln.shape[0]
@@ -427,7 +427,7 @@ def _save_cut(G, cut):
         cut[4 + 3 * n + s] = place[s]
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
     """As `kernel_general._run`: play from the deal; returns Brent's cycle length (0: none)."""
     sc = G[6]
@@ -482,7 +482,7 @@ def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
             return 0
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _find_mu(GA, GB, d0, d1, d2, dl, lam, prm, stream):
     reset_game(GA, d0, d1, d2, dl)
     reset_game(GB, d0, d1, d2, dl)
@@ -500,7 +500,7 @@ def _find_mu(GA, GB, d0, d1, d2, dl, lam, prm, stream):
     return mu, GA[6][S_CARDS], GB[6][S_CARDS]
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def play_one(d0, d1, d2, dl, stream, prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, per_seat):
     """Play one deal (as planes) and write row ``i`` of the result arrays (see kernel_general)."""
     p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G

@@ -67,7 +67,7 @@ def new_game(n, N):
             np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def reset_game(G, dh, dl):
     """Set ``G`` to the deal ``dh[s, :dl[s]]`` (top card first), seat 0 to lead."""
     hands, head, ln, ing, pile, sc, minc, outc, place = G
@@ -89,7 +89,7 @@ def reset_game(G, dh, dl):
     sc[S_RECORD] = 1
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _next_in(ing, seat, step):
     n = ing.shape[0]
     s = seat
@@ -102,7 +102,7 @@ def _next_in(ing, seat, step):
     return -1
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _take_pile(G, taker, final, prm, stream):
     """A trick: the pile goes under the taker's hand; under end `trick` empty hands go out."""
     _append_pile(G, taker, stream)
@@ -119,7 +119,7 @@ def _take_pile(G, taker, final, prm, stream):
             _go_out_empty(G, k, -1, prm, stream)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _append_pile(G, taker, stream):
     """The pile goes under the taker's hand (shuffled first when shuffling); taker leads."""
     hands, head, ln, ing, pile, sc, minc, outc, place = G
@@ -145,7 +145,7 @@ def _append_pile(G, taker, stream):
                 minc[s] = ln[s]
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _go_out_empty(G, k, keep, prm, stream):
     """The ``k`` in-game players with empty hands (all in-game players but ``keep`` when
     ``keep >= 0``) leave together and share a place; one player left wins."""
@@ -167,7 +167,7 @@ def _go_out_empty(G, k, keep, prm, stream):
                 break
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _go_out_one(G, seat, prm, stream):
     hands, head, ln, ing, pile, sc, minc, outc, place = G
     ing[seat] = 0
@@ -183,7 +183,7 @@ def _go_out_one(G, seat, prm, stream):
                 break
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _finish(G, winner, prm, stream):
     sc = G[5]
     sc[S_WINNER] = winner
@@ -192,7 +192,7 @@ def _finish(G, winner, prm, stream):
         _append_pile(G, winner, stream)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def check_empty_end(G, prm, stream):
     """End convention `empty`: if exactly one player holds cards, the others still in go out."""
     if prm[P_END] != END_EMPTY or G[5][S_OVER]:
@@ -214,7 +214,7 @@ def check_empty_end(G, prm, stream):
             _go_out_empty(G, k, holder, prm, stream)
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def play_trick(G, prm, stream, limit):
     """Play on (from the lead, or resuming a trick stopped at a cut-off) until a pile is taken,
     the game is won, or ``limit`` cards have been played.
@@ -283,7 +283,7 @@ def play_trick(G, prm, stream, limit):
             return C_CUT
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def step_boundary(G, prm, stream):
     """Deterministic play to the next trick boundary, no limit. Returns True if the game ended."""
     code = play_trick(G, prm, stream, NO_LIMIT)
@@ -297,7 +297,7 @@ def step_boundary(G, prm, stream):
 
 
 # -- trick-boundary states ---------------------------------------------------------------------
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def save_state(G, snap):
     """Write the boundary state (leader, in_game, hand lengths, every hand in order) to ``snap``."""
     hands, head, ln, ing, pile, sc, minc, outc, place = G
@@ -319,7 +319,7 @@ def save_state(G, snap):
                 pos = 0
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def same_state(G, snap):
     """True if ``G``'s boundary state equals the one saved in ``snap`` (full comparison)."""
     hands, head, ln, ing, pile, sc, minc, outc, place = G
@@ -347,7 +347,7 @@ def same_state(G, snap):
 # ---------------------------------------------------------------------------------------------
 # one game, start to end
 # ---------------------------------------------------------------------------------------------
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
     """Play the game in ``G`` from its deal.
 
@@ -410,7 +410,7 @@ def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
             return 0
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _save_cut(G, cut):
     hands, head, ln, ing, pile, sc, minc, outc, place = G
     n = ln.shape[0]
@@ -424,7 +424,7 @@ def _save_cut(G, cut):
         cut[4 + 3 * n + s] = place[s]
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _find_mu(GA, GB, dh, dl, lam, prm, stream):
     """Cycle start: two copies from the deal, ``lam`` boundaries apart, stepped until equal.
     Returns (mu, cards at mu, cards at mu + lam)."""
@@ -445,7 +445,7 @@ def _find_mu(GA, GB, dh, dl, lam, prm, stream):
     return mu, GA[5][S_CARDS], GB[5][S_CARDS]
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def _same_games(GA, GB):
     ha, hda, la, ia, pa, sa = GA[0], GA[1], GA[2], GA[3], GA[4], GA[5]
     hb, hdb, lb, ib, pb, sb = GB[0], GB[1], GB[2], GB[3], GB[4], GB[5]
