@@ -42,6 +42,8 @@ def notebook(cells, default=1_000_000):
     nb.metadata["language_info"] = {"name": "python"}
     first, rest = cells[0], cells[1:]
     nb.cells = [first, new_code_cell(PARAMS.format(default=f"{default:_}")), new_code_cell(SETUP)] + rest
+    for i, cell in enumerate(nb.cells):
+        cell["id"] = f"cell-{i:02d}"  # stable ids: rebuilding leaves unchanged notebooks unchanged
     return nb
 
 
