@@ -23,6 +23,7 @@ from numba import njit
 from ..rng import seed_into, shuffle_inplace
 from .kernel_ops import cttz as _cttz
 from .kernel_ops import shr as _shr
+from .kernel_multi import play_multi
 from .kernel_two import FALLBACK, play_two
 from .kernel_general import (
     C_CUT, C_LAPSED, C_PAID, C_WIN, CUTOFF, END_EMPTY, END_TRICK, LOOP, NO_LIMIT, P_BEGGAR, P_END,
@@ -601,6 +602,17 @@ def play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, in
     snap = np.zeros(1 + 4 * n, dtype=np.uint64)
     cut = np.zeros(4 + 4 * n, dtype=np.int64)
     saved2 = np.zeros(4, dtype=np.uint64)
+    # scratch for the fast paths (kernel_two, kernel_multi), which play on copies of the deal
+    h0 = np.zeros(n, dtype=np.uint64)
+    h1 = np.zeros(n, dtype=np.uint64)
+    h2 = np.zeros(n, dtype=np.uint64)
+    hl = np.zeros(n, dtype=np.int64)
+    ing = np.zeros(n, dtype=np.uint8)
+    nxt = np.zeros(n, dtype=np.int64)
+    minc = np.zeros(n, dtype=np.int64)
+    outc = np.zeros(n, dtype=np.int64)
+    place = np.zeros(n, dtype=np.int64)
+    limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
     has_joker = False
     for k in range(N):
         if deck[k] == 5:
@@ -657,6 +669,35 @@ def play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, in
                     seat_out[i, 1, 1 - w] = 2
                     seat_out[i, 2, w] = -1
                     seat_out[i, 2, 1 - w] = oc
+                continue
+            for k in range(4):
+                state[k] = saved2[k]
+        else:
+            for k in range(4):
+                saved2[k] = state[k]
+            for s in range(n):
+                h0[s] = d0[s]
+                h1[s] = d1[s]
+                h2[s] = d2[s]
+                hl[s] = dl[s]
+            st, cards, tricks, w = play_multi(
+                h0, h1, h2, hl, ing, nxt, minc, outc, place, snap, prm[P_STEP], prm[P_END],
+                prm[P_PASSES_ON] != 0, prm[P_BEGGAR] != 0, prm[P_SHUFFLE_PILE] != 0,
+                prm[P_SHUFFLE_PILE] == 0, limit, state, G[10])
+            if st != FALLBACK:
+                out_u32[i, 0] = cards
+                out_u32[i, 1] = tricks
+                for k in range(2, 6):
+                    out_u32[i, k] = 0
+                out_small[i, 0] = WIN
+                out_small[i, 1] = w
+                out_small[i, 2] = 0
+                for s in range(n):
+                    seat_out[i, 3, s] = hl[s]
+                    if per_seat:
+                        seat_out[i, 0, s] = minc[s]
+                        seat_out[i, 1, s] = place[s]
+                        seat_out[i, 2, s] = outc[s]
                 continue
             for k in range(4):
                 state[k] = saved2[k]

@@ -1,0 +1,324 @@
+"""The bit-plane fast path for any number of players and every rule: one game in one function.
+
+Same bit-plane ideas as `kernel_two` (hands as three uint64 planes, runs of number cards skipped
+with count-trailing-zeros, a plain run round the table distributed arithmetically: the player at
+offset j of m plays card ``a*m + j`` of the run with its a-th card), for 2..12 players, every end
+convention, exhausted-tribute rule, direction, joker mode and shuffle_pile. The seats still in the
+game are kept as a ring (``nxt[s]``: the next seat in the direction of play), and every scalar of
+the game lives in a local variable, so a trick touches memory only for the hands themselves.
+
+Like `kernel_two` it only plays a game as far as it can prove the result: a win before any
+cut-off, with no repeated trick-boundary state (Brent's algorithm on full states). Otherwise it
+returns `FALLBACK` and the caller replays the game with the exact machinery of `kernel_bits`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .kernel_ops import cttz, shr
+from .kernel_two import DONE, FALLBACK, _shuffle_planes
+
+__all__ = ["play_multi"]
+
+_ONE = np.uint64(1)
+_TWO = np.uint64(2)
+_ZERO = np.uint64(0)
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _ring(ing, nxt, step):
+    """Rebuild the ring of seats still in the game (only when players go out: rare)."""
+    n = ing.shape[0]
+    for s in range(n):
+        t = s
+        for _ in range(n):
+            t += step
+            if t >= n:
+                t -= n
+            if ing[t]:
+                break
+        nxt[s] = t
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, passes_on, beggar_mode,
+               shuffle, detect, limit, stream, buf):
+    """Play the deal in ``h0, h1, h2`` (planes) and ``ln`` (lengths); seat 0 leads.
+
+    The arrays are modified in place; ``minc``, ``outc``, ``place`` receive the per-seat figures
+    (place of the winner included). ``end``: 0 trick, 1 empty, 2 unable. ``limit``: the cut-off
+    (a large number for none). Returns (status, cards, tricks, winner); status FALLBACK means
+    "replay this game with the exact kernel" (a loop, the cut-off, or an unusual start).
+    """
+    n = ln.shape[0]
+    left = 0
+    for s in range(n):
+        ing[s] = 1
+        minc[s] = ln[s]
+        outc[s] = -1
+        place[s] = -1
+        if ln[s] > 0:
+            left += 1
+    if left < n:
+        return FALLBACK, 0, 0, -1  # an empty hand at the deal: leave it to the exact kernel
+    left = n
+    remaining = n
+    _ring(ing, nxt, step)
+    cards = 0
+    tricks = 0
+    leader = 0
+    empty_end = end == 1
+    power = 1
+    lam = 1
+    if detect:
+        snap[0] = np.uint64(0)
+        for s in range(n):
+            j = 1 + 4 * s
+            snap[j] = np.uint64(ln[s] * 2 + 1)
+            snap[j + 1] = h0[s]
+            snap[j + 2] = h1[s]
+            snap[j + 3] = h2[s]
+    while True:
+        # ---------------- one trick ----------------
+        turn = leader
+        owed = 0
+        claim = -1
+        beg = False
+        L = 0
+        q0 = _ZERO
+        q1 = _ZERO
+        q2 = _ZERO
+        taker = -1
+        lapsed = False
+        while True:
+            if owed == 0:
+                # plain play round the table
+                m = left
+                best = np.int64(1) << 62
+                s = turn
+                for j in range(m):
+                    a = np.int64(cttz(h0[s] | h1[s] | h2[s]))
+                    lim = ln[s] - 1 if empty_end else ln[s]
+                    if lim < 0:
+                        lim = 0
+                    if lim < a:
+                        a = lim
+                    e = a * m + j
+                    if e < best:
+                        best = e
+                        if e < m:
+                            break
+                    s = nxt[s]
+                k = best
+                if k > 0:
+                    if cards + k + 1 >= limit:
+                        return FALLBACK, cards, tricks, -1
+                    qq = k // m
+                    r = k - qq * m
+                    s = turn
+                    for j in range(m):
+                        c = qq + 1 if j < r else qq
+                        if c > 0:
+                            h0[s] = shr(h0[s], c)
+                            h1[s] = shr(h1[s], c)
+                            h2[s] = shr(h2[s], c)
+                            ln[s] -= c
+                        if j == r:
+                            turn = s
+                        s = nxt[s]
+                    L += k
+                    cards += k
+            else:
+                # the payer's cards that cannot matter
+                h = ln[turn]
+                k = owed - 1
+                if not beg:
+                    c = np.int64(cttz(h0[turn] | h1[turn] | h2[turn]))
+                    if c < k:
+                        k = c
+                lim = h - 1 if empty_end else h
+                if lim < k:
+                    k = lim
+                if k > 0:
+                    if cards + k + 1 >= limit:
+                        return FALLBACK, cards, tricks, -1
+                    if beg:
+                        mask = (_ONE << np.uint64(k)) - _ONE
+                        lb = np.uint64(L)
+                        q0 |= (h0[turn] & mask) << lb
+                        q1 |= (h1[turn] & mask) << lb
+                        q2 |= (h2[turn] & mask) << lb
+                    h0[turn] = shr(h0[turn], k)
+                    h1[turn] = shr(h1[turn], k)
+                    h2[turn] = shr(h2[turn], k)
+                    ln[turn] = h - k
+                    owed -= k
+                    L += k
+                    cards += k
+            # one card, or a player who must play and cannot
+            if ln[turn] == 0:
+                after = nxt[turn]
+                ing[turn] = 0
+                outc[turn] = cards
+                place[turn] = remaining
+                remaining -= 1
+                left -= 1
+                _ring(ing, nxt, step)
+                if left == 1:
+                    w = after
+                    for s in range(n):
+                        if ing[s]:
+                            w = s
+                    return _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place, shuffle, stream, buf,
+                                cards, tricks, limit)
+                if owed > 0 and not passes_on:
+                    taker = claim
+                    lapsed = True
+                    break
+                turn = after
+                continue
+            v = (h0[turn] & _ONE) | ((h1[turn] & _ONE) << _ONE) | ((h2[turn] & _ONE) << _TWO)
+            h0[turn] >>= _ONE
+            h1[turn] >>= _ONE
+            h2[turn] >>= _ONE
+            ln[turn] -= 1
+            lb = np.uint64(L)
+            q0 |= (v & _ONE) << lb
+            q1 |= ((v >> _ONE) & _ONE) << lb
+            q2 |= (v >> _TWO) << lb
+            L += 1
+            cards += 1
+            played = turn
+            card = np.int64(v)
+            if card > 0 and not beg:
+                claim = turn
+                owed = card
+                beg = beggar_mode and card == 5
+                turn = nxt[turn]
+            elif owed > 0:
+                owed -= 1
+                if owed == 0:
+                    taker = claim
+                    break
+            else:
+                turn = nxt[turn]
+            if empty_end and ln[played] == 0:
+                holder = _sole_holder(ln)
+                if holder >= 0:
+                    return _empty_win(holder, ing, outc, place, remaining, L, q0, q1, q2, h0, h1, h2, ln,
+                                      minc, shuffle, stream, buf, cards, tricks, limit)
+            if cards >= limit:
+                return FALLBACK, cards, tricks, -1
+        # ---------------- the pile is taken: a trick boundary ----------------
+        if shuffle and L > 1:
+            q0, q1, q2 = _shuffle_planes(q0, q1, q2, L, stream, buf)
+        sh = np.uint64(ln[taker])
+        h0[taker] |= q0 << sh
+        h1[taker] |= q1 << sh
+        h2[taker] |= q2 << sh
+        ln[taker] += L
+        tricks += 1
+        leader = taker
+        for s in range(n):
+            if ln[s] < minc[s]:
+                minc[s] = ln[s]
+        if end == 0:
+            k = 0
+            for s in range(n):
+                if ing[s] and ln[s] == 0:
+                    k += 1
+            if k > 0:
+                pl = remaining - k + 1
+                for s in range(n):
+                    if ing[s] and ln[s] == 0:
+                        ing[s] = 0
+                        outc[s] = cards
+                        place[s] = pl
+                remaining -= k
+                left -= k
+                _ring(ing, nxt, step)
+                if left == 1:
+                    if cards > limit:
+                        return FALLBACK, cards, tricks, -1
+                    place[taker] = 1
+                    return DONE, cards, tricks, taker
+        if detect:
+            same = snap[0] == np.uint64(leader)
+            if same:
+                for s in range(n):
+                    j = 1 + 4 * s
+                    if (snap[j] != np.uint64(ln[s] * 2 + ing[s]) or snap[j + 1] != h0[s]
+                            or snap[j + 2] != h1[s] or snap[j + 3] != h2[s]):
+                        same = False
+                        break
+            if same:
+                return FALLBACK, cards, tricks, -1
+            if power == lam:
+                snap[0] = np.uint64(leader)
+                for s in range(n):
+                    j = 1 + 4 * s
+                    snap[j] = np.uint64(ln[s] * 2 + ing[s])
+                    snap[j + 1] = h0[s]
+                    snap[j + 2] = h1[s]
+                    snap[j + 3] = h2[s]
+                power *= 2
+                lam = 0
+            lam += 1
+        if empty_end and not lapsed:
+            holder = _sole_holder(ln)
+            if holder >= 0:
+                return _empty_win(holder, ing, outc, place, remaining, 0, _ZERO, _ZERO, _ZERO, h0, h1, h2, ln,
+                                  minc, shuffle, stream, buf, cards, tricks, limit)
+        if cards >= limit:
+            return FALLBACK, cards, tricks, -1
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _sole_holder(ln):
+    """The only seat holding cards, or -1 if none or several do."""
+    holder = -1
+    for s in range(ln.shape[0]):
+        if ln[s] > 0:
+            if holder >= 0:
+                return -1
+            holder = s
+    return holder
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place, shuffle, stream, buf, cards, tricks, limit):
+    """The last player in wins and takes the pile (a trick if it holds any card)."""
+    # a win decided by the consequences of the limit card itself stands (RULES.md)
+    if cards > limit:
+        return FALLBACK, cards, tricks, -1
+    if L > 0:
+        sh = np.uint64(ln[w])
+        h0[w] |= q0 << sh
+        h1[w] |= q1 << sh
+        h2[w] |= q2 << sh
+        ln[w] += L
+        tricks += 1
+        for s in range(ln.shape[0]):
+            if ln[s] < minc[s]:
+                minc[s] = ln[s]
+    place[w] = 1
+    return DONE, cards, tricks, w
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _empty_win(holder, ing, outc, place, remaining, L, q0, q1, q2, h0, h1, h2, ln, minc, shuffle, stream,
+               buf, cards, tricks, limit):
+    """End `empty`: the sole holder wins; the others still in go out together."""
+    k = 0
+    for s in range(ln.shape[0]):
+        if ing[s] and s != holder:
+            k += 1
+    pl = remaining - k + 1
+    for s in range(ln.shape[0]):
+        if ing[s] and s != holder:
+            ing[s] = 0
+            outc[s] = cards
+            place[s] = pl
+    return _won(holder, L, q0, q1, q2, h0, h1, h2, ln, minc, place, shuffle, stream, buf, cards, tricks, limit)
