@@ -112,10 +112,8 @@ def _stack(frames) -> pd.DataFrame:
 
 
 def _share(k: int, n: int) -> tuple[float, float, float]:
-    """k/n with its Wilson interval. `wilson_interval` can return a low end of ~1e-18 for k = 0 (or a
-    high end just below 1 for k = n) by rounding; the interval is widened to hold the estimate."""
-    low, high = an.wilson_interval(k, n)
-    return k / n, min(low, k / n), max(high, k / n)
+    """k/n with its Wilson interval."""
+    return (k / n, *an.wilson_interval(k, n))
 
 
 def _save(fig, path):

@@ -41,6 +41,13 @@ def test_wilson_extremes_and_arrays():
         A.wilson_interval(11, 10)
 
 
+@pytest.mark.parametrize("n", [100, 500, 1000, 2000, 250_000])
+def test_wilson_interval_always_holds_the_estimate(n):
+    # rounding once put the low end at 3.5e-18 > 0/n and the high end just below n/n
+    low, high = A.wilson_interval(np.array([0, n]), np.array([n, n]))
+    assert low[0] <= 0 <= high[0] and low[1] <= 1 <= high[1]
+
+
 def test_newcombe_matches_published_example():
     # Newcombe (1998), Statistics in Medicine 17:873, example (a): 56/70 - 48/80, method 10.
     low, high = A.newcombe_interval(56, 70, 48, 80)

@@ -38,7 +38,9 @@ def wilson_interval(successes, trials, *, confidence: float = 0.95):
         p = k / n
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)
         half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    low, high = np.clip(centre - half, 0, 1), np.clip(centre + half, 0, 1)
+    # The interval always contains k/n; rounding must not push a bound past it at k = 0 or k = n.
+    low = np.minimum(np.clip(centre - half, 0, 1), p)
+    high = np.maximum(np.clip(centre + half, 0, 1), p)
     if low.ndim == 0:
         return float(low), float(high)
     return low, high
