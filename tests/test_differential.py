@@ -38,6 +38,9 @@ VARIANTS = {
     "ccw": lambda p: Rules(players=p, deck=MIXED, direction="ccw"),
     "passes_on": lambda p: None if p < 3 else Rules(players=p, deck=MIXED, exhausted_tribute="passes_on"),
     "end_empty": lambda p: Rules(players=p, deck=JACKS_ONLY, end="empty"),
+    "end_empty_beggar": lambda p: Rules(players=p, deck=MIXED, jokers=1, joker_mode="beggar", end="empty",
+                                        shuffle_pile=True, max_cards=200),
+    "end_unable_jokers": lambda p: Rules(players=p, deck=MIXED, jokers=2, end="unable"),
     "end_unable": lambda p: Rules(players=p, deck=LOOPY, end="unable", exhausted_tribute="passes_on",
                                   direction="ccw"),
 }

@@ -590,35 +590,31 @@ def play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, in
     """Play the random games ``games`` of the table ``seed``; deals exactly as `deals.deal_into`
     (the deck in canonical order, Fisher-Yates on the game's stream, card i to seat i mod n)."""
     N = deck.shape[0]
-    shuffled = np.zeros(N, dtype=np.int8)
-    d0 = np.zeros(n, dtype=np.uint64)
-    d1 = np.zeros(n, dtype=np.uint64)
-    d2 = np.zeros(n, dtype=np.uint64)
-    dl = np.zeros(n, dtype=np.int64)
-    state = np.zeros(4, dtype=np.uint64)
-    saved = np.zeros(4, dtype=np.uint64)
-    G = new_game(n)
-    GB = new_game(n)
-    snap = np.zeros(1 + 4 * n, dtype=np.uint64)
-    cut = np.zeros(4 + 4 * n, dtype=np.int64)
-    saved2 = np.zeros(4, dtype=np.uint64)
-    # scratch for the fast paths (kernel_two, kernel_multi), which play on copies of the deal
-    h0 = np.zeros(n, dtype=np.uint64)
-    h1 = np.zeros(n, dtype=np.uint64)
-    h2 = np.zeros(n, dtype=np.uint64)
-    hl = np.zeros(n, dtype=np.int64)
-    ing = np.zeros(n, dtype=np.uint8)
-    nxt = np.zeros(n, dtype=np.int64)
-    minc = np.zeros(n, dtype=np.int64)
-    outc = np.zeros(n, dtype=np.int64)
-    place = np.zeros(n, dtype=np.int64)
+    z = np.zeros(n, dtype=np.uint64)
+    zi = np.zeros(n, dtype=np.int64)
+    scratch = (np.zeros(N, dtype=np.int8), z.copy(), z.copy(), z.copy(), zi.copy(),
+               np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
+               np.zeros(1 + 4 * n, dtype=np.uint64), np.zeros(4 + 4 * n, dtype=np.int64),
+               z.copy(), z.copy(), z.copy(), zi.copy(), np.zeros(n, dtype=np.uint8), zi.copy(), zi.copy(),
+               zi.copy(), zi.copy())
+    _play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat,
+                      new_game(n), new_game(n), scratch)
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, G, GB,
+                      scratch):
+    # compiled without reference counting: every array is allocated by the caller
+    (shuffled, d0, d1, d2, dl, state, saved, saved2, snap, cut,
+     h0, h1, h2, hl, ing, nxt, minc, outc, place) = scratch
+    N = deck.shape[0]
     limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
     has_joker = False
     for k in range(N):
         if deck[k] == 5:
             has_joker = True
-    # the two-player fast path (kernel_two): end `trick`, no Beggar joker
-    fast2 = n == 2 and prm[P_END] == END_TRICK and not (prm[P_BEGGAR] and has_joker)
+    # the two-player fast path (kernel_two), every rule
+    fast2 = n == 2
     for i in range(games.shape[0]):
         seed_into(state, seed, np.uint64(games[i]))
         for k in range(N):
@@ -650,7 +646,7 @@ def play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, in
             for k in range(4):
                 saved2[k] = state[k]
             st, cards, tricks, w, m0, m1, oc = play_two(
-                d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1], dl[1],
+                d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1], dl[1], prm[P_END], prm[P_BEGGAR] != 0,
                 prm[P_SHUFFLE_PILE] == 0, prm[P_SHUFFLE_PILE] != 0, prm[P_MAX_CARDS], state, G[10])
             if st != FALLBACK:
                 out_u32[i, 0] = cards

@@ -130,6 +130,52 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                         s = nxt[s]
                     L += k
                     cards += k
+            elif not beg and not empty_end:
+                # the whole tribute in one step: the payer's first penalty card, run-out or payment
+                h = ln[turn]
+                cp = np.int64(cttz(h0[turn] | h1[turn] | h2[turn]))
+                if cp < owed:
+                    if cards + cp + 1 >= limit:
+                        return FALLBACK, cards, tricks, -1
+                    b = np.uint64(cp)
+                    v = ((h0[turn] >> b) & _ONE) | (((h1[turn] >> b) & _ONE) << _ONE) | (((h2[turn] >> b) & _ONE) << _TWO)
+                    h0[turn] = shr(h0[turn], cp + 1)
+                    h1[turn] = shr(h1[turn], cp + 1)
+                    h2[turn] = shr(h2[turn], cp + 1)
+                    ln[turn] = h - cp - 1
+                    L += cp
+                    lb = np.uint64(L)
+                    q0 |= (v & _ONE) << lb
+                    q1 |= ((v >> _ONE) & _ONE) << lb
+                    q2 |= (v >> _TWO) << lb
+                    L += 1
+                    cards += cp + 1
+                    claim = turn
+                    owed = np.int64(v)
+                    beg = beggar_mode and owed == 5
+                    turn = nxt[turn]
+                    continue
+                if h >= owed:
+                    if cards + owed >= limit:
+                        return FALLBACK, cards, tricks, -1
+                    h0[turn] = shr(h0[turn], owed)
+                    h1[turn] = shr(h1[turn], owed)
+                    h2[turn] = shr(h2[turn], owed)
+                    ln[turn] = h - owed
+                    L += owed
+                    cards += owed
+                    taker = claim
+                    break
+                # runs out: plays its h cards, then cannot play (the one-card step below)
+                if cards + h >= limit:
+                    return FALLBACK, cards, tricks, -1
+                h0[turn] = _ZERO
+                h1[turn] = _ZERO
+                h2[turn] = _ZERO
+                ln[turn] = 0
+                owed -= h
+                L += h
+                cards += h
             else:
                 # the payer's cards that cannot matter
                 h = ln[turn]

@@ -1,7 +1,7 @@
 """The two-player fast path: the whole game in registers.
 
-Two players, end convention `trick`, no Beggar joker, at most 64 cards: the common case of every
-table, and the one the throughput target (issue #3) is about. The state is eight machine words -
+Two players, at most 64 cards, every end convention, Super or Beggar jokers, shuffle_pile: the
+common case of every table, and the one the throughput target (issue #3) is about. The state is eight machine words -
 three bit-planes and a length per hand, the leader's hand first - so a trick costs a handful of
 count-trailing-zeros, shifts and ORs, and Brent's loop check compares eight words.
 
@@ -52,12 +52,30 @@ def _shuffle_planes(q0, q1, q2, L, stream, buf):
     return q0, q1, q2
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _won(winner, L, cards, tricks, m0, m1):
+    """``winner`` takes the pile (a trick if it holds any card); the loser holds nothing."""
+    if L > 0:
+        tricks += 1
+        if winner == 0:
+            m1 = 0
+        else:
+            m0 = 0
+    return DONE, cards, tricks, winner, m0, m1, cards
+
+
 @njit(nogil=True, cache=True)
-def play_two(a0, a1, a2, na, b0, b1, b2, nb, detect, shuffle, max_cards, stream, buf):
+def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, max_cards, stream, buf):
     """Play a two-player deal (seat 0's hand ``a*``, seat 1's ``b*``, as planes and lengths).
 
     Parameters
     ----------
+    end : int
+        0 `trick`, 1 `empty`, 2 `unable`. With two players `empty` means: the moment a player
+        plays their last card, the other wins (unless that card completes a tribute, when the
+        other takes the pile first - the same winner and counts).
+    beggar_mode : bool
+        Jokers are Beggar jokers (penalty cards paid to them are plain).
     detect : bool
         Run Brent's loop check (deterministic play); a loop found returns FALLBACK.
     shuffle : bool
@@ -77,20 +95,25 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, detect, shuffle, max_cards, stream,
     tricks = 0
     m0 = na
     m1 = nb
+    if na == 0 or nb == 0:
+        return FALLBACK, 0, 0, -1, m0, m1, 0
+    empty = end == 1
     limit = max_cards if max_cards >= 0 else np.int64(2**62)
-    # Brent: tortoise state (leader's seat and both hands; the lengths follow from the planes'
-    # owner only together with nx, which is kept)
+    # Brent: tortoise state (leader's seat, the leader's hand and length, the other hand)
     t0, t1, t2, tn, u0, u1, u2, tl = x0, x1, x2, nx, y0, y1, y2, lx
     power = 1
     lam = 1
     while True:
-        # -- plain play: x leads, x's k-th card is play 2k, y's is play 2k+1 --
+        # -- plain play: x leads, x's k-th card is play 2k, y's is play 2k+1; an event is a
+        #    penalty card, a run-out, or (end `empty`) a hand's last card --
         ax = np.int64(_cttz(x0 | x1 | x2))
-        if nx < ax:
-            ax = nx
+        lim = nx - 1 if empty else nx
+        if lim < ax:
+            ax = lim
         ay = np.int64(_cttz(y0 | y1 | y2))
-        if ny < ay:
-            ay = ny
+        lim = ny - 1 if empty else ny
+        if lim < ay:
+            ay = lim
         if ax <= ay:
             kx = ax
             ky = ax
@@ -116,16 +139,10 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, detect, shuffle, max_cards, stream,
             o_seat = 1 - lx
         if no == 0:
             # O must play and cannot: out; P wins and takes the pile
-            tricks += 1 if L > 0 else 0
             if cards >= limit:
                 return FALLBACK, cards, tricks, -1, m0, m1, 0
-            if L > 0:
-                if o_seat == 0:
-                    m0 = 0
-                else:
-                    m1 = 0
-            return DONE, cards, tricks, 1 - o_seat, m0, m1, cards
-        # O turns a penalty card
+            return _won(1 - o_seat, L, cards, tricks, m0, m1)
+        # O turns its top card: a penalty card (or, end `empty`, its last card)
         v = o0 & _ONE | ((o1 & _ONE) << _ONE) | ((o2 & _ONE) << _TWO)
         lb = np.uint64(L)
         q0 = (v & _ONE) << lb
@@ -137,55 +154,104 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, detect, shuffle, max_cards, stream,
         o1 >>= _ONE
         o2 >>= _ONE
         no -= 1
+        if cards >= limit:
+            return FALLBACK, cards, tricks, -1, m0, m1, 0
+        if empty and no == 0:
+            return _won(1 - o_seat, L, cards, tricks, m0, m1)
         owed = np.int64(v)
+        beg = beggar_mode and owed == 5
         # -- tribute: P owes `owed` cards to O --
         while True:
-            cp = np.int64(_cttz(p0 | p1 | p2))
-            if cp < owed:
-                # a penalty card turns up: the obligation passes back
-                v = _card_at(p0, p1, p2, cp)
-                L += cp
+            cp = 64 if beg else np.int64(_cttz(p0 | p1 | p2))
+            if empty:
+                # P's first event: a penalty card, its last card, or the card completing the tribute
+                e = cp
+                if np_ - 1 < e:
+                    e = np_ - 1
+                if owed - 1 < e:
+                    e = owed - 1
+                if cards + e + 1 >= limit:
+                    return FALLBACK, cards, tricks, -1, m0, m1, 0
+                if e == cp:
+                    k = cp
+                else:
+                    # P plays e + 1 cards; then the pile is taken, or P played its last card
+                    k = e + 1
+                    if beg:
+                        mask = (_ONE << np.uint64(k)) - _ONE
+                        lb = np.uint64(L)
+                        q0 |= (p0 & mask) << lb
+                        q1 |= (p1 & mask) << lb
+                        q2 |= (p2 & mask) << lb
+                    p0 = _shr(p0, k)
+                    p1 = _shr(p1, k)
+                    p2 = _shr(p2, k)
+                    np_ -= k
+                    L += k
+                    cards += k
+                    if np_ == 0:
+                        # P's last card (completing the tribute or not): O wins, holding the pile
+                        return _won(o_seat, L, cards, tricks, m0, m1)
+                    owed = 0
+            elif cp < owed:
+                k = cp
+            elif np_ < owed:
+                # the payer runs out: out; O wins and takes the pile
+                cards += np_
+                if cards >= limit:
+                    return FALLBACK, cards, tricks, -1, m0, m1, 0
+                return _won(o_seat, L + np_, cards, tricks, m0, m1)
+            else:
+                k = -1
+            if k >= 0 and owed > 0:
+                # a penalty card turns up after k number cards: the obligation passes back
+                if cards + k + 1 >= limit:
+                    return FALLBACK, cards, tricks, -1, m0, m1, 0
+                v = _card_at(p0, p1, p2, k)
+                L += k
                 lb = np.uint64(L)
                 q0 |= (v & _ONE) << lb
                 q1 |= ((v >> _ONE) & _ONE) << lb
                 q2 |= (v >> _TWO) << lb
                 L += 1
-                cards += cp + 1
-                p0 = _shr(p0, cp + 1)
-                p1 = _shr(p1, cp + 1)
-                p2 = _shr(p2, cp + 1)
-                np_ -= cp + 1
+                cards += k + 1
+                p0 = _shr(p0, k + 1)
+                p1 = _shr(p1, k + 1)
+                p2 = _shr(p2, k + 1)
+                np_ -= k + 1
+                if empty and np_ == 0:
+                    return _won(o_seat, L, cards, tricks, m0, m1)
                 owed = np.int64(v)
+                beg = beggar_mode and owed == 5
                 o0, o1, o2, no, p0, p1, p2, np_ = p0, p1, p2, np_, o0, o1, o2, no
                 o_seat = 1 - o_seat
-            elif np_ < owed:
-                # the payer runs out: out; O wins and takes the pile
-                cards += np_
-                tricks += 1
-                if cards >= limit:
+                continue
+            if owed > 0:
+                # paid in full
+                if cards + owed >= limit:
                     return FALLBACK, cards, tricks, -1, m0, m1, 0
-                if o_seat == 0:
-                    m1 = 0
-                else:
-                    m0 = 0
-                return DONE, cards, tricks, o_seat, m0, m1, cards
-            else:
-                # paid with number cards: O takes the pile
+                if beg:
+                    mask = (_ONE << np.uint64(owed)) - _ONE
+                    lb = np.uint64(L)
+                    q0 |= (p0 & mask) << lb
+                    q1 |= (p1 & mask) << lb
+                    q2 |= (p2 & mask) << lb
                 cards += owed
                 L += owed
                 p0 = _shr(p0, owed)
                 p1 = _shr(p1, owed)
                 p2 = _shr(p2, owed)
                 np_ -= owed
-                if shuffle and L > 1:
-                    q0, q1, q2 = _shuffle_planes(q0, q1, q2, L, stream, buf)
-                sh = np.uint64(no)
-                o0 |= q0 << sh
-                o1 |= q1 << sh
-                o2 |= q2 << sh
-                no += L
-                tricks += 1
-                break
+            # O takes the pile
+            if shuffle and L > 1:
+                q0, q1, q2 = _shuffle_planes(q0, q1, q2, L, stream, buf)
+            sh = np.uint64(no)
+            o0 |= q0 << sh
+            o1 |= q1 << sh
+            o2 |= q2 << sh
+            no += L
+            tricks += 1
+            break
         # -- trick boundary: O leads --
         x0, x1, x2, nx, y0, y1, y2, ny = o0, o1, o2, no, p0, p1, p2, np_
         lx = o_seat
@@ -199,13 +265,9 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, detect, shuffle, max_cards, stream,
                 m1 = nx
             if ny < m0:
                 m0 = ny
-        if ny == 0:
+        if ny == 0 and end == 0:
             # end `trick`: the other player's hand is empty, out; the taker wins
-            if cards >= limit:
-                return FALLBACK, cards, tricks, -1, m0, m1, 0
             return DONE, cards, tricks, lx, m0, m1, cards
-        if cards >= limit:
-            return FALLBACK, cards, tricks, -1, m0, m1, 0
         if detect:
             if (lx == tl and nx == tn and x0 == t0 and x1 == t1 and x2 == t2 and y0 == u0 and y1 == u1
                     and y2 == u2):
