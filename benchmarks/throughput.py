@@ -1,0 +1,167 @@
+"""Throughput of the numba engine against the C reference simulator (issue #3).
+
+Builds ``shared/bench/bmn_ref.c`` (gcc -O3 -march=native, in a temporary directory), runs its
+``bits`` and ``ring`` engines, then our engine single-threaded on standard 2-player deals, on 3-6
+players and on every variant, and prints ONE table from this one run. If ``beggarstats.simulate``
+exists, it adds the end-to-end rows (simulate() vs the raw engine, n_jobs=2 vs n_jobs=1).
+
+Usage::
+
+    python benchmarks/throughput.py [--games N] [--quick]
+
+The shared directory is ``$BEGGARSTATS_SHARED`` or ``../shared`` next to the repository root.
+Targets: 2-player games/s >= 1.0x C `bits`; every other row's cards/s >= 0.7x our 2-player
+figure; simulate() >= 0.8x the raw engine; n_jobs=2 >= 1.8x n_jobs=1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from beggarstats.engine.fast import kernel_for, play_games  # noqa: E402
+from beggarstats.rules import Rules  # noqa: E402
+
+SEED = 12345
+
+
+def shared_dir() -> Path:
+    """The shared directory: $BEGGARSTATS_SHARED, else ../shared relative to the repo root."""
+    env = os.environ.get("BEGGARSTATS_SHARED")
+    return Path(env) if env else REPO.parent / "shared"
+
+
+def build_c_reference(workdir: Path) -> Path | None:
+    """Compile bmn_ref.c into ``workdir``; None if gcc or the source is missing."""
+    src = shared_dir() / "bench" / "bmn_ref.c"
+    if not src.exists() or shutil.which("gcc") is None:
+        return None
+    exe = workdir / "bmn_ref"
+    subprocess.run(["gcc", "-O3", "-march=native", "-o", str(exe), str(src)], check=True)
+    return exe
+
+
+def run_c_reference(exe: Path, games: int, engine: str) -> dict:
+    """Run ``bmn_ref N SEED engine`` and parse its one-line summary (games/s, cards/s, ...)."""
+    out = subprocess.run([str(exe), str(games), str(SEED), engine], check=True, capture_output=True,
+                         text=True).stdout.split()
+    fields = dict(zip(out[::2], out[1::2]))
+    return {"games_s": float(fields["games/s"]), "cards_s": float(fields["cards/s"]),
+            "avg_cards": float(fields["avg_cards"])}
+
+
+def time_engine(rules: Rules, games: int, repeats: int = 3) -> dict:
+    """Best of ``repeats`` single-threaded calls of `play_games` on games 0..games-1."""
+    ids = np.arange(games, dtype=np.int64)
+    play_games(rules, SEED, ids[:64])  # compile / load from cache
+    best = None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        res = play_games(rules, SEED, ids)
+        dt = time.perf_counter() - t0
+        if best is None or dt < best[0]:
+            best = (dt, int(res["cards"].sum()))
+    dt, cards = best
+    return {"games_s": games / dt, "cards_s": cards / dt, "avg_cards": cards / games}
+
+
+# -- hooks for the simulate() rows (simulate.py is owned by the simulate engineer) ----------------
+def simulate_rows(games: int) -> list[tuple[str, float, float, str]]:
+    """Rows (label, games/s, ratio, target) for simulate() end-to-end and n_jobs=2 vs 1.
+
+    Empty if `beggarstats.simulate` is not importable.
+    """
+    try:
+        from beggarstats.simulate import simulate
+    except ImportError:
+        return []
+    rules = Rules()
+    simulate(1000, rules=rules, seed=SEED, n_jobs=1)  # warm-up (imports, compilation)
+
+    def timed(**kw):
+        best = float("inf")
+        for _ in range(2):
+            t0 = time.perf_counter()
+            simulate(games, rules=rules, seed=SEED, **kw)
+            best = min(best, time.perf_counter() - t0)
+        return games / best
+
+    raw = time_engine(rules, games, repeats=2)["games_s"]
+    one = timed(n_jobs=1)
+    two = timed(n_jobs=2)
+    return [
+        ("simulate() end-to-end, n_jobs=1", one, one / raw, ">= 0.8x raw engine"),
+        ("simulate() n_jobs=2", two, two / one, ">= 1.8x n_jobs=1"),
+    ]
+
+
+def cases() -> list[tuple[str, Rules]]:
+    """The rows of the table: standard deals for 2..6 players, then every variant."""
+    rows = [(f"standard, {p} players", Rules(players=p)) for p in (2, 3, 4, 5, 6)]
+    rows += [
+        ("shuffle_pile", Rules(shuffle_pile=True)),
+        ("shuffle_on_loop", Rules(shuffle_on_loop=True)),
+        ("jokers=2 super", Rules(jokers=2)),
+        ("jokers=1 beggar", Rules(jokers=1, joker_mode="beggar")),
+        ("passes_on, 3 players", Rules(players=3, exhausted_tribute="passes_on")),
+        ("end=empty", Rules(end="empty")),
+        ("end=unable", Rules(end="unable")),
+        ("ccw, 4 players", Rules(players=4, direction="ccw")),
+        ("italian deck", Rules(deck="italian")),
+    ]
+    return rows
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=1_000_000, help="games per row (default 1e6)")
+    ap.add_argument("--quick", action="store_true", help="100,000 games per row, fewer repeats")
+    args = ap.parse_args(argv)
+    games = 100_000 if args.quick else args.games
+    repeats = 1 if args.quick else 3
+
+    c_rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = build_c_reference(Path(tmp))
+        if exe is not None:
+            for engine in ("bits", "ring"):
+                c_rows.append((f"C reference `{engine}`, 2 players", run_c_reference(exe, games, engine)))
+    c_bits = c_rows[0][1]["games_s"] if c_rows else None
+
+    ours = []
+    for label, rules in cases():
+        ours.append((f"beggarstats {label} [{kernel_for(rules)}]", time_engine(rules, games, repeats)))
+    base_cards = ours[0][1]["cards_s"]
+
+    head = f"{'engine / rules (single thread)':<52} {'games/s':>12} {'Mcards/s':>9} {'avg cards':>9} " \
+           f"{'vs C bits':>9} {'vs our 2p':>9}"
+    print(f"throughput, {games:,} games per row, seed {SEED}, cpu count {os.cpu_count()}")
+    print(head)
+    print("-" * len(head))
+    for label, r in c_rows + ours:
+        vs_c = f"{r['games_s'] / c_bits:.2f}x" if c_bits else "-"
+        vs_2p = f"{r['cards_s'] / base_cards:.2f}x"
+        print(f"{label:<52} {r['games_s']:>12,.0f} {r['cards_s'] / 1e6:>9.1f} {r['avg_cards']:>9.1f} "
+              f"{vs_c:>9} {vs_2p:>9}")
+    extra = simulate_rows(min(games, 400_000))
+    if extra:
+        print("-" * len(head))
+        for label, gs, ratio, target in extra:
+            print(f"{label:<52} {gs:>12,.0f} {'':>9} {'':>9} {ratio:>8.2f}x  ({target})")
+    print("targets: standard 2p games/s >= 1.0x C bits; other rows cards/s >= 0.7x our 2p")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
