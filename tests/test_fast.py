@@ -1,0 +1,146 @@
+"""The batch engine (`engine.fast`): published figures, chunking independence, the C reference."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from beggarstats.cards import parse_deal
+from beggarstats.decks import Deck
+from beggarstats.engine.fast import RESULT_KEYS, SEAT_KEYS, kernel_for, play_deals, play_games
+from beggarstats.rules import Rules
+
+# SPEC.md section 2: the two published checks for the default rules.
+NESSLER = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
+CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
+KERNELS = ("bits", "general")
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_longest_known_game(kernel):
+    r = play_deals(Rules(), [parse_deal(NESSLER)], kernel=kernel)
+    assert (r["outcome"][0], r["winner"][0], r["cards"][0], r["tricks"][0]) == (0, 1, 8344, 1164)
+    assert not r["looped"][0]
+    assert list(r["place"][0]) == [2, 1]
+    assert list(r["out_cards"][0]) == [8344, -1]
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_first_never_ending_game(kernel):
+    r = play_deals(Rules(), [parse_deal(CASELLA)], kernel=kernel)
+    assert r["outcome"][0] == 1 and r["winner"][0] == -1 and r["looped"][0]
+    assert (r["loop_start_tricks"][0], r["loop_start_cards"][0]) == (4, 34)
+    assert (r["loop_tricks"][0], r["loop_cards"][0]) == (62, 440)
+    assert (r["tricks"][0], r["cards"][0]) == (66, 474)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_never_ending_game_under_a_cutoff(kernel):
+    """Cut off before its first repeat (474 cards) the Casella deal is a cut-off, from 474 on a loop."""
+    deal = parse_deal(CASELLA)
+    before = play_deals(Rules(max_cards=473), [deal], kernel=kernel)
+    at = play_deals(Rules(max_cards=474), [deal], kernel=kernel)
+    assert (before["outcome"][0], before["cards"][0], before["looped"][0]) == (2, 473, False)
+    assert (at["outcome"][0], at["cards"][0], at["looped"][0]) == (1, 474, True)
+
+
+def test_shuffle_on_loop_ends_the_casella_game():
+    r = play_deals(Rules(shuffle_on_loop=True), [parse_deal(CASELLA)], seed=5)
+    assert r["outcome"][0] == 0 and r["looped"][0]
+    assert (r["loop_start_tricks"][0], r["loop_tricks"][0]) == (4, 62)
+    assert r["cards"][0] > 474
+
+
+def test_open_deal_no_hidden_state():
+    """Playing the same deals twice gives the same figures (RULES.md: open deal, speed play)."""
+    deals = [parse_deal(NESSLER), parse_deal(CASELLA)]
+    a, b = play_deals(Rules(), deals), play_deals(Rules(), deals)
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key])
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(players=4, shuffle_pile=True),
+                                   Rules(deck=Deck.from_counts((8, 4, 0, 0, 0)), shuffle_on_loop=True,
+                                         max_cards=60)],
+                         ids=["standard", "4p-shuffle_pile", "small-shuffle_on_loop"])
+def test_chunking_independence(rules):
+    """Game g is the same game whichever chunk, order or batch it is played in."""
+    ids = np.arange(3000, dtype=np.int64)
+    whole = play_games(rules, 99, ids, per_seat=True)
+    rng = np.random.default_rng(0)
+    order = rng.permutation(ids)
+    parts = [play_games(rules, 99, chunk, per_seat=True) for chunk in np.array_split(order, 7)]
+    for key in whole:
+        joined = np.concatenate([p[key] for p in parts])
+        back = np.empty_like(joined)
+        back[order] = joined
+        np.testing.assert_array_equal(back, whole[key], err_msg=key)
+
+
+def test_result_contract():
+    rules = Rules(players=3)
+    r = play_games(rules, 1, np.arange(50), per_seat=True)
+    dtypes = {"cards": np.uint32, "tricks": np.uint32, "outcome": np.uint8, "winner": np.int8, "looped": np.bool_,
+              "loop_start_tricks": np.uint32, "loop_start_cards": np.uint32, "loop_tricks": np.uint32,
+              "loop_cards": np.uint32, "hand_size": np.uint8, "jacks": np.uint8, "queens": np.uint8,
+              "kings": np.uint8, "aces": np.uint8, "jokers": np.uint8, "tribute_total": np.uint16,
+              "min_cards": np.int16, "place": np.int8, "out_cards": np.int64}
+    assert set(r) == set(RESULT_KEYS) | set(SEAT_KEYS)
+    for key, dt in dtypes.items():
+        assert r[key].dtype == dt, key
+        assert r[key].shape == ((50,) if key in RESULT_KEYS else (50, 3)), key
+    # the initial hands: 18/17/17 cards, every penalty card dealt once
+    assert (r["hand_size"].sum(axis=1) == 52).all() and list(r["hand_size"][0]) == [18, 17, 17]
+    for key in ("jacks", "queens", "kings", "aces"):
+        assert (r[key].sum(axis=1) == 4).all()
+    assert (r["tribute_total"].sum(axis=1) == 4 * (1 + 2 + 3 + 4)).all()
+    assert (r["place"] == 1).sum(axis=1).tolist() == (r["winner"] >= 0).astype(int).tolist()
+    assert set(play_games(rules, 1, np.arange(5))) == set(RESULT_KEYS)
+
+
+def test_kernel_dispatch():
+    assert kernel_for(Rules()) == "bits"
+    assert kernel_for(Rules(players=6, jokers=2)) == "bits"
+    assert kernel_for(Rules(deck=Deck.from_counts((60, 4, 4, 4, 4)))) == "general"
+    big = Rules(players=3, deck=Deck.from_counts((60, 4, 4, 4, 4)))
+    a = play_games(big, 4, np.arange(300), per_seat=True)
+    assert (a["outcome"] == 0).mean() > 0.9
+
+
+def _build_c(tmp_path: Path):
+    shared = Path(os.environ.get("BEGGARSTATS_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+    src = shared / "bench" / "bmn_ref.c"
+    if not src.exists() or shutil.which("gcc") is None:
+        pytest.skip("the C reference or gcc is not available")
+    exe = tmp_path / "bmn_ref"
+    subprocess.run(["gcc", "-O3", "-o", str(exe), str(src)], check=True)
+    return exe
+
+
+def test_c_reference_agrees_on_the_records(tmp_path):
+    exe = _build_c(tmp_path)
+    out = subprocess.run([str(exe), "--deal", *NESSLER.split("/")], capture_output=True, text=True).stdout
+    assert out.startswith("cards 8344 tricks 1164 winner P2")
+
+
+def test_c_reference_agrees_statistically(tmp_path):
+    """Mean cards per game over 20,000 random standard deals: ours vs the C reference.
+
+    The two use different deal streams, so compare the means within 5 standard errors.
+    """
+    exe = _build_c(tmp_path)
+    n = 20_000
+    fields = subprocess.run([str(exe), str(n), "7", "bits"], capture_output=True, text=True).stdout.split()
+    c = dict(zip(fields[::2], fields[1::2]))
+    c_mean = float(c["avg_cards"])
+    assert int(c["unfinished"]) == 0
+    ours = play_games(Rules(), 7, np.arange(n))["cards"].astype(float)
+    se = ours.std() * np.sqrt(2 / n)
+    assert abs(ours.mean() - c_mean) < 5 * se, (ours.mean(), c_mean, se)
+    # first player's share of wins: the C reference's p1_wins
+    assert abs((play_games(Rules(), 7, np.arange(n))["winner"] == 0).mean() - int(c["p1_wins"]) / n) < 0.03
