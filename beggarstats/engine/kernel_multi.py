@@ -99,6 +99,8 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 best = np.int64(1) << 62
                 s = turn
                 for j in range(m):
+                    if j >= best:
+                        break  # a later player's event comes at play j or later
                     a = np.int64(cttz(h0[s] | h1[s] | h2[s]))
                     lim = ln[s] - 1 if empty_end else ln[s]
                     if lim < 0:
@@ -118,7 +120,8 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     qq = k // m
                     r = k - qq * m
                     s = turn
-                    for j in range(m):
+                    jmax = m if qq > 0 else r + 1
+                    for j in range(jmax):
                         c = qq + 1 if j < r else qq
                         if c > 0:
                             h0[s] = shr(h0[s], c)
@@ -267,14 +270,13 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
         ln[taker] += L
         tricks += 1
         leader = taker
+        k = 0
         for s in range(n):
             if ln[s] < minc[s]:
                 minc[s] = ln[s]
+                if ln[s] == 0 and ing[s]:
+                    k += 1  # an in-game hand can only become empty by a new minimum
         if end == 0:
-            k = 0
-            for s in range(n):
-                if ing[s] and ln[s] == 0:
-                    k += 1
             if k > 0:
                 pl = remaining - k + 1
                 for s in range(n):

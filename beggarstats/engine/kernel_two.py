@@ -26,6 +26,7 @@ DONE, FALLBACK = 0, 1
 _ONE = np.uint64(1)
 _TWO = np.uint64(2)
 _ZERO = np.uint64(0)
+_MASK32 = np.uint64(0xFFFFFFFF)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -34,21 +35,79 @@ def _card_at(a0, a1, a2, i):
     return ((a0 >> b) & _ONE) | (((a1 >> b) & _ONE) << _ONE) | (((a2 >> b) & _ONE) << _TWO)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def _xoshiro(s0, s1, s2, s3):
+    """One xoshiro256** step on a state held in registers (same as `rng.next_u64`)."""
+    out = ((s1 * np.uint64(5)) << np.uint64(7) | (s1 * np.uint64(5)) >> np.uint64(57)) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
+    return out, s0, s1, s2, s3
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _bounded(bits, m, s0, s1, s2, s3):
+    """Uniform in [0, m) from 32 random bits, Lemire with rejection (same as `rng._bounded32`)."""
+    mm = np.uint64(m)
+    prod = bits * mm
+    low = prod & _MASK32
+    if low < mm:
+        thresh = (np.uint64(2**32) - mm) % mm
+        while low < thresh:
+            r, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+            prod = (r & _MASK32) * mm
+            low = prod & _MASK32
+    return np.int64(prod >> np.uint64(32)), s0, s1, s2, s3
+
+
 @njit(nogil=True, cache=True)
 def _shuffle_planes(q0, q1, q2, L, stream, buf):
-    """Shuffle a pile of ``L`` cards held as planes, exactly as `rng.shuffle_inplace` on bytes."""
+    """Shuffle a pile of ``L`` cards held as planes: exactly `rng.shuffle_inplace` on its bytes
+    (same draws, same swaps), with the stream state kept in registers. Only penalty cards are
+    unpacked and packed again; number cards are zeros."""
     for k in range(L):
-        buf[k] = np.int8(_card_at(q0, q1, q2, k))
-    shuffle_inplace(stream, buf, L)
+        buf[k] = 0
+    m = q0 | q1 | q2
+    while m != _ZERO:
+        i = np.int64(_cttz(m))
+        buf[i] = np.int8(_card_at(q0, q1, q2, i))
+        m &= m - _ONE
+    s0 = stream[0]
+    s1 = stream[1]
+    s2 = stream[2]
+    s3 = stream[3]
+    i = L - 1
+    while i > 0:
+        r, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = _bounded(r & _MASK32, i + 1, s0, s1, s2, s3)
+        t = buf[i]
+        buf[i] = buf[j]
+        buf[j] = t
+        i -= 1
+        if i > 0:
+            j, s0, s1, s2, s3 = _bounded(r >> np.uint64(32), i + 1, s0, s1, s2, s3)
+            t = buf[i]
+            buf[i] = buf[j]
+            buf[j] = t
+            i -= 1
+    stream[0] = s0
+    stream[1] = s1
+    stream[2] = s2
+    stream[3] = s3
     q0 = _ZERO
     q1 = _ZERO
     q2 = _ZERO
     for k in range(L):
         c = np.uint64(buf[k])
-        b = np.uint64(k)
-        q0 |= (c & _ONE) << b
-        q1 |= ((c >> _ONE) & _ONE) << b
-        q2 |= (c >> _TWO) << b
+        if c != _ZERO:
+            b = np.uint64(k)
+            q0 |= (c & _ONE) << b
+            q1 |= ((c >> _ONE) & _ONE) << b
+            q2 |= (c >> _TWO) << b
     return q0, q1, q2
 
 
