@@ -4,7 +4,10 @@ One call plays a chunk of random games inside numba (GIL released, so joblib thr
 returns one numpy array per figure. It picks the fastest kernel valid for the rules:
 
 * `kernel_bits` - hands as bit-planes in uint64 words: decks of at most 64 cards (standard,
-  italian, jokers, small custom decks), every rule;
+  italian, jokers, small custom decks), every rule. Each game first goes through a fast path -
+  `kernel_two` (two players, the game in registers) or `kernel_multi` (any number of players) -
+  which plays it as far as it can prove the result (a win, no loop, no cut-off); the others are
+  replayed by the exact machinery of `kernel_bits` (Brent, cycle start, replay to the repeat);
 * `kernel_general` - ring-buffer hands, one step per card: any deck.
 
 Both give the same games, figure for figure, as the reference engine (tests/test_differential.py).
@@ -117,9 +120,9 @@ def play_deals(rules, deals, *, seed: int = 0, game: int = 0, streams=None,
     ----------
     rules : Rules
     deals : sequence of deals
-        Each a sequence of hands (top card first, tributes 0..5), all with the same hand lengths
-        pattern is not required, but all deals must have ``rules.players`` hands and the same
-        total number of cards.
+        Each a sequence of ``rules.players`` hands (top card first, tributes 0..5); all deals
+        must hold the same number of cards (hand lengths may differ). Not validated here:
+        `beggarstats.play.check_deal` does that.
     seed, game : int
         The shuffle variants draw from the stream ``rng.GameStream(seed, game + k)`` for deal k
         (a fresh stream: no deal was drawn from it), as ``reference.play_hands(deal, rules,

@@ -94,42 +94,37 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
         lapsed = False
         while True:
             if owed == 0:
-                # plain play round the table
+                # plain play round the table. Fixed trip counts and selects instead of early
+                # exits: the branches here are data-dependent and mispredictions dominated.
                 m = left
                 best = np.int64(1) << 62
+                abest = best
+                jbest = 0
                 s = turn
                 for j in range(m):
-                    if j >= best:
-                        break  # a later player's event comes at play j or later
                     a = np.int64(cttz(h0[s] | h1[s] | h2[s]))
                     lim = ln[s] - 1 if empty_end else ln[s]
-                    if lim < 0:
-                        lim = 0
-                    if lim < a:
-                        a = lim
+                    lim = lim if lim > 0 else 0
+                    a = a if a < lim else lim
                     e = a * m + j
-                    if e < best:
-                        best = e
-                        if e < m:
-                            break
+                    better = e < best
+                    best = e if better else best
+                    abest = a if better else abest
+                    jbest = j if better else jbest
                     s = nxt[s]
                 k = best
                 if k > 0:
                     if cards + k + 1 >= limit:
                         return FALLBACK, cards, tricks, -1
-                    qq = k // m
-                    r = k - qq * m
+                    # k = abest * m + jbest: offsets before jbest play abest + 1 cards, the rest abest
                     s = turn
-                    jmax = m if qq > 0 else r + 1
-                    for j in range(jmax):
-                        c = qq + 1 if j < r else qq
-                        if c > 0:
-                            h0[s] = shr(h0[s], c)
-                            h1[s] = shr(h1[s], c)
-                            h2[s] = shr(h2[s], c)
-                            ln[s] -= c
-                        if j == r:
-                            turn = s
+                    for j in range(m):
+                        c = abest + 1 if j < jbest else abest
+                        h0[s] = shr(h0[s], c)
+                        h1[s] = shr(h1[s], c)
+                        h2[s] = shr(h2[s], c)
+                        ln[s] -= c
+                        turn = s if j == jbest else turn
                         s = nxt[s]
                     L += k
                     cards += k
