@@ -624,21 +624,26 @@ def _play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, i
             d0[s] = _ZERO
             d1[s] = _ZERO
             d2[s] = _ZERO
-            dl[s] = 0
+            dl[s] = N // n + (1 if s < N % n else 0)
+        # card k goes to seat k mod n at position k // n; only penalty cards set bits
         s = 0
+        pos = 0
         for k in range(N):
-            c = np.uint64(shuffled[k])
-            b = np.uint64(dl[s])
-            d0[s] |= (c & _ONE) << b
-            d1[s] |= ((c >> _ONE) & _ONE) << b
-            d2[s] |= (c >> np.uint64(2)) << b
-            dl[s] += 1
-            if per_seat and c > 0:
-                init_out[i, c, s] += 1
-                init_out[i, 6, s] += c
+            c = shuffled[k]
+            if c != 0:
+                cu = np.uint64(c)
+                b = np.uint64(pos)
+                us = np.uint64(s)
+                d0[us] |= (cu & _ONE) << b
+                d1[us] |= ((cu >> _ONE) & _ONE) << b
+                d2[us] |= (cu >> np.uint64(2)) << b
+                if per_seat:
+                    init_out[i, np.int64(c), s] += 1
+                    init_out[i, 6, s] += np.int64(c)
             s += 1
             if s == n:
                 s = 0
+                pos += 1
         if per_seat:
             for s in range(n):
                 init_out[i, 0, s] = dl[s]

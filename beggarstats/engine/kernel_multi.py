@@ -55,11 +55,11 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
     n = ln.shape[0]
     left = 0
     for s in range(n):
-        ing[s] = 1
-        minc[s] = ln[s]
-        outc[s] = -1
-        place[s] = -1
-        if ln[s] > 0:
+        ing[np.uint64(s)] = 1
+        minc[np.uint64(s)] = ln[np.uint64(s)]
+        outc[np.uint64(s)] = -1
+        place[np.uint64(s)] = -1
+        if ln[np.uint64(s)] > 0:
             left += 1
     if left < n:
         return FALLBACK, 0, 0, -1  # an empty hand at the deal: leave it to the exact kernel
@@ -76,10 +76,10 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
         snap[0] = np.uint64(0)
         for s in range(n):
             j = 1 + 4 * s
-            snap[j] = np.uint64(ln[s] * 2 + 1)
-            snap[j + 1] = h0[s]
-            snap[j + 2] = h1[s]
-            snap[j + 3] = h2[s]
+            snap[j] = np.uint64(ln[np.uint64(s)] * 2 + 1)
+            snap[j + 1] = h0[np.uint64(s)]
+            snap[j + 2] = h1[np.uint64(s)]
+            snap[j + 3] = h2[np.uint64(s)]
     while True:
         # ---------------- one trick ----------------
         turn = leader
@@ -102,8 +102,8 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 jbest = 0
                 s = turn
                 for j in range(m):
-                    a = np.int64(cttz(h0[s] | h1[s] | h2[s]))
-                    lim = ln[s] - 1 if empty_end else ln[s]
+                    a = np.int64(cttz(h0[np.uint64(s)] | h1[np.uint64(s)] | h2[np.uint64(s)]))
+                    lim = ln[np.uint64(s)] - 1 if empty_end else ln[np.uint64(s)]
                     lim = lim if lim > 0 else 0
                     a = a if a < lim else lim
                     e = a * m + j
@@ -111,7 +111,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     best = e if better else best
                     abest = a if better else abest
                     jbest = j if better else jbest
-                    s = nxt[s]
+                    s = nxt[np.uint64(s)]
                 k = best
                 if k > 0:
                     if cards + k + 1 >= limit:
@@ -120,27 +120,27 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     s = turn
                     for j in range(m):
                         c = abest + 1 if j < jbest else abest
-                        h0[s] = shr(h0[s], c)
-                        h1[s] = shr(h1[s], c)
-                        h2[s] = shr(h2[s], c)
-                        ln[s] -= c
+                        h0[np.uint64(s)] = shr(h0[np.uint64(s)], c)
+                        h1[np.uint64(s)] = shr(h1[np.uint64(s)], c)
+                        h2[np.uint64(s)] = shr(h2[np.uint64(s)], c)
+                        ln[np.uint64(s)] -= c
                         turn = s if j == jbest else turn
-                        s = nxt[s]
+                        s = nxt[np.uint64(s)]
                     L += k
                     cards += k
             elif not beg and not empty_end:
                 # the whole tribute in one step: the payer's first penalty card, run-out or payment
-                h = ln[turn]
-                cp = np.int64(cttz(h0[turn] | h1[turn] | h2[turn]))
+                h = ln[np.uint64(turn)]
+                cp = np.int64(cttz(h0[np.uint64(turn)] | h1[np.uint64(turn)] | h2[np.uint64(turn)]))
                 if cp < owed:
                     if cards + cp + 1 >= limit:
                         return FALLBACK, cards, tricks, -1
                     b = np.uint64(cp)
-                    v = ((h0[turn] >> b) & _ONE) | (((h1[turn] >> b) & _ONE) << _ONE) | (((h2[turn] >> b) & _ONE) << _TWO)
-                    h0[turn] = shr(h0[turn], cp + 1)
-                    h1[turn] = shr(h1[turn], cp + 1)
-                    h2[turn] = shr(h2[turn], cp + 1)
-                    ln[turn] = h - cp - 1
+                    v = ((h0[np.uint64(turn)] >> b) & _ONE) | (((h1[np.uint64(turn)] >> b) & _ONE) << _ONE) | (((h2[np.uint64(turn)] >> b) & _ONE) << _TWO)
+                    h0[np.uint64(turn)] = shr(h0[np.uint64(turn)], cp + 1)
+                    h1[np.uint64(turn)] = shr(h1[np.uint64(turn)], cp + 1)
+                    h2[np.uint64(turn)] = shr(h2[np.uint64(turn)], cp + 1)
+                    ln[np.uint64(turn)] = h - cp - 1
                     L += cp
                     lb = np.uint64(L)
                     q0 |= (v & _ONE) << lb
@@ -151,15 +151,15 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     claim = turn
                     owed = np.int64(v)
                     beg = beggar_mode and owed == 5
-                    turn = nxt[turn]
+                    turn = nxt[np.uint64(turn)]
                     continue
                 if h >= owed:
                     if cards + owed >= limit:
                         return FALLBACK, cards, tricks, -1
-                    h0[turn] = shr(h0[turn], owed)
-                    h1[turn] = shr(h1[turn], owed)
-                    h2[turn] = shr(h2[turn], owed)
-                    ln[turn] = h - owed
+                    h0[np.uint64(turn)] = shr(h0[np.uint64(turn)], owed)
+                    h1[np.uint64(turn)] = shr(h1[np.uint64(turn)], owed)
+                    h2[np.uint64(turn)] = shr(h2[np.uint64(turn)], owed)
+                    ln[np.uint64(turn)] = h - owed
                     L += owed
                     cards += owed
                     taker = claim
@@ -167,19 +167,19 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 # runs out: plays its h cards, then cannot play (the one-card step below)
                 if cards + h >= limit:
                     return FALLBACK, cards, tricks, -1
-                h0[turn] = _ZERO
-                h1[turn] = _ZERO
-                h2[turn] = _ZERO
-                ln[turn] = 0
+                h0[np.uint64(turn)] = _ZERO
+                h1[np.uint64(turn)] = _ZERO
+                h2[np.uint64(turn)] = _ZERO
+                ln[np.uint64(turn)] = 0
                 owed -= h
                 L += h
                 cards += h
             else:
                 # the payer's cards that cannot matter
-                h = ln[turn]
+                h = ln[np.uint64(turn)]
                 k = owed - 1
                 if not beg:
-                    c = np.int64(cttz(h0[turn] | h1[turn] | h2[turn]))
+                    c = np.int64(cttz(h0[np.uint64(turn)] | h1[np.uint64(turn)] | h2[np.uint64(turn)]))
                     if c < k:
                         k = c
                 lim = h - 1 if empty_end else h
@@ -191,29 +191,29 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     if beg:
                         mask = (_ONE << np.uint64(k)) - _ONE
                         lb = np.uint64(L)
-                        q0 |= (h0[turn] & mask) << lb
-                        q1 |= (h1[turn] & mask) << lb
-                        q2 |= (h2[turn] & mask) << lb
-                    h0[turn] = shr(h0[turn], k)
-                    h1[turn] = shr(h1[turn], k)
-                    h2[turn] = shr(h2[turn], k)
-                    ln[turn] = h - k
+                        q0 |= (h0[np.uint64(turn)] & mask) << lb
+                        q1 |= (h1[np.uint64(turn)] & mask) << lb
+                        q2 |= (h2[np.uint64(turn)] & mask) << lb
+                    h0[np.uint64(turn)] = shr(h0[np.uint64(turn)], k)
+                    h1[np.uint64(turn)] = shr(h1[np.uint64(turn)], k)
+                    h2[np.uint64(turn)] = shr(h2[np.uint64(turn)], k)
+                    ln[np.uint64(turn)] = h - k
                     owed -= k
                     L += k
                     cards += k
             # one card, or a player who must play and cannot
-            if ln[turn] == 0:
-                after = nxt[turn]
-                ing[turn] = 0
-                outc[turn] = cards
-                place[turn] = remaining
+            if ln[np.uint64(turn)] == 0:
+                after = nxt[np.uint64(turn)]
+                ing[np.uint64(turn)] = 0
+                outc[np.uint64(turn)] = cards
+                place[np.uint64(turn)] = remaining
                 remaining -= 1
                 left -= 1
                 _ring(ing, nxt, step)
                 if left == 1:
                     w = after
                     for s in range(n):
-                        if ing[s]:
+                        if ing[np.uint64(s)]:
                             w = s
                     return _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place, shuffle, stream, buf,
                                 cards, tricks, limit)
@@ -223,11 +223,11 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     break
                 turn = after
                 continue
-            v = (h0[turn] & _ONE) | ((h1[turn] & _ONE) << _ONE) | ((h2[turn] & _ONE) << _TWO)
-            h0[turn] >>= _ONE
-            h1[turn] >>= _ONE
-            h2[turn] >>= _ONE
-            ln[turn] -= 1
+            v = (h0[np.uint64(turn)] & _ONE) | ((h1[np.uint64(turn)] & _ONE) << _ONE) | ((h2[np.uint64(turn)] & _ONE) << _TWO)
+            h0[np.uint64(turn)] >>= _ONE
+            h1[np.uint64(turn)] >>= _ONE
+            h2[np.uint64(turn)] >>= _ONE
+            ln[np.uint64(turn)] -= 1
             lb = np.uint64(L)
             q0 |= (v & _ONE) << lb
             q1 |= ((v >> _ONE) & _ONE) << lb
@@ -240,15 +240,15 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 claim = turn
                 owed = card
                 beg = beggar_mode and card == 5
-                turn = nxt[turn]
+                turn = nxt[np.uint64(turn)]
             elif owed > 0:
                 owed -= 1
                 if owed == 0:
                     taker = claim
                     break
             else:
-                turn = nxt[turn]
-            if empty_end and ln[played] == 0:
+                turn = nxt[np.uint64(turn)]
+            if empty_end and ln[np.uint64(played)] == 0:
                 holder = _sole_holder(ln)
                 if holder >= 0:
                     return _empty_win(holder, ing, outc, place, remaining, L, q0, q1, q2, h0, h1, h2, ln,
@@ -258,42 +258,42 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
         # ---------------- the pile is taken: a trick boundary ----------------
         if shuffle and L > 1:
             q0, q1, q2 = _shuffle_planes(q0, q1, q2, L, stream, buf)
-        sh = np.uint64(ln[taker])
-        h0[taker] |= q0 << sh
-        h1[taker] |= q1 << sh
-        h2[taker] |= q2 << sh
-        ln[taker] += L
+        sh = np.uint64(ln[np.uint64(taker)])
+        h0[np.uint64(taker)] |= q0 << sh
+        h1[np.uint64(taker)] |= q1 << sh
+        h2[np.uint64(taker)] |= q2 << sh
+        ln[np.uint64(taker)] += L
         tricks += 1
         leader = taker
         k = 0
         for s in range(n):
-            if ln[s] < minc[s]:
-                minc[s] = ln[s]
-                if ln[s] == 0 and ing[s]:
+            if ln[np.uint64(s)] < minc[np.uint64(s)]:
+                minc[np.uint64(s)] = ln[np.uint64(s)]
+                if ln[np.uint64(s)] == 0 and ing[np.uint64(s)]:
                     k += 1  # an in-game hand can only become empty by a new minimum
         if end == 0:
             if k > 0:
                 pl = remaining - k + 1
                 for s in range(n):
-                    if ing[s] and ln[s] == 0:
-                        ing[s] = 0
-                        outc[s] = cards
-                        place[s] = pl
+                    if ing[np.uint64(s)] and ln[np.uint64(s)] == 0:
+                        ing[np.uint64(s)] = 0
+                        outc[np.uint64(s)] = cards
+                        place[np.uint64(s)] = pl
                 remaining -= k
                 left -= k
                 _ring(ing, nxt, step)
                 if left == 1:
                     if cards > limit:
                         return FALLBACK, cards, tricks, -1
-                    place[taker] = 1
+                    place[np.uint64(taker)] = 1
                     return DONE, cards, tricks, taker
         if detect:
             same = snap[0] == np.uint64(leader)
             if same:
                 for s in range(n):
                     j = 1 + 4 * s
-                    if (snap[j] != np.uint64(ln[s] * 2 + ing[s]) or snap[j + 1] != h0[s]
-                            or snap[j + 2] != h1[s] or snap[j + 3] != h2[s]):
+                    if (snap[j] != np.uint64(ln[np.uint64(s)] * 2 + ing[np.uint64(s)]) or snap[j + 1] != h0[np.uint64(s)]
+                            or snap[j + 2] != h1[np.uint64(s)] or snap[j + 3] != h2[np.uint64(s)]):
                         same = False
                         break
             if same:
@@ -302,10 +302,10 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 snap[0] = np.uint64(leader)
                 for s in range(n):
                     j = 1 + 4 * s
-                    snap[j] = np.uint64(ln[s] * 2 + ing[s])
-                    snap[j + 1] = h0[s]
-                    snap[j + 2] = h1[s]
-                    snap[j + 3] = h2[s]
+                    snap[j] = np.uint64(ln[np.uint64(s)] * 2 + ing[np.uint64(s)])
+                    snap[j + 1] = h0[np.uint64(s)]
+                    snap[j + 2] = h1[np.uint64(s)]
+                    snap[j + 3] = h2[np.uint64(s)]
                 power *= 2
                 lam = 0
             lam += 1

@@ -64,18 +64,25 @@ def _bounded(bits, m, s0, s1, s2, s3):
     return np.int64(prod >> np.uint64(32)), s0, s1, s2, s3
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
+def _swap(q0, q1, q2, i, j):
+    """Swap cards i and j of a pile held as planes (no memory: the swaps form a latency chain)."""
+    ui = np.uint64(i)
+    uj = np.uint64(j)
+    d = ((q0 >> ui) ^ (q0 >> uj)) & _ONE
+    q0 ^= (d << ui) | (d << uj)
+    d = ((q1 >> ui) ^ (q1 >> uj)) & _ONE
+    q1 ^= (d << ui) | (d << uj)
+    d = ((q2 >> ui) ^ (q2 >> uj)) & _ONE
+    q2 ^= (d << ui) | (d << uj)
+    return q0, q1, q2
+
+
+@njit(nogil=True, cache=True, _nrt=False)
 def _shuffle_planes(q0, q1, q2, L, stream, buf):
     """Shuffle a pile of ``L`` cards held as planes: exactly `rng.shuffle_inplace` on its bytes
-    (same draws, same swaps), with the stream state kept in registers. Only penalty cards are
-    unpacked and packed again; number cards are zeros."""
-    for k in range(L):
-        buf[k] = 0
-    m = q0 | q1 | q2
-    while m != _ZERO:
-        i = np.int64(_cttz(m))
-        buf[i] = np.int8(_card_at(q0, q1, q2, i))
-        m &= m - _ONE
+    (same draws, same swaps), on the planes themselves, with the stream state in registers.
+    ``buf`` is unused (kept for the callers' signature)."""
     s0 = stream[0]
     s1 = stream[1]
     s2 = stream[2]
@@ -84,30 +91,16 @@ def _shuffle_planes(q0, q1, q2, L, stream, buf):
     while i > 0:
         r, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
         j, s0, s1, s2, s3 = _bounded(r & _MASK32, i + 1, s0, s1, s2, s3)
-        t = buf[i]
-        buf[i] = buf[j]
-        buf[j] = t
+        q0, q1, q2 = _swap(q0, q1, q2, i, j)
         i -= 1
         if i > 0:
             j, s0, s1, s2, s3 = _bounded(r >> np.uint64(32), i + 1, s0, s1, s2, s3)
-            t = buf[i]
-            buf[i] = buf[j]
-            buf[j] = t
+            q0, q1, q2 = _swap(q0, q1, q2, i, j)
             i -= 1
     stream[0] = s0
     stream[1] = s1
     stream[2] = s2
     stream[3] = s3
-    q0 = _ZERO
-    q1 = _ZERO
-    q2 = _ZERO
-    for k in range(L):
-        c = np.uint64(buf[k])
-        if c != _ZERO:
-            b = np.uint64(k)
-            q0 |= (c & _ONE) << b
-            q1 |= ((c >> _ONE) & _ONE) << b
-            q2 |= (c >> _TWO) << b
     return q0, q1, q2
 
 
@@ -123,7 +116,7 @@ def _won(winner, L, cards, tricks, m0, m1):
     return DONE, cards, tricks, winner, m0, m1, cards
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, _nrt=False)
 def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, max_cards, stream, buf):
     """Play a two-player deal (seat 0's hand ``a*``, seat 1's ``b*``, as planes and lengths).
 
