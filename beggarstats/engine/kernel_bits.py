@@ -13,6 +13,10 @@ hand with three shifts and ORs.
 The driver (Brent's loop detection on boundary states, cycle start by a second pass, replay to the
 first repeat) mirrors `kernel_general`; a boundary state here is (leader, in-game flags, lengths,
 3 planes per hand): a few words per seat to compare.
+
+`play_random_bits` first gives every game to a fast path - `kernel_two` for two players,
+`kernel_multi` otherwise - which plays it only as far as it can prove the result; games with a
+loop or a cut-off are replayed here from the same deal and stream (`play_one`).
 """
 
 from __future__ import annotations
@@ -598,112 +602,146 @@ def play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, in
                z.copy(), z.copy(), z.copy(), zi.copy(), np.zeros(n, dtype=np.uint8), zi.copy(), zi.copy(),
                zi.copy(), zi.copy())
     _play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat,
-                      new_game(n), new_game(n), scratch)
+                      new_game(n), new_game(n), scratch, np.zeros(games.shape[0], dtype=np.uint8))
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _deal(deck, n, seed, game, state, shuffled, d0, d1, d2, dl, init_out, i, per_seat):
+    """Deal game ``game`` into planes, exactly as `deals.deal_into`; ``state`` ends after the deal."""
+    N = deck.shape[0]
+    seed_into(state, seed, np.uint64(game))
+    for k in range(N):
+        shuffled[k] = deck[k]
+    shuffle_inplace(state, shuffled, N)
+    for s in range(n):
+        d0[s] = _ZERO
+        d1[s] = _ZERO
+        d2[s] = _ZERO
+        dl[s] = N // n + (1 if s < N % n else 0)
+        if per_seat:
+            for k in range(7):
+                init_out[i, k, s] = 0
+            init_out[i, 0, s] = dl[s]
+    # card k goes to seat k mod n at position k // n; only penalty cards set bits
+    s = 0
+    pos = 0
+    for k in range(N):
+        c = shuffled[k]
+        if c != 0:
+            cu = np.uint64(c)
+            b = np.uint64(pos)
+            us = np.uint64(s)
+            d0[us] |= (cu & _ONE) << b
+            d1[us] |= ((cu >> _ONE) & _ONE) << b
+            d2[us] |= (cu >> np.uint64(2)) << b
+            if per_seat:
+                init_out[i, np.int64(c), s] += 1
+                init_out[i, 6, s] += np.int64(c)
+        s += 1
+        if s == n:
+            s = 0
+            pos += 1
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, scratch, buf):
+    """Every game through `kernel_two`; ``need[i] = 1`` for those it hands back."""
+    (shuffled, d0, d1, d2, dl, state, saved, saved2, snap, cut,
+     h0, h1, h2, hl, ing, nxt, minc, outc, place) = scratch
+    N = deck.shape[0]
+    end = prm[P_END]
+    beggar = prm[P_BEGGAR] != 0
+    shuffle = prm[P_SHUFFLE_PILE] != 0
+    maxc = prm[P_MAX_CARDS]
+    # the default rules get a loop of their own with the options as constants, which the compiler
+    # folds into play_two (a few per cent on the most common table)
+    plain = end == 0 and not beggar and not shuffle and maxc < 0
+    for i in range(games.shape[0]):
+        _deal(deck, 2, seed, games[i], state, shuffled, d0, d1, d2, dl, init_out, i, per_seat)
+        if plain:
+            st, cards, tricks, w, m0, m1, oc = play_two(d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1],
+                                                        dl[1], 0, False, True, False, -1, state, buf)
+        else:
+            st, cards, tricks, w, m0, m1, oc = play_two(d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1],
+                                                        dl[1], end, beggar, not shuffle, shuffle, maxc, state,
+                                                        buf)
+        if st == FALLBACK:
+            need[i] = 1
+            continue
+        out_u32[i, 0] = cards
+        out_u32[i, 1] = tricks
+        for k in range(2, 6):
+            out_u32[i, k] = 0
+        out_small[i, 0] = WIN
+        out_small[i, 1] = w
+        out_small[i, 2] = 0
+        seat_out[i, 3, w] = N
+        seat_out[i, 3, 1 - w] = 0
+        if per_seat:
+            seat_out[i, 0, 0] = m0
+            seat_out[i, 0, 1] = m1
+            seat_out[i, 1, w] = 1
+            seat_out[i, 1, 1 - w] = 2
+            seat_out[i, 2, w] = -1
+            seat_out[i, 2, 1 - w] = oc
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, scratch,
+                buf):
+    """Every game through `kernel_multi`; ``need[i] = 1`` for those it hands back."""
+    (shuffled, d0, d1, d2, dl, state, saved, saved2, snap, cut,
+     h0, h1, h2, hl, ing, nxt, minc, outc, place) = scratch
+    limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
+    step = prm[P_STEP]
+    end = prm[P_END]
+    passes_on = prm[P_PASSES_ON] != 0
+    beggar = prm[P_BEGGAR] != 0
+    shuffle = prm[P_SHUFFLE_PILE] != 0
+    for i in range(games.shape[0]):
+        _deal(deck, n, seed, games[i], state, shuffled, d0, d1, d2, dl, init_out, i, per_seat)
+        for s in range(n):
+            h0[s] = d0[s]
+            h1[s] = d1[s]
+            h2[s] = d2[s]
+            hl[s] = dl[s]
+        st, cards, tricks, w = play_multi(h0, h1, h2, hl, ing, nxt, minc, outc, place, snap, step, end, passes_on,
+                                          beggar, shuffle, not shuffle, limit, state, buf)
+        if st == FALLBACK:
+            need[i] = 1
+            continue
+        out_u32[i, 0] = cards
+        out_u32[i, 1] = tricks
+        for k in range(2, 6):
+            out_u32[i, k] = 0
+        out_small[i, 0] = WIN
+        out_small[i, 1] = w
+        out_small[i, 2] = 0
+        for s in range(n):
+            seat_out[i, 3, s] = hl[s]
+            if per_seat:
+                seat_out[i, 0, s] = minc[s]
+                seat_out[i, 1, s] = place[s]
+                seat_out[i, 2, s] = outc[s]
 
 
 @njit(nogil=True, cache=True, _nrt=False)
 def _play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, G, GB,
-                      scratch):
-    # compiled without reference counting: every array is allocated by the caller
+                      scratch, need):
+    # compiled without reference counting: every array is allocated by the caller. The fast pass
+    # and the (rare) exact replays are separate loops, so the hot loop stays small.
     (shuffled, d0, d1, d2, dl, state, saved, saved2, snap, cut,
      h0, h1, h2, hl, ing, nxt, minc, outc, place) = scratch
-    N = deck.shape[0]
-    limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
-    has_joker = False
-    for k in range(N):
-        if deck[k] == 5:
-            has_joker = True
-    # the two-player fast path (kernel_two), every rule
-    fast2 = n == 2
+    if n == 2:
+        _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, scratch, G[10])
+    else:
+        _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, scratch,
+                    G[10])
     for i in range(games.shape[0]):
-        seed_into(state, seed, np.uint64(games[i]))
-        for k in range(N):
-            shuffled[k] = deck[k]
-        shuffle_inplace(state, shuffled, N)
-        for s in range(n):
-            d0[s] = _ZERO
-            d1[s] = _ZERO
-            d2[s] = _ZERO
-            dl[s] = N // n + (1 if s < N % n else 0)
-        # card k goes to seat k mod n at position k // n; only penalty cards set bits
-        s = 0
-        pos = 0
-        for k in range(N):
-            c = shuffled[k]
-            if c != 0:
-                cu = np.uint64(c)
-                b = np.uint64(pos)
-                us = np.uint64(s)
-                d0[us] |= (cu & _ONE) << b
-                d1[us] |= ((cu >> _ONE) & _ONE) << b
-                d2[us] |= (cu >> np.uint64(2)) << b
-                if per_seat:
-                    init_out[i, np.int64(c), s] += 1
-                    init_out[i, 6, s] += np.int64(c)
-            s += 1
-            if s == n:
-                s = 0
-                pos += 1
-        if per_seat:
-            for s in range(n):
-                init_out[i, 0, s] = dl[s]
-        if fast2:
-            for k in range(4):
-                saved2[k] = state[k]
-            st, cards, tricks, w, m0, m1, oc = play_two(
-                d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1], dl[1], prm[P_END], prm[P_BEGGAR] != 0,
-                prm[P_SHUFFLE_PILE] == 0, prm[P_SHUFFLE_PILE] != 0, prm[P_MAX_CARDS], state, G[10])
-            if st != FALLBACK:
-                out_u32[i, 0] = cards
-                out_u32[i, 1] = tricks
-                for k in range(2, 6):
-                    out_u32[i, k] = 0
-                out_small[i, 0] = WIN
-                out_small[i, 1] = w
-                out_small[i, 2] = 0
-                seat_out[i, 3, w] = N
-                seat_out[i, 3, 1 - w] = 0
-                if per_seat:
-                    seat_out[i, 0, 0] = m0
-                    seat_out[i, 0, 1] = m1
-                    seat_out[i, 1, w] = 1
-                    seat_out[i, 1, 1 - w] = 2
-                    seat_out[i, 2, w] = -1
-                    seat_out[i, 2, 1 - w] = oc
-                continue
-            for k in range(4):
-                state[k] = saved2[k]
-        else:
-            for k in range(4):
-                saved2[k] = state[k]
-            for s in range(n):
-                h0[s] = d0[s]
-                h1[s] = d1[s]
-                h2[s] = d2[s]
-                hl[s] = dl[s]
-            st, cards, tricks, w = play_multi(
-                h0, h1, h2, hl, ing, nxt, minc, outc, place, snap, prm[P_STEP], prm[P_END],
-                prm[P_PASSES_ON] != 0, prm[P_BEGGAR] != 0, prm[P_SHUFFLE_PILE] != 0,
-                prm[P_SHUFFLE_PILE] == 0, limit, state, G[10])
-            if st != FALLBACK:
-                out_u32[i, 0] = cards
-                out_u32[i, 1] = tricks
-                for k in range(2, 6):
-                    out_u32[i, k] = 0
-                out_small[i, 0] = WIN
-                out_small[i, 1] = w
-                out_small[i, 2] = 0
-                for s in range(n):
-                    seat_out[i, 3, s] = hl[s]
-                    if per_seat:
-                        seat_out[i, 0, s] = minc[s]
-                        seat_out[i, 1, s] = place[s]
-                        seat_out[i, 2, s] = outc[s]
-                continue
-            for k in range(4):
-                state[k] = saved2[k]
-        play_one(d0, d1, d2, dl, state, prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out,
-                 per_seat)
+        if need[i]:
+            _deal(deck, n, seed, games[i], state, shuffled, d0, d1, d2, dl, init_out, i, per_seat)
+            play_one(d0, d1, d2, dl, state, prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out,
+                     per_seat)
 
 
 @njit(nogil=True, cache=True)

@@ -116,7 +116,7 @@ def _won(winner, L, cards, tricks, m0, m1):
     return DONE, cards, tricks, winner, m0, m1, cards
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, max_cards, stream, buf):
     """Play a two-player deal (seat 0's hand ``a*``, seat 1's ``b*``, as planes and lengths).
 
@@ -166,12 +166,9 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
         lim = ny - 1 if empty else ny
         if lim < ay:
             ay = lim
-        if ax <= ay:
-            kx = ax
-            ky = ax
-        else:
-            kx = ay + 1
-            ky = ay
+        xf = ax <= ay  # x's event first; selects below, as the outcome is a coin flip
+        kx = ax if xf else ay + 1
+        ky = ax if xf else ay
         x0 = _shr(x0, kx)
         x1 = _shr(x1, kx)
         x2 = _shr(x2, kx)
@@ -182,13 +179,16 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
         ny -= ky
         L = kx + ky
         cards += L
-        # O: the player whose event came first (x if ax <= ay); P: the other one
-        if ax <= ay:
-            o0, o1, o2, no, p0, p1, p2, np_ = x0, x1, x2, nx, y0, y1, y2, ny
-            o_seat = lx
-        else:
-            o0, o1, o2, no, p0, p1, p2, np_ = y0, y1, y2, ny, x0, x1, x2, nx
-            o_seat = 1 - lx
+        # O: the player whose event came first; P: the other one
+        o0 = x0 if xf else y0
+        o1 = x1 if xf else y1
+        o2 = x2 if xf else y2
+        no = nx if xf else ny
+        p0 = y0 if xf else x0
+        p1 = y1 if xf else x1
+        p2 = y2 if xf else x2
+        np_ = ny if xf else nx
+        o_seat = lx if xf else 1 - lx
         if no == 0:
             # O must play and cannot: out; P wins and takes the pile
             if cards >= limit:
@@ -307,22 +307,19 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
         # -- trick boundary: O leads --
         x0, x1, x2, nx, y0, y1, y2, ny = o0, o1, o2, no, p0, p1, p2, np_
         lx = o_seat
-        if lx == 0:
-            if nx < m0:
-                m0 = nx
-            if ny < m1:
-                m1 = ny
-        else:
-            if nx < m1:
-                m1 = nx
-            if ny < m0:
-                m0 = ny
+        # selects, not branches: who took the pile is a coin flip for the branch predictor
+        n_0 = nx if lx == 0 else ny
+        n_1 = ny if lx == 0 else nx
+        m0 = n_0 if n_0 < m0 else m0
+        m1 = n_1 if n_1 < m1 else m1
         if ny == 0 and end == 0:
             # end `trick`: the other player's hand is empty, out; the taker wins
             return DONE, cards, tricks, lx, m0, m1, cards
         if detect:
-            if (lx == tl and nx == tn and x0 == t0 and x1 == t1 and x2 == t2 and y0 == u0 and y1 == u1
-                    and y2 == u2):
+            # one well-predicted test instead of a chain of short-circuit branches
+            diff = ((x0 ^ t0) | (x1 ^ t1) | (x2 ^ t2) | (y0 ^ u0) | (y1 ^ u1) | (y2 ^ u2)
+                    | np.uint64((lx ^ tl) | (nx ^ tn)))
+            if diff == _ZERO:
                 return FALLBACK, cards, tricks, -1, m0, m1, 0
             if power == lam:
                 t0, t1, t2, tn, u0, u1, u2, tl = x0, x1, x2, nx, y0, y1, y2, lx
