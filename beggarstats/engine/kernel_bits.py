@@ -698,6 +698,7 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
     passes_on = prm[P_PASSES_ON] != 0
     beggar = prm[P_BEGGAR] != 0
     shuffle = prm[P_SHUFFLE_PILE] != 0
+    plain = end == 0 and not beggar and not shuffle and limit == NO_LIMIT  # options as constants
     for i in range(games.shape[0]):
         _deal(deck, n, seed, games[i], state, shuffled, d0, d1, d2, dl, init_out, i, per_seat)
         for s in range(n):
@@ -705,8 +706,12 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
             h1[s] = d1[s]
             h2[s] = d2[s]
             hl[s] = dl[s]
-        st, cards, tricks, w = play_multi(h0, h1, h2, hl, ing, nxt, minc, outc, place, snap, step, end, passes_on,
-                                          beggar, shuffle, not shuffle, limit, state, buf)
+        if plain:
+            st, cards, tricks, w = play_multi(h0, h1, h2, hl, ing, nxt, minc, outc, place, snap, step, 0,
+                                              passes_on, False, False, True, NO_LIMIT, state, buf)
+        else:
+            st, cards, tricks, w = play_multi(h0, h1, h2, hl, ing, nxt, minc, outc, place, snap, step, end,
+                                              passes_on, beggar, shuffle, not shuffle, limit, state, buf)
         if st == FALLBACK:
             need[i] = 1
             continue

@@ -42,7 +42,7 @@ def _ring(ing, nxt, step):
         nxt[s] = t
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, passes_on, beggar_mode,
                shuffle, detect, limit, stream, buf):
     """Play the deal in ``h0, h1, h2`` (planes) and ``ln`` (lengths); seat 0 leads.
