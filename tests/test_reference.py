@@ -184,3 +184,18 @@ def test_open_deal_and_speed_play_change_nothing():
     first = [play(RECORD), play(NEVER_ENDING)]
     again = [play(NEVER_ENDING), play(RECORD)][::-1]
     assert first == again
+
+
+def test_shuffle_variants_take_a_numpy_generator():
+    import numpy as np
+    rules = Rules(shuffle_pile=True)
+    first = play(NEVER_ENDING, rules, rng=np.random.default_rng(7))
+    again = play(NEVER_ENDING, rules, rng=np.random.default_rng(7))
+    other = play(NEVER_ENDING, rules, rng=np.random.default_rng(8))
+    assert first.outcome == "win" and first == again
+    assert (first.cards, first.winner) != (other.cards, other.winner) or first.tricks != other.tricks
+
+
+def test_shuffle_variants_refuse_to_run_without_a_stream():
+    with pytest.raises(ValueError, match="need a random stream: pass `rng`"):
+        play(NEVER_ENDING, Rules(shuffle_pile=True))
