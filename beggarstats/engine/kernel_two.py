@@ -78,7 +78,7 @@ def _swap(q0, q1, q2, i, j):
     return q0, q1, q2
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _shuffle_planes(q0, q1, q2, L, stream, buf):
     """Shuffle a pile of ``L`` cards held as planes: exactly `rng.shuffle_inplace` on its bytes
     (same draws, same swaps), on the planes themselves, with the stream state in registers.
@@ -87,16 +87,17 @@ def _shuffle_planes(q0, q1, q2, L, stream, buf):
     s1 = stream[1]
     s2 = stream[2]
     s3 = stream[3]
+    # two swaps per output; when the pile has an odd number of swaps the last output's second
+    # swap is i = 0 with bound 1: Lemire gives 0 and never rejects (no draw), a no-op swap of
+    # card 0 with itself - so no parity branch (a coin flip for the predictor) in the loop
     i = L - 1
     while i > 0:
         r, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
         j, s0, s1, s2, s3 = _bounded(r & _MASK32, i + 1, s0, s1, s2, s3)
         q0, q1, q2 = _swap(q0, q1, q2, i, j)
-        i -= 1
-        if i > 0:
-            j, s0, s1, s2, s3 = _bounded(r >> np.uint64(32), i + 1, s0, s1, s2, s3)
-            q0, q1, q2 = _swap(q0, q1, q2, i, j)
-            i -= 1
+        j, s0, s1, s2, s3 = _bounded(r >> np.uint64(32), i, s0, s1, s2, s3)
+        q0, q1, q2 = _swap(q0, q1, q2, i - 1, j)
+        i -= 2
     stream[0] = s0
     stream[1] = s1
     stream[2] = s2
