@@ -599,8 +599,8 @@ def play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, in
     scratch = (np.zeros(N, dtype=np.int8), z.copy(), z.copy(), z.copy(), zi.copy(),
                np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
                np.zeros(1 + 4 * n, dtype=np.uint64), np.zeros(4 + 4 * n, dtype=np.int64),
-               z.copy(), z.copy(), z.copy(), zi.copy(), np.zeros(n, dtype=np.uint8), zi.copy(), zi.copy(),
-               zi.copy(), zi.copy())
+               z.copy(), z.copy(), z.copy(), zi.copy(), np.zeros(n, dtype=np.uint8), np.zeros(4 * n, dtype=np.int64),
+               zi.copy(), zi.copy(), zi.copy())
     _play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat,
                       new_game(n), new_game(n), scratch, np.zeros(games.shape[0], dtype=np.uint8))
 

@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from .kernel_ops import cttz, shr
-from .kernel_two import DONE, FALLBACK, _shuffle_planes
+from .kernel_two import DONE, FALLBACK, _shuffle_planes, play_two
 
 __all__ = ["play_multi"]
 
@@ -29,8 +29,15 @@ _ZERO = np.uint64(0)
 
 @njit(nogil=True, cache=True, _nrt=False)
 def _ring(ing, nxt, step):
-    """Rebuild the ring of seats still in the game (only when players go out: rare)."""
+    """Rebuild the ring of seats still in the game (only when players go out: rare).
+
+    ``nxt`` holds 4n entries: ``nxt[s]`` the next seat in play after ``s`` (s < n); from n, the
+    m seats still in, in the order of play, written twice (``nxt[n + k]``, k < 2m), so a run
+    round the table from any seat reads consecutive entries (independent loads, not a chain of
+    dependent ones); ``nxt[3n + s]``: the position of seat ``s`` in that order."""
     n = ing.shape[0]
+    first = -1
+    m = 0
     for s in range(n):
         t = s
         for _ in range(n):
@@ -40,6 +47,16 @@ def _ring(ing, nxt, step):
             if ing[t]:
                 break
         nxt[s] = t
+        if ing[s]:
+            m += 1
+            if first < 0:
+                first = s
+    t = first
+    for k in range(m):
+        nxt[n + k] = t
+        nxt[n + m + k] = t
+        nxt[3 * n + t] = k
+        t = nxt[t]
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
@@ -100,8 +117,9 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 best = np.int64(1) << 62
                 abest = best
                 jbest = 0
-                s = turn
+                base = n + nxt[np.uint64(3 * n + turn)]
                 for j in range(m):
+                    s = nxt[np.uint64(base + j)]
                     a = np.int64(cttz(h0[np.uint64(s)] | h1[np.uint64(s)] | h2[np.uint64(s)]))
                     lim = ln[np.uint64(s)] - 1 if empty_end else ln[np.uint64(s)]
                     lim = lim if lim > 0 else 0
@@ -111,21 +129,19 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     best = e if better else best
                     abest = a if better else abest
                     jbest = j if better else jbest
-                    s = nxt[np.uint64(s)]
                 k = best
                 if k > 0:
                     if cards + k + 1 >= limit:
                         return FALLBACK, cards, tricks, -1
                     # k = abest * m + jbest: offsets before jbest play abest + 1 cards, the rest abest
-                    s = turn
                     for j in range(m):
+                        s = nxt[np.uint64(base + j)]
                         c = abest + 1 if j < jbest else abest
                         h0[np.uint64(s)] = shr(h0[np.uint64(s)], c)
                         h1[np.uint64(s)] = shr(h1[np.uint64(s)], c)
                         h2[np.uint64(s)] = shr(h2[np.uint64(s)], c)
                         ln[np.uint64(s)] -= c
                         turn = s if j == jbest else turn
-                        s = nxt[np.uint64(s)]
                     L += k
                     cards += k
             elif not beg and not empty_end:
@@ -267,10 +283,11 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
         leader = taker
         k = 0
         for s in range(n):
-            if ln[np.uint64(s)] < minc[np.uint64(s)]:
-                minc[np.uint64(s)] = ln[np.uint64(s)]
-                if ln[np.uint64(s)] == 0 and ing[np.uint64(s)]:
-                    k += 1  # an in-game hand can only become empty by a new minimum
+            # selects, not branches: whose minimum moves is data-dependent
+            x = ln[np.uint64(s)]
+            mo = minc[np.uint64(s)]
+            minc[np.uint64(s)] = x if x < mo else mo
+            k += 1 if (x == 0) & (ing[np.uint64(s)] != 0) else 0
         if end == 0:
             if k > 0:
                 pl = remaining - k + 1
@@ -316,6 +333,42 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                                   minc, shuffle, stream, buf, cards, tricks, limit)
         if cards >= limit:
             return FALLBACK, cards, tricks, -1
+        if left == 2:
+            # two players left (most of the late game): the rest of it in the register loop of
+            # `kernel_two`, which plays a two-player game from any state (its own loop check)
+            a = leader
+            b = nxt[np.uint64(leader)]
+            if ln[np.uint64(a)] > 0 and ln[np.uint64(b)] > 0:
+                return _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, remaining, end, beggar_mode,
+                                 shuffle, detect, limit, stream, buf, cards, tricks)
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, remaining, end, beggar_mode, shuffle, detect, limit,
+              stream, buf, cards, tricks):
+    """Finish a game with two seats ``a`` (the leader) and ``b`` left in `play_two`."""
+    ua = np.uint64(a)
+    ub = np.uint64(b)
+    total = ln[ua] + ln[ub]
+    st, c2, t2, w2, m0, m1, oc = play_two(h0[ua], h1[ua], h2[ua], ln[ua], h0[ub], h1[ub], h2[ub], ln[ub],
+                                          end, beggar_mode, detect, shuffle, limit - cards, stream, buf)
+    if st == FALLBACK:
+        return FALLBACK, cards, tricks, -1
+    if m0 < minc[ua]:
+        minc[ua] = m0
+    if m1 < minc[ub]:
+        minc[ub] = m1
+    w = a if w2 == 0 else b
+    lo = b if w2 == 0 else a
+    ulo = np.uint64(lo)
+    uw = np.uint64(w)
+    ln[uw] = total
+    ln[ulo] = 0
+    ing[ulo] = 0
+    outc[ulo] = cards + oc
+    place[ulo] = remaining
+    place[uw] = 1
+    return DONE, cards + c2, tricks + t2, w
 
 
 @njit(nogil=True, cache=True, _nrt=False)
