@@ -656,11 +656,16 @@ def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, pe
     # the default rules get a loop of their own with the options as constants, which the compiler
     # folds into play_two (a few per cent on the most common table)
     plain = end == 0 and not beggar and not shuffle and maxc < 0
+    plain_shuffle = end == 0 and not beggar and shuffle and maxc < 0
     for i in range(games.shape[0]):
         _deal(deck, 2, seed, games[i], state, shuffled, d0, d1, d2, dl, init_out, i, per_seat)
         if plain:
             st, cards, tricks, w, m0, m1, oc = play_two(d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1],
                                                         dl[1], 0, False, True, False, -1, state, buf)
+        elif plain_shuffle:
+            # shuffle_pile with the other options at their defaults: constants as well
+            st, cards, tricks, w, m0, m1, oc = play_two(d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1],
+                                                        dl[1], 0, False, False, True, -1, state, buf)
         else:
             st, cards, tricks, w, m0, m1, oc = play_two(d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1],
                                                         dl[1], end, beggar, not shuffle, shuffle, maxc, state,
