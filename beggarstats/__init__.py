@@ -8,17 +8,21 @@
 plotting library.
 """
 
-from . import analysis
-from .cards import DealError, format_deal, parse_deal
-from .deals import random_deal
-from .decks import ITALIAN, STANDARD, Deck
-from .engine.result import GameResult, Trick
-from .matches import simulate_matches
-from .play import play
-from .records import load_records, replay_records
-from .rules import RULES_VERSION, Rules
-from .simulate import replay, simulate, simulate_to_store
-from .store import load, save
+from .kernel_cache import refresh as _refresh_kernel_cache
+
+_refresh_kernel_cache()  # before any kernel is loaded from numba's cache
+
+from . import analysis  # noqa: E402
+from .cards import DealError, format_deal, parse_deal  # noqa: E402
+from .deals import random_deal  # noqa: E402
+from .decks import ITALIAN, STANDARD, Deck  # noqa: E402
+from .engine.result import GameResult, Trick  # noqa: E402
+from .matches import simulate_matches  # noqa: E402
+from .play import play  # noqa: E402
+from .records import load_records, replay_records  # noqa: E402
+from .rules import RULES_VERSION, Rules  # noqa: E402
+from .simulate import replay, simulate, simulate_to_store  # noqa: E402
+from .store import load, save  # noqa: E402
 
 __all__ = [
     "analysis", "DealError", "parse_deal", "format_deal", "random_deal", "Deck", "STANDARD", "ITALIAN",
