@@ -14,7 +14,7 @@ def rules_strategy(draw):
     players = draw(st.integers(2, 6))
     counts = [draw(st.integers(0, 16))] + [draw(st.integers(0, 4)) for _ in range(4)]
     jokers = draw(st.integers(0, 2))
-    if sum(counts) + jokers < players:
+    if sum(counts) + jokers < players or sum(counts) == 0:  # a Deck holds at least one card
         counts[0] += players
     shuffle = draw(st.sampled_from(["none", "shuffle_pile", "shuffle_on_loop"]))
     return Rules(
