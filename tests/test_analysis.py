@@ -282,7 +282,8 @@ def test_errors_name_the_parameter(real):
 
 # -- the real contract --------------------------------------------------------------------------
 def test_every_analysis_runs_on_simulate_output():
-    simulate = pytest.importorskip("beggarstats.simulate").simulate
+    from beggarstats.simulate import simulate
+
     games, seats = simulate(300, rules=Rules(players=2, max_cards=400), seed=2, per_seat=True)
     assert (games["outcome"] == "cutoff").any()
     row = A.length_summary(games).iloc[0]

@@ -212,7 +212,6 @@ def test_replay_option_only_matters_for_best_of():
 
 
 def test_reference_and_fast_engines_agree():
-    pytest.importorskip("beggarstats.engine.fast")
     for rules, fmt in ((Rules(), "best_of_3"), (Rules(players=4, max_cards=400), "first_to_2")):
         kw = dict(rules=rules, format=fmt, seed=21, return_rounds=True)
         fast = simulate_matches(150, engine="fast", **kw)

@@ -7,11 +7,10 @@ directory, so nothing is written into the repository.
 
 from pathlib import Path
 
+import ipykernel  # noqa: F401  (a test extra: a missing kernel must fail, not skip)
+import nbclient
 import nbformat
 import pytest
-
-nbclient = pytest.importorskip("nbclient")
-pytest.importorskip("ipykernel")
 
 NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").glob("*.ipynb"))
 SMALL_GAMES = "2000"

@@ -28,7 +28,8 @@ def test_loky_processes(expected):
 
 @pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])
 def test_dask_cluster(expected, tmp_path, processes):
-    distributed = pytest.importorskip("dask.distributed")
+    import dask.distributed as distributed
+
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=processes,
                                   dashboard_address=None) as cluster, distributed.Client(cluster):
         with joblib.parallel_config(backend="dask"):
