@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .cards import KIND_NAMES, DealError, composition, parse_deal
+from .cards import DealError, composition, parse_deal
 from .decks import Deck
 from .engine.reference import play_hands
 from .engine.result import GameResult

@@ -255,7 +255,7 @@ def test_cli_prints_a_summary(capsys):
     (["--matches", "0"], "--matches"),
     (["--max-rounds", "1"], "`max_rounds`"),
     (["--players", "1"], "`players`"),
-    (["--seed", "-1"], "`seed`"),
+    (["--seed", "-1"], "--seed"),
     (["--jobs", "0"], "--jobs"),
 ])
 def test_cli_bad_input_exits_2(argv, message, capsys):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from .options import check_run_options
+
 __all__ = ["add_parser", "run"]
 
 
@@ -25,20 +27,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     return p
 
 
-def _check(args) -> None:
-    if args.games < 1:
-        raise ValueError(f"--games must be a whole number >= 1, but {args.games} was passed")
-    if not 0 <= args.seed < 2**64:
-        raise ValueError(f"--seed must be a whole number from 0 to 2**64 - 1, but {args.seed} was passed")
-    if args.jobs == 0:
-        raise ValueError("--jobs must be a positive number of workers or negative (-1 = all cores), but 0 was passed")
-
-
 def run(args) -> int:
     from ..figures import FIGURES, make_figures
     from ..findings import to_markdown
 
-    _check(args)
+    check_run_options(args, "games")
     started = time.perf_counter()
     table = make_figures(args.out, games=args.games, seed=args.seed, n_jobs=args.jobs,
                          store=not args.no_cache, progress=not args.no_progress)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .options import add_rule_options, rules_from_args
+from .options import add_rule_options, check_run_options, rules_from_args
 
 __all__ = ["add_parser", "run", "summary"]
 
@@ -28,13 +28,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--progress", action="store_true", help="show a progress bar")
     add_rule_options(p, players=True)
     return p
-
-
-def _check(args) -> None:
-    if args.matches < 1:
-        raise ValueError(f"--matches must be a whole number >= 1, but {args.matches} was passed")
-    if args.jobs == 0:
-        raise ValueError("--jobs must be a positive number of workers or negative (-1 = all cores), but 0 was passed")
 
 
 def summary(matches) -> str:
@@ -67,7 +60,7 @@ def summary(matches) -> str:
 def run(args) -> int:
     from ..matches import simulate_matches
 
-    _check(args)
+    check_run_options(args, "matches")
     rules = rules_from_args(args)
     df = simulate_matches(args.matches, rules=rules, format=args.format, seed=args.seed, n_jobs=args.jobs,
                           replay_unfinished=args.replay, max_rounds=args.max_rounds, chunk_size=args.chunk_size,

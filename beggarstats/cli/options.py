@@ -7,7 +7,7 @@ import argparse
 from ..decks import PRESETS
 from ..rules import Rules
 
-__all__ = ["add_rule_options", "rules_from_args"]
+__all__ = ["add_rule_options", "rules_from_args", "check_run_options"]
 
 
 def add_rule_options(parser: argparse.ArgumentParser, *, players: bool = False, any_deck: bool = False) -> None:
@@ -44,3 +44,21 @@ def rules_from_args(args, *, players: int | None = None) -> Rules:
         max_cards=args.max_cards,
         unfinished=args.unfinished,
     )
+
+
+def check_run_options(args, count: str) -> None:
+    """The options the batch commands share: ``--<count>`` >= 1 (games, matches), ``--seed`` in
+    range, ``--start`` >= 0, ``--jobs`` not 0, ``--chunk-size`` >= 1. Errors name the option."""
+    n = getattr(args, count)
+    if n < 1:
+        raise ValueError(f"--{count} must be a whole number >= 1, but {n} was passed")
+    seed = getattr(args, "seed", None)
+    if seed is not None and not 0 <= seed < 2**64:
+        raise ValueError(f"--seed must be a whole number from 0 to 2**64 - 1, but {seed} was passed")
+    if getattr(args, "start", 0) < 0:
+        raise ValueError(f"--start must be a whole number >= 0, but {args.start} was passed")
+    if getattr(args, "jobs", None) == 0:
+        raise ValueError("--jobs must be a positive number of workers or negative (-1 = all cores), but 0 was passed")
+    chunk = getattr(args, "chunk_size", None)
+    if chunk is not None and chunk < 1:
+        raise ValueError(f"--chunk-size must be a whole number >= 1, but {chunk} was passed")

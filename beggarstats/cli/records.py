@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..records import RECORD_FIELDS, replay_records
+from ..records import replay_records
 
 __all__ = ["add_parser", "run"]
 

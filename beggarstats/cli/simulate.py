@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .options import add_rule_options, rules_from_args
+from .options import add_rule_options, check_run_options, rules_from_args
 
 __all__ = ["add_parser", "run", "summary"]
 
@@ -32,21 +32,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--per-seat", action="store_true", help="also keep one row per game and seat")
     add_rule_options(p, players=True)
     return p
-
-
-def _check(args) -> None:
-    if args.games < 1:
-        raise ValueError(f"--games must be a whole number >= 1, but {args.games} was passed")
-    if args.seed is not None and not 0 <= args.seed < 2**64:
-        raise ValueError(f"--seed must be a whole number from 0 to 2**64 - 1, but {args.seed} was passed")
-    if args.start < 0:
-        raise ValueError(f"--start must be a whole number >= 0, but {args.start} was passed")
-    if args.jobs == 0:
-        raise ValueError("--jobs must be a positive number of workers or negative (-1 = all cores), but 0 was passed")
-    if args.chunk_size is not None and args.chunk_size < 1:
-        raise ValueError(f"--chunk-size must be a whole number >= 1, but {args.chunk_size} was passed")
-    if args.out is not None and not args.out.endswith(".parquet"):
-        raise ValueError(f"--out must name a .parquet file, but {args.out!r} was passed")
 
 
 def summary(games) -> str:
@@ -80,7 +65,9 @@ def run(args) -> int:
     from ..simulate import simulate, simulate_to_store
     from ..store import save
 
-    _check(args)
+    check_run_options(args, "games")
+    if args.out is not None and not args.out.endswith(".parquet"):
+        raise ValueError(f"--out must name a .parquet file, but {args.out!r} was passed")
     rules = rules_from_args(args)
     options = dict(rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
                    progress=args.progress, per_seat=args.per_seat, start=args.start)

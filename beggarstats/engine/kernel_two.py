@@ -16,7 +16,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rng import shuffle_inplace
 from .kernel_ops import cttz as _cttz
 from .kernel_ops import shr as _shr
 
