@@ -643,6 +643,18 @@ def _deal(deck, n, seed, game, state, shuffled, d0, d1, d2, dl, init_out, i, per
             pos += 1
 
 
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _record_win(out_u32, out_small, i, cards, tricks, w):
+    """Game i was won by seat w (a fast pass proved it: no loop, no cut-off)."""
+    out_u32[i, 0] = cards
+    out_u32[i, 1] = tricks
+    for k in range(2, 6):
+        out_u32[i, k] = 0
+    out_small[i, 0] = WIN
+    out_small[i, 1] = w
+    out_small[i, 2] = 0
+
+
 @njit(nogil=True, cache=True, _nrt=False)
 def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, scratch, buf):
     """Every game through `kernel_two`; ``need[i] = 1`` for those it hands back."""
@@ -673,13 +685,7 @@ def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, pe
         if st == FALLBACK:
             need[i] = 1
             continue
-        out_u32[i, 0] = cards
-        out_u32[i, 1] = tricks
-        for k in range(2, 6):
-            out_u32[i, k] = 0
-        out_small[i, 0] = WIN
-        out_small[i, 1] = w
-        out_small[i, 2] = 0
+        _record_win(out_u32, out_small, i, cards, tricks, w)
         seat_out[i, 3, w] = N
         seat_out[i, 3, 1 - w] = 0
         if per_seat:
@@ -720,13 +726,7 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
         if st == FALLBACK:
             need[i] = 1
             continue
-        out_u32[i, 0] = cards
-        out_u32[i, 1] = tricks
-        for k in range(2, 6):
-            out_u32[i, k] = 0
-        out_small[i, 0] = WIN
-        out_small[i, 1] = w
-        out_small[i, 2] = 0
+        _record_win(out_u32, out_small, i, cards, tricks, w)
         for s in range(n):
             seat_out[i, 3, s] = hl[s]
             if per_seat:
