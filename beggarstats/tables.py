@@ -1,25 +1,34 @@
 """The engine's arrays as compact Arrow tables, and those tables as tidy pandas frames.
 
 One schema serves memory and disk: `simulate` builds Arrow tables chunk by chunk, the store writes
-the same tables to parquet, and `to_frame` turns either into a DataFrame with the same dtypes.
+the same tables to parquet (counts as uint32), and `to_frame` turns either into a DataFrame with the
+same dtypes.
 
-Memory per game (``df.memory_usage(deep=True).sum() / len(df)``, measured on 10^5 standard games):
+Memory per game (``df.memory_usage(deep=True).sum() / len(df)``, measured on 2 x 10^5 games):
 
-=====================  =========================  ==============
-column                 dtype                      bytes per game
-=====================  =========================  ==============
-game                   uint32 (int64 past 2^32)   4
-players                uint8                      1
-rules, outcome         category (int8 codes)      1 + 1
-winner                 int8[pyarrow]              1.125
-cards, tricks          uint32                     4 + 4
-loop_* (4 columns)     uint32[pyarrow]            4 x 4.125
-=====================  =========================  ==============
+=======================  =========================  ==============
+column                   dtype                      bytes per game
+=======================  =========================  ==============
+game                     uint32 (int64 past 2^32)   4
+players                  uint8                      1
+rules, outcome           category (int8 codes)      1 + 1
+winner                   int8[pyarrow]              1.125
+cards                    uint32                     4
+tricks                   uint16[pyarrow] *          2
+loop_start_cards,        uint32[pyarrow]            2 x 4.125
+loop_cards
+loop_start_tricks,       uint16[pyarrow] *          2 x 2.125
+loop_tricks
+=======================  =========================  ==============
 
-Total 32.6 bytes per game. The same columns as pandas masked arrays (``Int8``, ``UInt32``) cost a
-whole byte per value for the mask: 37.0 bytes per game (41.0 with int64 game ids). Arrow keeps the
-mask as one bit per value, so the nullable columns are Arrow-backed. Getting under 32 would mean
-16-bit trick or loop counts, which a long shuffled game or a custom deck could overflow.
+Total 26.6 bytes per game. * Trick counts are narrowed by `to_frame` to 16 bits when every trick
+count in the table fits (the longest known game has 1,164 tricks; a game needs more than 131,000
+cards to reach 65,536 tricks, since every trick but the last takes at least two cards) and stay
+uint32 otherwise: 32.6 bytes per game. They are Arrow-backed so that arithmetic on them never wraps
+round silently (Arrow's kernels check for overflow or widen; numpy's uint16 would wrap). Card counts
+stay uint32 whatever the values, so a long shuffled game never changes a frame's dtypes. The same
+columns as pandas masked arrays (``Int8``, ``UInt32``) cost a whole byte per value for the mask;
+Arrow keeps the mask as one bit per value, so the nullable columns are Arrow-backed.
 """
 
 from __future__ import annotations
@@ -29,12 +38,15 @@ import json
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 __all__ = ["OUTCOMES", "GAME_COLUMNS", "SEAT_COLUMNS", "id_type", "games_table", "seats_table",
            "to_frame", "with_attrs", "attrs_of"]
 
 OUTCOMES = ("win", "loop", "cutoff")  # the engine's outcome codes 0, 1, 2
 LOOP_COLUMNS = ("loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")
+# Trick counts: 16 bits in a frame when every value fits (see the module docstring).
+TRICK_COLUMNS = ("tricks", "loop_start_tricks", "loop_tricks")
 GAME_COLUMNS = ("game", "players", "rules", "outcome", "winner", "cards", "tricks") + LOOP_COLUMNS
 KIND_COLUMNS = ("jacks", "queens", "kings", "aces", "jokers")
 SEAT_COLUMNS = ("game", "players", "rules", "seat", "hand_size") + KIND_COLUMNS + (
@@ -115,6 +127,15 @@ def _categorical(col: pa.ChunkedArray, categories=None) -> pd.Categorical:
     return cat.set_categories(list(categories)) if categories is not None else cat
 
 
+def _narrow_counts(col: pa.ChunkedArray) -> pa.ChunkedArray:
+    """``col`` as uint16 if every value fits, else as uint32 (never lossy)."""
+    top = pc.max(col).as_py() if len(col) else None
+    kind = pa.uint16() if top is None or top <= 0xFFFF else pa.uint32()
+    if col.null_count == 0:  # no validity bitmap for a column without nulls (a cast may add one)
+        return pa.chunked_array([pa.array(col.to_numpy().astype(kind.to_pandas_dtype()))], kind)
+    return col.cast(kind)
+
+
 def to_frame(table: pa.Table, attrs: dict | None = None) -> pd.DataFrame:
     """A tidy DataFrame with the module's dtypes from a games or seats table."""
     data = {}
@@ -124,6 +145,8 @@ def to_frame(table: pa.Table, attrs: dict | None = None) -> pd.DataFrame:
             data[name] = _categorical(col, OUTCOMES)
         elif name == "rules" or pa.types.is_dictionary(col.type) or pa.types.is_string(col.type):
             data[name] = _categorical(col)
+        elif name in TRICK_COLUMNS:
+            data[name] = pd.arrays.ArrowExtensionArray(_narrow_counts(col))
         elif name in NULLABLE:
             data[name] = pd.arrays.ArrowExtensionArray(col)
         else:
