@@ -193,9 +193,10 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                         return FALLBACK, cards, tricks, -1
                     b = np.uint64(cp)
                     v = ((h0[np.uint64(turn)] >> b) & _ONE) | (((h1[np.uint64(turn)] >> b) & _ONE) << _ONE) | (((h2[np.uint64(turn)] >> b) & _ONE) << _TWO)
-                    h0[np.uint64(turn)] = shr(h0[np.uint64(turn)], cp + 1)
-                    h1[np.uint64(turn)] = shr(h1[np.uint64(turn)], cp + 1)
-                    h2[np.uint64(turn)] = shr(h2[np.uint64(turn)], cp + 1)
+                    c1 = np.uint64(cp + 1)  # cp < owed <= 5: a plain shift
+                    h0[np.uint64(turn)] >>= c1
+                    h1[np.uint64(turn)] >>= c1
+                    h2[np.uint64(turn)] >>= c1
                     ln[np.uint64(turn)] = h - cp - 1
                     L += cp
                     lb = np.uint64(L)
@@ -212,9 +213,10 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 if h >= owed:
                     if cards + owed >= limit:
                         return FALLBACK, cards, tricks, -1
-                    h0[np.uint64(turn)] = shr(h0[np.uint64(turn)], owed)
-                    h1[np.uint64(turn)] = shr(h1[np.uint64(turn)], owed)
-                    h2[np.uint64(turn)] = shr(h2[np.uint64(turn)], owed)
+                    co = np.uint64(owed)  # a tribute, at most 5: a plain shift
+                    h0[np.uint64(turn)] >>= co
+                    h1[np.uint64(turn)] >>= co
+                    h2[np.uint64(turn)] >>= co
                     ln[np.uint64(turn)] = h - owed
                     L += owed
                     cards += owed
