@@ -656,7 +656,7 @@ def _record_win(out_u32, out_small, i, cards, tricks, w):
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, scratch, buf):
+def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, scratch):
     """Every game through `kernel_two`; ``need[i] = 1`` for those it hands back."""
     (shuffled, d0, d1, d2, dl, state, saved, saved2, snap, cut,
      h0, h1, h2, hl, ing, nxt, minc, outc, place) = scratch
@@ -673,15 +673,14 @@ def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, pe
         _deal(deck, 2, seed, games[i], state, shuffled, d0, d1, d2, dl, init_out, i, per_seat)
         if plain:
             st, cards, tricks, w, m0, m1, oc = play_two(d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1],
-                                                        dl[1], 0, False, True, False, -1, state, buf)
+                                                        dl[1], 0, False, True, False, -1, state)
         elif plain_shuffle:
             # shuffle_pile with the other options at their defaults: constants as well
             st, cards, tricks, w, m0, m1, oc = play_two(d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1],
-                                                        dl[1], 0, False, False, True, -1, state, buf)
+                                                        dl[1], 0, False, False, True, -1, state)
         else:
             st, cards, tricks, w, m0, m1, oc = play_two(d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1],
-                                                        dl[1], end, beggar, not shuffle, shuffle, maxc, state,
-                                                        buf)
+                                                        dl[1], end, beggar, not shuffle, shuffle, maxc, state)
         if st == FALLBACK:
             need[i] = 1
             continue
@@ -698,8 +697,7 @@ def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, pe
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, scratch,
-                buf):
+def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, scratch):
     """Every game through `kernel_multi`; ``need[i] = 1`` for those it hands back."""
     (shuffled, d0, d1, d2, dl, state, saved, saved2, snap, cut,
      h0, h1, h2, hl, ing, nxt, minc, outc, place) = scratch
@@ -719,10 +717,10 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
             hl[s] = dl[s]
         if plain:
             st, cards, tricks, w = play_multi(h0, h1, h2, hl, ing, nxt, minc, outc, place, snap, step, 0,
-                                              passes_on, False, False, True, NO_LIMIT, state, buf)
+                                              passes_on, False, False, True, NO_LIMIT, state)
         else:
             st, cards, tricks, w = play_multi(h0, h1, h2, hl, ing, nxt, minc, outc, place, snap, step, end,
-                                              passes_on, beggar, shuffle, not shuffle, limit, state, buf)
+                                              passes_on, beggar, shuffle, not shuffle, limit, state)
         if st == FALLBACK:
             need[i] = 1
             continue
@@ -743,10 +741,9 @@ def _play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, i
     (shuffled, d0, d1, d2, dl, state, saved, saved2, snap, cut,
      h0, h1, h2, hl, ing, nxt, minc, outc, place) = scratch
     if n == 2:
-        _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, scratch, G[10])
+        _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, scratch)
     else:
-        _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, scratch,
-                    G[10])
+        _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, scratch)
     for i in range(games.shape[0]):
         if need[i]:
             _deal(deck, n, seed, games[i], state, shuffled, d0, d1, d2, dl, init_out, i, per_seat)

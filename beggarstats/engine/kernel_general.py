@@ -358,7 +358,6 @@ def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
     out_cards, place. Returns the cycle length found by Brent (0: none).
     """
     hands, head, ln, ing, pile, sc, minc, outc, place = G
-    n = ln.shape[0]
     check_empty_end(G, prm, stream)
     if sc[S_OVER]:
         return 0

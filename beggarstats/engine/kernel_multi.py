@@ -110,8 +110,15 @@ def _advance(h0, h1, h2, ln, nxt, base, m, abest, jbest):
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _plain_run(h0, h1, h2, ln, nxt, base, m, empty_end):
+    """`_scan` then `_advance`: play the run; returns (cards played, the seat of its event)."""
+    abest, jbest = _scan(h0, h1, h2, ln, nxt, base, m, empty_end)
+    return abest * m + jbest, _advance(h0, h1, h2, ln, nxt, base, m, abest, jbest)
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, passes_on, beggar_mode,
-               shuffle, detect, limit, stream, buf):
+               shuffle, detect, limit, stream):
     """Play the deal in ``h0, h1, h2`` (planes) and ``ln`` (lengths); seat 0 leads.
 
     The arrays are modified in place; ``minc``, ``outc``, ``place`` receive the per-seat figures
@@ -160,28 +167,18 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 base = n + nxt[np.uint64(3 * n + turn)]
                 # the number of seats as a constant where it is common: unrolled, no loop branches
                 if m == 3:
-                    abest, jbest = _scan(h0, h1, h2, ln, nxt, base, 3, empty_end)
+                    k, turn = _plain_run(h0, h1, h2, ln, nxt, base, 3, empty_end)
                 elif m == 4:
-                    abest, jbest = _scan(h0, h1, h2, ln, nxt, base, 4, empty_end)
+                    k, turn = _plain_run(h0, h1, h2, ln, nxt, base, 4, empty_end)
                 elif m == 5:
-                    abest, jbest = _scan(h0, h1, h2, ln, nxt, base, 5, empty_end)
+                    k, turn = _plain_run(h0, h1, h2, ln, nxt, base, 5, empty_end)
                 elif m == 6:
-                    abest, jbest = _scan(h0, h1, h2, ln, nxt, base, 6, empty_end)
+                    k, turn = _plain_run(h0, h1, h2, ln, nxt, base, 6, empty_end)
                 else:
-                    abest, jbest = _scan(h0, h1, h2, ln, nxt, base, m, empty_end)
-                k = abest * m + jbest
+                    k, turn = _plain_run(h0, h1, h2, ln, nxt, base, m, empty_end)
                 if cards + k + 1 >= limit:
+                    # (the hands are already advanced: the caller replays the game from its deal)
                     return FALLBACK, cards, tricks, -1
-                if m == 3:
-                    turn = _advance(h0, h1, h2, ln, nxt, base, 3, abest, jbest)
-                elif m == 4:
-                    turn = _advance(h0, h1, h2, ln, nxt, base, 4, abest, jbest)
-                elif m == 5:
-                    turn = _advance(h0, h1, h2, ln, nxt, base, 5, abest, jbest)
-                elif m == 6:
-                    turn = _advance(h0, h1, h2, ln, nxt, base, 6, abest, jbest)
-                else:
-                    turn = _advance(h0, h1, h2, ln, nxt, base, m, abest, jbest)
                 L += k
                 cards += k
             elif not beg and not empty_end:
@@ -276,7 +273,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     for s in range(n):
                         if ing[np.uint64(s)]:
                             w = s
-                    return _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place, shuffle, stream, buf,
+                    return _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place,
                                 cards, tricks, limit)
                 if owed > 0 and not passes_on:
                     taker = claim
@@ -313,12 +310,12 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 holder = _sole_holder(ln)
                 if holder >= 0:
                     return _empty_win(holder, ing, outc, place, remaining, L, q0, q1, q2, h0, h1, h2, ln,
-                                      minc, shuffle, stream, buf, cards, tricks, limit)
+                                      minc, cards, tricks, limit)
             if cards >= limit:
                 return FALLBACK, cards, tricks, -1
         # ---------------- the pile is taken: a trick boundary ----------------
         if shuffle and L > 1:
-            q0, q1, q2 = _shuffle_planes(q0, q1, q2, L, stream, buf)
+            q0, q1, q2 = _shuffle_planes(q0, q1, q2, L, stream)
         sh = np.uint64(ln[np.uint64(taker)])
         h0[np.uint64(taker)] |= q0 << sh
         h1[np.uint64(taker)] |= q1 << sh
@@ -382,7 +379,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
             holder = _sole_holder(ln)
             if holder >= 0:
                 return _empty_win(holder, ing, outc, place, remaining, 0, _ZERO, _ZERO, _ZERO, h0, h1, h2, ln,
-                                  minc, shuffle, stream, buf, cards, tricks, limit)
+                                  minc, cards, tricks, limit)
         if cards >= limit:
             return FALLBACK, cards, tricks, -1
         if left == 2:
@@ -392,18 +389,18 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
             b = nxt[np.uint64(leader)]
             if ln[np.uint64(a)] > 0 and ln[np.uint64(b)] > 0:
                 return _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, remaining, end, beggar_mode,
-                                 shuffle, detect, limit, stream, buf, cards, tricks)
+                                 shuffle, detect, limit, stream, cards, tricks)
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, remaining, end, beggar_mode, shuffle, detect, limit,
-              stream, buf, cards, tricks):
+              stream, cards, tricks):
     """Finish a game with two seats ``a`` (the leader) and ``b`` left in `play_two`."""
     ua = np.uint64(a)
     ub = np.uint64(b)
     total = ln[ua] + ln[ub]
     st, c2, t2, w2, m0, m1, oc = play_two(h0[ua], h1[ua], h2[ua], ln[ua], h0[ub], h1[ub], h2[ub], ln[ub],
-                                          end, beggar_mode, detect, shuffle, limit - cards, stream, buf)
+                                          end, beggar_mode, detect, shuffle, limit - cards, stream)
     if st == FALLBACK:
         return FALLBACK, cards, tricks, -1
     if m0 < minc[ua]:
@@ -436,7 +433,7 @@ def _sole_holder(ln):
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place, shuffle, stream, buf, cards, tricks, limit):
+def _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place, cards, tricks, limit):
     """The last player in wins and takes the pile (a trick if it holds any card)."""
     # a win decided by the consequences of the limit card itself stands (RULES.md)
     if cards > limit:
@@ -456,8 +453,8 @@ def _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place, shuffle, stream, buf, ca
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def _empty_win(holder, ing, outc, place, remaining, L, q0, q1, q2, h0, h1, h2, ln, minc, shuffle, stream,
-               buf, cards, tricks, limit):
+def _empty_win(holder, ing, outc, place, remaining, L, q0, q1, q2, h0, h1, h2, ln, minc, cards, tricks,
+               limit):
     """End `empty`: the sole holder wins; the others still in go out together."""
     k = 0
     for s in range(ln.shape[0]):
@@ -469,4 +466,4 @@ def _empty_win(holder, ing, outc, place, remaining, L, q0, q1, q2, h0, h1, h2, l
             ing[s] = 0
             outc[s] = cards
             place[s] = pl
-    return _won(holder, L, q0, q1, q2, h0, h1, h2, ln, minc, place, shuffle, stream, buf, cards, tricks, limit)
+    return _won(holder, L, q0, q1, q2, h0, h1, h2, ln, minc, place, cards, tricks, limit)

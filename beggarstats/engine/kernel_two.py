@@ -93,12 +93,11 @@ def _swap_packed(w, i, j, m):
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
-def _shuffle_planes(q0, q1, q2, L, stream, buf):
+def _shuffle_planes(q0, q1, q2, L, stream):
     """Shuffle a pile of ``L`` cards held as planes: exactly `rng.shuffle_inplace` on its bytes
     (same draws, same swaps), on the planes themselves, with the stream state in registers.
     A pile of at most 21 cards (nearly all) has its three planes packed into one word, so a swap
-    is one shift-xor-mask sequence instead of three; up to 32 cards, two words.
-    ``buf`` is unused (kept for the callers' signature)."""
+    is one shift-xor-mask sequence instead of three; up to 32 cards, two words."""
     s0 = stream[0]
     s1 = stream[1]
     s2 = stream[2]
@@ -160,7 +159,7 @@ def _won(winner, L, cards, tricks, m0, m1):
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
-def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, max_cards, stream, buf):
+def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, max_cards, stream):
     """Play a two-player deal (seat 0's hand ``a*``, seat 1's ``b*``, as planes and lengths).
 
     Parameters
@@ -339,7 +338,7 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
                 np_ -= owed
             # O takes the pile
             if shuffle and L > 1:
-                q0, q1, q2 = _shuffle_planes(q0, q1, q2, L, stream, buf)
+                q0, q1, q2 = _shuffle_planes(q0, q1, q2, L, stream)
             sh = np.uint64(no)
             o0 |= q0 << sh
             o1 |= q1 << sh
