@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["mix64", "stream_state", "seed_into", "next_u64", "bounded", "shuffle_inplace", "GameStream", "fresh_seed"]
+__all__ = ["mix64", "stream_state", "seed_into", "next_u64", "bounded", "shuffle_inplace", "scatter_inplace", "GameStream", "fresh_seed"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _GAME_MIX = np.uint64(0xD1B54A32D192ED03)
@@ -92,7 +92,7 @@ def bounded(s, m):
 
 @njit(cache=True)
 def shuffle_inplace(s, a, n):
-    """Fisher-Yates shuffle of ``a[:n]``; two swap positions per 64-bit output."""
+    """Fisher-Yates shuffle of ``a[:n]`` (how a random deal is made); two swap positions per 64-bit output."""
     i = n - 1
     while i > 0:
         r = next_u64(s)
@@ -109,6 +109,31 @@ def shuffle_inplace(s, a, n):
             i -= 1
 
 
+@njit(cache=True)
+def scatter_inplace(s, a, n):
+    """The pile shuffle of the shuffle variants: a uniformly random arrangement of the kinds ``a[:n]``.
+
+    Only a card's kind matters (cards.py), so shuffling a pile means arranging its kinds at random.
+    Each card that is not a number card, taken in pile order, goes to a uniformly random free slot
+    (`bounded` over all ``n`` slots, drawn again while the slot is taken) and number cards fill the
+    slots left over. Every arrangement of the pile comes out equally likely, as after a Fisher-Yates
+    shuffle, for about one draw per court card instead of one per card. A pile of fewer than two
+    cards draws nothing. Works in place: bits 3-5 of a slot hold the kind placed there and bit 6
+    marks it taken, until the last pass. (RULES_VERSION 2; version 1 used `shuffle_inplace`.)
+    """
+    if n < 2:
+        return
+    for k in range(n):
+        kind = a[k] & 7
+        if kind:
+            slot = bounded(s, n)
+            while a[slot] & 64:
+                slot = bounded(s, n)
+            a[slot] |= 64 | (kind << 3)
+    for k in range(n):
+        a[k] = (a[k] >> 3) & 7
+
+
 class GameStream:
     """A game's random stream for Python code (the reference engine's shuffles)."""
 
@@ -117,9 +142,9 @@ class GameStream:
         self.state = stream_state(seed, game) if state is None else state
 
     def shuffle(self, cards: list) -> list:
-        """Shuffle ``cards`` in place exactly as the kernels do; returns it."""
+        """Shuffle the pile ``cards`` (kinds) in place exactly as the kernels do; returns it."""
         a = np.asarray(cards, dtype=np.int8)
-        shuffle_inplace(self.state, a, len(a))
+        scatter_inplace(self.state, a, len(a))
         cards[:] = a.tolist()
         return cards
 

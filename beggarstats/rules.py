@@ -13,7 +13,11 @@ __all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS"]
 
 # Bumped whenever the outcome of any game changes (never for speed-ups). It goes into every saved
 # result and cache key.
-RULES_VERSION = 1
+#   1  first release.
+#   2  the shuffle variants' pile shuffle scatters the court cards to random free slots
+#      (`rng.scatter_inplace`) instead of a Fisher-Yates shuffle of every card: the same
+#      distribution, different draws, so shuffle_pile / shuffle_on_loop games changed one by one.
+RULES_VERSION = 2
 
 MAX_PLAYERS = 12  # SPEC asks for 2-6; the engines allow a few more.
 

@@ -28,7 +28,7 @@ from ..rng import seed_into, shuffle_inplace
 from .kernel_ops import cttz as _cttz
 from .kernel_ops import shr as _shr
 from .kernel_multi import play_multi
-from .kernel_two import FALLBACK, play_two
+from .kernel_two import FALLBACK, _scatter_planes, play_two
 from .kernel_general import (
     C_CUT, C_LAPSED, C_PAID, C_WIN, CUTOFF, END_EMPTY, END_TRICK, LOOP, NO_LIMIT, P_BEGGAR, P_END,
     P_MAX_CARDS, P_MOST, P_PASSES_ON, P_SHUFFLE_ON_LOOP, P_SHUFFLE_PILE, P_STEP, S_BEG, S_CARDS,
@@ -50,20 +50,20 @@ def supports(n_cards: int, players: int) -> bool:
 
 # ---------------------------------------------------------------------------------------------
 # one game in progress: (p0, p1, p2, len, in_game, pile planes, scalars, min_cards, out_cards,
-# place, byte buffer for shuffles)
+# place)
 # ---------------------------------------------------------------------------------------------
 @njit(nogil=True, cache=True)
 def new_game(n):
     return (np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.uint64), np.zeros(n, dtype=np.uint64),
             np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.uint8), np.zeros(3, dtype=np.uint64),
             np.zeros(SCALARS, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-            np.zeros(n, dtype=np.int64), np.zeros(MAX_CARDS, dtype=np.int8))
+            np.zeros(n, dtype=np.int64))
 
 
 @njit(nogil=True, cache=True, _nrt=False)
 def reset_game(G, d0, d1, d2, dl):
     """Set ``G`` to the deal given as planes ``d0, d1, d2`` and lengths ``dl``; seat 0 leads."""
-    p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
+    p0, p1, p2, ln, ing, pq, sc, minc, outc, place = G
     n = ln.shape[0]
     for s in range(n):
         p0[s] = d0[s]
@@ -101,28 +101,14 @@ def _next_in(ing, seat, step):
 @njit(nogil=True, cache=True, _nrt=False)
 def _append_pile(G, taker, stream):
     """The pile goes under the taker's hand (shuffled first when shuffling); taker leads."""
-    p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
+    p0, p1, p2, ln, ing, pq, sc, minc, outc, place = G
     n = ln.shape[0]
     L = sc[S_PLEN]
     q0 = pq[0]
     q1 = pq[1]
     q2 = pq[2]
     if sc[S_SHUF] and L > 1:
-        for k in range(L):
-            b = np.uint64(k)
-            buf[k] = ((q0 >> b) & _ONE) | (((q1 >> b) & _ONE) << _ONE) | (((q2 >> b) & _ONE) << np.uint64(2))
-        shuffle_inplace(stream, buf, L)
-        q0 = _ZERO
-        q1 = _ZERO
-        q2 = _ZERO
-        for k in range(L):
-            c = np.uint64(buf[k])
-            b = np.uint64(k)
-            q0 |= (c & _ONE) << b
-            q1 |= ((c >> _ONE) & _ONE) << b
-            q2 |= (c >> np.uint64(2)) << b
-    elif sc[S_SHUF] and L == 1:
-        shuffle_inplace(stream, buf, 1)  # draws nothing, as the reference's one-card shuffle
+        q0, q1, q2 = _scatter_planes(q0, q1, q2, L, stream)
     h = ln[taker]
     if L > 0:
         sh = np.uint64(h)
@@ -156,7 +142,7 @@ def _finish(G, winner, stream):
 def _go_out_group(G, k, keep, stream):
     """The ``k`` in-game players with empty hands (all but ``keep`` when ``keep >= 0``) leave
     together and share a place; one player left wins."""
-    p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
+    p0, p1, p2, ln, ing, pq, sc, minc, outc, place = G
     n = ln.shape[0]
     pl = sc[S_REMAINING] - k + 1
     for s in range(n):
@@ -214,7 +200,7 @@ def check_empty_end(G, prm, stream):
 @njit(nogil=True, cache=True, _nrt=False)
 def play_trick(G, prm, stream, limit):
     """As `kernel_general.play_trick` (same return codes), with runs of plain cards skipped."""
-    p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
+    p0, p1, p2, ln, ing, pq, sc, minc, outc, place = G
     step = prm[P_STEP]
     beggar_mode = prm[P_BEGGAR]
     empty_end = prm[P_END] == END_EMPTY
@@ -352,7 +338,7 @@ def play_trick(G, prm, stream, limit):
 
 @njit(nogil=True, cache=True, _nrt=False)
 def _go_out_one(G, seat, stream):
-    p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
+    p0, p1, p2, ln, ing, pq, sc, minc, outc, place = G
     ing[seat] = 0
     if sc[S_RECORD]:
         outc[seat] = sc[S_CARDS]
@@ -382,7 +368,7 @@ def step_boundary(G, prm, stream):
 @njit(nogil=True, cache=True, _nrt=False)
 def save_state(G, snap):
     """Boundary state: leader, then per seat in-game flag, length and the three planes."""
-    p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
+    p0, p1, p2, ln, ing, pq, sc, minc, outc, place = G
     snap[0] = np.uint64(sc[S_LEADER])
     j = 1
     for s in range(ln.shape[0]):
@@ -395,7 +381,7 @@ def save_state(G, snap):
 
 @njit(nogil=True, cache=True, _nrt=False)
 def same_state(G, snap):
-    p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
+    p0, p1, p2, ln, ing, pq, sc, minc, outc, place = G
     if snap[0] != np.uint64(sc[S_LEADER]):
         return False
     j = 1
@@ -420,7 +406,7 @@ def _same_games(GA, GB):
 
 @njit(nogil=True, cache=True, _nrt=False)
 def _save_cut(G, cut):
-    p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
+    p0, p1, p2, ln, ing, pq, sc, minc, outc, place = G
     n = ln.shape[0]
     cut[0] = 1
     cut[1] = sc[S_CARDS]
@@ -508,7 +494,7 @@ def _find_mu(GA, GB, d0, d1, d2, dl, lam, prm, stream):
 @njit(nogil=True, cache=True, _nrt=False)
 def play_one(d0, d1, d2, dl, stream, prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, per_seat):
     """Play one deal (as planes) and write row ``i`` of the result arrays (see kernel_general)."""
-    p0, p1, p2, ln, ing, pq, sc, minc, outc, place, buf = G
+    p0, p1, p2, ln, ing, pq, sc, minc, outc, place = G
     n = ln.shape[0]
     maxc = prm[P_MAX_CARDS]
     limit = NO_LIMIT if maxc < 0 else maxc

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from ..deals import deal_into
-from ..rng import seed_into, shuffle_inplace
+from ..rng import scatter_inplace, seed_into
 
 __all__ = ["play_random_general", "play_deals_general", "PARAMS", "pack_params"]
 
@@ -127,7 +127,7 @@ def _append_pile(G, taker, stream):
     N = pile.shape[0]
     plen = sc[S_PLEN]
     if sc[S_SHUF]:
-        shuffle_inplace(stream, pile, plen)
+        scatter_inplace(stream, pile, plen)
     pos = head[taker] + ln[taker]
     for k in range(plen):
         if pos >= N:

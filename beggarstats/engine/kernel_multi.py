@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from .kernel_ops import cttz, shr
-from .kernel_two import DONE, FALLBACK, _shuffle_planes, play_two
+from .kernel_two import DONE, FALLBACK, _scatter_planes, play_two
 
 __all__ = ["play_multi"]
 
@@ -315,7 +315,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 return FALLBACK, cards, tricks, -1
         # ---------------- the pile is taken: a trick boundary ----------------
         if shuffle and L > 1:
-            q0, q1, q2 = _shuffle_planes(q0, q1, q2, L, stream)
+            q0, q1, q2 = _scatter_planes(q0, q1, q2, L, stream)
         sh = np.uint64(ln[np.uint64(taker)])
         h0[np.uint64(taker)] |= q0 << sh
         h1[np.uint64(taker)] |= q1 << sh

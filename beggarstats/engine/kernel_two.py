@@ -63,87 +63,39 @@ def _bounded(bits, m, s0, s1, s2, s3):
     return np.int64(prod >> np.uint64(32)), s0, s1, s2, s3
 
 
-@njit(nogil=True, cache=True, inline="always")
-def _swap(q0, q1, q2, i, j):
-    """Swap cards i and j of a pile held as planes (no memory: the swaps form a latency chain)."""
-    ui = np.uint64(i)
-    uj = np.uint64(j)
-    d = ((q0 >> ui) ^ (q0 >> uj)) & _ONE
-    q0 ^= (d << ui) | (d << uj)
-    d = ((q1 >> ui) ^ (q1 >> uj)) & _ONE
-    q1 ^= (d << ui) | (d << uj)
-    d = ((q2 >> ui) ^ (q2 >> uj)) & _ONE
-    q2 ^= (d << ui) | (d << uj)
-    return q0, q1, q2
-
-
-_F21 = np.uint64((1 << 21) - 1)
-_F32 = np.uint64((1 << 32) - 1)
-_M21 = np.uint64(1 | 1 << 21 | 1 << 42)  # the three planes of a pile <= 21 cards in one word
-_M32 = np.uint64(1 | 1 << 32)  # planes 0 and 1 of a pile <= 32 cards in one word
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _swap_packed(w, i, j, m):
-    """Swap cards i and j of a pile whose planes sit side by side in ``w`` (``m``: bit 0 of each)."""
-    ui = np.uint64(i)
-    uj = np.uint64(j)
-    d = ((w >> ui) ^ (w >> uj)) & m
-    return w ^ ((d << ui) | (d << uj))
-
-
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
-def _shuffle_planes(q0, q1, q2, L, stream):
-    """Shuffle a pile of ``L`` cards held as planes: exactly `rng.shuffle_inplace` on its bytes
-    (same draws, same swaps), on the planes themselves, with the stream state in registers.
-    A pile of at most 21 cards (nearly all) has its three planes packed into one word, so a swap
-    is one shift-xor-mask sequence instead of three; up to 32 cards, two words."""
+def _scatter_planes(q0, q1, q2, L, stream):
+    """Shuffle a pile of ``L >= 2`` cards held as planes: exactly `rng.scatter_inplace` on its kinds
+    (same draws, same slots), with the stream state in registers. Each court card, lowest bit
+    first, goes to a random free slot of ``free``; number cards are the slots left, so they cost
+    nothing."""
     s0 = stream[0]
     s1 = stream[1]
     s2 = stream[2]
     s3 = stream[3]
-    # two swaps per output; when the pile has an odd number of swaps the last output's second
-    # swap is i = 0 with bound 1: Lemire gives 0 and never rejects (no draw), a no-op swap of
-    # card 0 with itself - so no parity branch (a coin flip for the predictor) in the loop
-    i = L - 1
-    if L <= 21:
-        w = q0 | (q1 << np.uint64(21)) | (q2 << np.uint64(42))
-        while i > 0:
+    court = q0 | q1 | q2
+    free = ~_ZERO >> np.uint64(64 - L)
+    o0 = _ZERO
+    o1 = _ZERO
+    o2 = _ZERO
+    while court:
+        b = np.uint64(_cttz(court))
+        court &= court - _ONE
+        r, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = _bounded(r & _MASK32, L, s0, s1, s2, s3)
+        while not (free >> np.uint64(j)) & _ONE:
             r, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
-            j, s0, s1, s2, s3 = _bounded(r & _MASK32, i + 1, s0, s1, s2, s3)
-            w = _swap_packed(w, i, j, _M21)
-            j, s0, s1, s2, s3 = _bounded(r >> np.uint64(32), i, s0, s1, s2, s3)
-            w = _swap_packed(w, i - 1, j, _M21)
-            i -= 2
-        q0 = w & _F21
-        q1 = (w >> np.uint64(21)) & _F21
-        q2 = w >> np.uint64(42)
-    elif L <= 32:
-        w = q0 | (q1 << np.uint64(32))
-        while i > 0:
-            r, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
-            j, s0, s1, s2, s3 = _bounded(r & _MASK32, i + 1, s0, s1, s2, s3)
-            w = _swap_packed(w, i, j, _M32)
-            q2 = _swap_packed(q2, i, j, _ONE)
-            j, s0, s1, s2, s3 = _bounded(r >> np.uint64(32), i, s0, s1, s2, s3)
-            w = _swap_packed(w, i - 1, j, _M32)
-            q2 = _swap_packed(q2, i - 1, j, _ONE)
-            i -= 2
-        q0 = w & _F32
-        q1 = w >> np.uint64(32)
-    else:
-        while i > 0:
-            r, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
-            j, s0, s1, s2, s3 = _bounded(r & _MASK32, i + 1, s0, s1, s2, s3)
-            q0, q1, q2 = _swap(q0, q1, q2, i, j)
-            j, s0, s1, s2, s3 = _bounded(r >> np.uint64(32), i, s0, s1, s2, s3)
-            q0, q1, q2 = _swap(q0, q1, q2, i - 1, j)
-            i -= 2
+            j, s0, s1, s2, s3 = _bounded(r & _MASK32, L, s0, s1, s2, s3)
+        uj = np.uint64(j)
+        free ^= _ONE << uj
+        o0 |= ((q0 >> b) & _ONE) << uj
+        o1 |= ((q1 >> b) & _ONE) << uj
+        o2 |= ((q2 >> b) & _ONE) << uj
     stream[0] = s0
     stream[1] = s1
     stream[2] = s2
     stream[3] = s3
-    return q0, q1, q2
+    return o0, o1, o2
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -338,7 +290,7 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
                 np_ -= owed
             # O takes the pile
             if shuffle and L > 1:
-                q0, q1, q2 = _shuffle_planes(q0, q1, q2, L, stream)
+                q0, q1, q2 = _scatter_planes(q0, q1, q2, L, stream)
             sh = np.uint64(no)
             o0 |= q0 << sh
             o1 |= q1 << sh
