@@ -59,14 +59,23 @@ def _empty_tables(rules, per_seat, ids_as=pa.uint32()):
 
 
 def _chunks(ranges, chunk_size, n_jobs):
-    """Split ranges of game ids into tasks. The default size keeps every worker busy on small runs."""
-    if chunk_size is None:
-        total = sum(hi - lo for lo, hi in ranges)
-        workers = joblib.effective_n_jobs(n_jobs)
-        chunk_size = min(DEFAULT_CHUNK_SIZE, max(_MIN_AUTO_CHUNK, math.ceil(total / (4 * workers))))
+    """Split ranges of game ids into tasks of ``chunk_size`` games.
+
+    By default a task is a quarter of what is left per worker, at most `DEFAULT_CHUNK_SIZE` and at
+    least 1,024 games: full-size tasks while there is plenty to do, then smaller and smaller ones,
+    so that the workers run out of work together instead of one waiting for the other's last
+    full-size chunk. (Which games form a task never changes a game: each has its own stream.)
+    """
+    workers = joblib.effective_n_jobs(n_jobs)
+    left = sum(hi - lo for lo, hi in ranges)
     for lo, hi in ranges:
-        for a in range(lo, hi, chunk_size):
-            yield a, min(a + chunk_size, hi)
+        a = lo
+        while a < hi:
+            size = chunk_size or min(DEFAULT_CHUNK_SIZE, max(_MIN_AUTO_CHUNK, math.ceil(left / (4 * workers))))
+            b = min(a + size, hi)
+            yield a, b
+            left -= b - a
+            a = b
 
 
 def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, ids_as, sink):
