@@ -35,21 +35,24 @@ def kernel_for(rules) -> str:
 
 
 def _empty_raw(n_games: int, p: int):
-    return (np.zeros((n_games, 6), dtype=np.int64), np.zeros((n_games, 3), dtype=np.int64),
+    """The kernels' result arrays, one row per figure so that each figure is a contiguous row
+    handed out without a copy: uint32[6, n] (cards, tricks, loop_start_tricks, loop_start_cards,
+    loop_tricks, loop_cards), int8[3, n] (outcome, winner, looped), int64[n, 4, p] per seat."""
+    return (np.zeros((6, n_games), dtype=np.uint32), np.zeros((3, n_games), dtype=np.int8),
             np.zeros((n_games, 4, p), dtype=np.int64))
 
 
 def _assemble(out_u32, out_small, seat_out, init_out, per_seat: bool) -> dict[str, np.ndarray]:
     res = {
-        "cards": out_u32[:, 0].astype(np.uint32),
-        "tricks": out_u32[:, 1].astype(np.uint32),
-        "outcome": out_small[:, 0].astype(np.uint8),
-        "winner": out_small[:, 1].astype(np.int8),
-        "looped": out_small[:, 2].astype(bool),
-        "loop_start_tricks": out_u32[:, 2].astype(np.uint32),
-        "loop_start_cards": out_u32[:, 3].astype(np.uint32),
-        "loop_tricks": out_u32[:, 4].astype(np.uint32),
-        "loop_cards": out_u32[:, 5].astype(np.uint32),
+        "cards": out_u32[0],
+        "tricks": out_u32[1],
+        "outcome": out_small[0].view(np.uint8),
+        "winner": out_small[1],
+        "looped": out_small[2].view(bool),
+        "loop_start_tricks": out_u32[2],
+        "loop_start_cards": out_u32[3],
+        "loop_tricks": out_u32[4],
+        "loop_cards": out_u32[5],
     }
     if per_seat:
         if init_out is not None:

@@ -525,8 +525,8 @@ def play_one(d0, d1, d2, dl, stream, prm, G, GB, snap, cut, saved, i, out_u32, o
             _run(G, prm, stream, limit, mu + lam, False, cut, snap)
     if cut[0]:
         outcome = CUTOFF
-        out_u32[i, 0] = cut[1]
-        out_u32[i, 1] = cut[2]
+        out_u32[0, i] = cut[1]
+        out_u32[1, i] = cut[2]
         winner = -1
         for s in range(n):
             seat_out[i, 3, s] = cut[4 + s]
@@ -536,8 +536,8 @@ def play_one(d0, d1, d2, dl, stream, prm, G, GB, snap, cut, saved, i, out_u32, o
                 seat_out[i, 2, s] = cut[4 + 2 * n + s]
     else:
         outcome = WIN if sc[S_OVER] else LOOP
-        out_u32[i, 0] = sc[S_CARDS]
-        out_u32[i, 1] = sc[S_TRICKS]
+        out_u32[0, i] = sc[S_CARDS]
+        out_u32[1, i] = sc[S_TRICKS]
         winner = sc[S_WINNER] if outcome == WIN else -1
         for s in range(n):
             seat_out[i, 3, s] = ln[s]
@@ -562,17 +562,17 @@ def play_one(d0, d1, d2, dl, stream, prm, G, GB, snap, cut, saved, i, out_u32, o
             winner = -1
         elif per_seat:
             seat_out[i, 1, winner] = 1
-    out_small[i, 0] = outcome
-    out_small[i, 1] = winner
-    out_small[i, 2] = 1 if looped else 0
+    out_small[0, i] = outcome
+    out_small[1, i] = winner
+    out_small[2, i] = 1 if looped else 0
     if looped:
-        out_u32[i, 2] = mu
-        out_u32[i, 3] = c_mu
-        out_u32[i, 4] = lam
-        out_u32[i, 5] = c_r - c_mu
+        out_u32[2, i] = mu
+        out_u32[3, i] = c_mu
+        out_u32[4, i] = lam
+        out_u32[5, i] = c_r - c_mu
     else:
         for k in range(2, 6):
-            out_u32[i, k] = 0
+            out_u32[k, i] = 0
 
 
 @njit(nogil=True, cache=True)
@@ -632,13 +632,13 @@ def _deal(deck, n, seed, game, state, shuffled, d0, d1, d2, dl, init_out, i, per
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _record_win(out_u32, out_small, i, cards, tricks, w):
     """Game i was won by seat w (a fast pass proved it: no loop, no cut-off)."""
-    out_u32[i, 0] = cards
-    out_u32[i, 1] = tricks
+    out_u32[0, i] = cards
+    out_u32[1, i] = tricks
     for k in range(2, 6):
-        out_u32[i, k] = 0
-    out_small[i, 0] = WIN
-    out_small[i, 1] = w
-    out_small[i, 2] = 0
+        out_u32[k, i] = 0
+    out_small[0, i] = WIN
+    out_small[1, i] = w
+    out_small[2, i] = 0
 
 
 @njit(nogil=True, cache=True, _nrt=False)

@@ -474,8 +474,8 @@ def play_one(dh, dl, stream, prm, G, GB, snap, cut, i, out_u32, out_small, seat_
     """Play one deal and write its figures to row ``i`` of the result arrays.
 
     ``stream`` (uint64[4]) is the game's random stream positioned after the deal (used only by
-    the shuffle variants). ``out_u32`` int64[n_games, 6]: cards, tricks, loop_start_tricks,
-    loop_start_cards, loop_tricks, loop_cards. ``out_small`` int64[n_games, 3]: outcome, winner,
+    the shuffle variants). ``out_u32`` uint32[6, n_games]: cards, tricks, loop_start_tricks,
+    loop_start_cards, loop_tricks, loop_cards. ``out_small`` int8[3, n_games]: outcome, winner,
     looped. ``seat_out`` int64[n_games, 4, n]: min_cards, place, out_cards, final hand size.
     """
     n = dl.shape[0]
@@ -507,8 +507,8 @@ def play_one(dh, dl, stream, prm, G, GB, snap, cut, i, out_u32, out_small, seat_
     hands, head, ln, ing, pile, sc, minc, outc, place = G
     if cut[0]:
         outcome = CUTOFF
-        out_u32[i, 0] = cut[1]
-        out_u32[i, 1] = cut[2]
+        out_u32[0, i] = cut[1]
+        out_u32[1, i] = cut[2]
         winner = -1
         for s in range(n):
             seat_out[i, 0, s] = cut[4 + n + s]
@@ -519,8 +519,8 @@ def play_one(dh, dl, stream, prm, G, GB, snap, cut, i, out_u32, out_small, seat_
         outcome = WIN if sc[S_OVER] else LOOP
         if looped and prm[P_SHUFFLE_ON_LOOP]:
             outcome = WIN  # shuffle_on_loop games always end (the cut-off case is handled above)
-        out_u32[i, 0] = sc[S_CARDS]
-        out_u32[i, 1] = sc[S_TRICKS]
+        out_u32[0, i] = sc[S_CARDS]
+        out_u32[1, i] = sc[S_TRICKS]
         winner = sc[S_WINNER] if outcome == WIN else -1
         for s in range(n):
             seat_out[i, 0, s] = minc[s]
@@ -544,17 +544,17 @@ def play_one(dh, dl, stream, prm, G, GB, snap, cut, i, out_u32, out_small, seat_
             winner = -1
         else:
             seat_out[i, 1, winner] = 1
-    out_small[i, 0] = outcome
-    out_small[i, 1] = winner
-    out_small[i, 2] = 1 if looped else 0
+    out_small[0, i] = outcome
+    out_small[1, i] = winner
+    out_small[2, i] = 1 if looped else 0
     if looped:
-        out_u32[i, 2] = mu
-        out_u32[i, 3] = c_mu
-        out_u32[i, 4] = lam
-        out_u32[i, 5] = c_r - c_mu
+        out_u32[2, i] = mu
+        out_u32[3, i] = c_mu
+        out_u32[4, i] = lam
+        out_u32[5, i] = c_r - c_mu
     else:
         for k in range(2, 6):
-            out_u32[i, k] = 0
+            out_u32[k, i] = 0
 
 
 @njit(nogil=True, cache=True)
