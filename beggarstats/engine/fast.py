@@ -37,9 +37,10 @@ def kernel_for(rules) -> str:
 def _empty_raw(n_games: int, p: int):
     """The kernels' result arrays, one row per figure so that each figure is a contiguous row
     handed out without a copy: uint32[6, n] (cards, tricks, loop_start_tricks, loop_start_cards,
-    loop_tricks, loop_cards), int8[3, n] (outcome, winner, looped), int64[n, 4, p] per seat."""
+    loop_tricks, loop_cards), int8[3, n] (outcome, winner, looped), int64[n, 3, p] per seat (min_cards,
+    place, out_cards; written only when asked for, so untouched memory otherwise)."""
     return (np.zeros((6, n_games), dtype=np.uint32), np.zeros((3, n_games), dtype=np.int8),
-            np.zeros((n_games, 4, p), dtype=np.int64))
+            np.zeros((n_games, 3, p), dtype=np.int64))
 
 
 def _assemble(out_u32, out_small, seat_out, init_out, per_seat: bool) -> dict[str, np.ndarray]:

@@ -528,9 +528,8 @@ def play_one(d0, d1, d2, dl, stream, prm, G, GB, snap, cut, saved, i, out_u32, o
         out_u32[0, i] = cut[1]
         out_u32[1, i] = cut[2]
         winner = -1
-        for s in range(n):
-            seat_out[i, 3, s] = cut[4 + s]
-            if per_seat:
+        if per_seat:
+            for s in range(n):
                 seat_out[i, 0, s] = cut[4 + n + s]
                 seat_out[i, 1, s] = cut[4 + 3 * n + s]
                 seat_out[i, 2, s] = cut[4 + 2 * n + s]
@@ -539,9 +538,8 @@ def play_one(d0, d1, d2, dl, stream, prm, G, GB, snap, cut, saved, i, out_u32, o
         out_u32[0, i] = sc[S_CARDS]
         out_u32[1, i] = sc[S_TRICKS]
         winner = sc[S_WINNER] if outcome == WIN else -1
-        for s in range(n):
-            seat_out[i, 3, s] = ln[s]
-            if per_seat:
+        if per_seat:
+            for s in range(n):
                 seat_out[i, 0, s] = minc[s]
                 seat_out[i, 1, s] = place[s]
                 seat_out[i, 2, s] = outc[s]
@@ -551,7 +549,7 @@ def play_one(d0, d1, d2, dl, stream, prm, G, GB, snap, cut, saved, i, out_u32, o
         best = -1
         count = 0
         for s in range(n):
-            v = seat_out[i, 3, s]
+            v = cut[4 + s] if cut[0] else ln[s]  # cards held at the end
             if v > best:
                 best = v
                 count = 1
@@ -646,7 +644,6 @@ def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, pe
     """Every game through `kernel_two`; ``need[i] = 1`` for those it hands back."""
     (shuffled, d0, d1, d2, dl, state, saved, saved2, snap, cut,
      h0, h1, h2, hl, ing, nxt, minc, outc, place) = scratch
-    N = deck.shape[0]
     end = prm[P_END]
     beggar = prm[P_BEGGAR] != 0
     shuffle = prm[P_SHUFFLE_PILE] != 0
@@ -671,8 +668,6 @@ def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, pe
             need[i] = 1
             continue
         _record_win(out_u32, out_small, i, cards, tricks, w)
-        seat_out[i, 3, w] = N
-        seat_out[i, 3, 1 - w] = 0
         if per_seat:
             seat_out[i, 0, 0] = m0
             seat_out[i, 0, 1] = m1
@@ -711,9 +706,8 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
             need[i] = 1
             continue
         _record_win(out_u32, out_small, i, cards, tricks, w)
-        for s in range(n):
-            seat_out[i, 3, s] = hl[s]
-            if per_seat:
+        if per_seat:
+            for s in range(n):
                 seat_out[i, 0, s] = minc[s]
                 seat_out[i, 1, s] = place[s]
                 seat_out[i, 2, s] = outc[s]

@@ -476,7 +476,7 @@ def play_one(dh, dl, stream, prm, G, GB, snap, cut, i, out_u32, out_small, seat_
     ``stream`` (uint64[4]) is the game's random stream positioned after the deal (used only by
     the shuffle variants). ``out_u32`` uint32[6, n_games]: cards, tricks, loop_start_tricks,
     loop_start_cards, loop_tricks, loop_cards. ``out_small`` int8[3, n_games]: outcome, winner,
-    looped. ``seat_out`` int64[n_games, 4, n]: min_cards, place, out_cards, final hand size.
+    looped. ``seat_out`` int64[n_games, 3, n]: min_cards, place, out_cards.
     """
     n = dl.shape[0]
     sc = G[5]
@@ -514,7 +514,6 @@ def play_one(dh, dl, stream, prm, G, GB, snap, cut, i, out_u32, out_small, seat_
             seat_out[i, 0, s] = cut[4 + n + s]
             seat_out[i, 1, s] = cut[4 + 3 * n + s]
             seat_out[i, 2, s] = cut[4 + 2 * n + s]
-            seat_out[i, 3, s] = cut[4 + s]
     else:
         outcome = WIN if sc[S_OVER] else LOOP
         if looped and prm[P_SHUFFLE_ON_LOOP]:
@@ -526,14 +525,13 @@ def play_one(dh, dl, stream, prm, G, GB, snap, cut, i, out_u32, out_small, seat_
             seat_out[i, 0, s] = minc[s]
             seat_out[i, 1, s] = place[s]
             seat_out[i, 2, s] = outc[s]
-            seat_out[i, 3, s] = ln[s]
         if winner >= 0:
             seat_out[i, 1, winner] = 1
     if outcome != WIN and prm[P_MOST]:
         best = -1
         count = 0
         for s in range(n):
-            v = seat_out[i, 3, s]
+            v = cut[4 + s] if cut[0] else ln[s]  # cards held at the end
             if v > best:
                 best = v
                 count = 1
