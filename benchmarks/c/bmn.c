@@ -10,9 +10,10 @@
  * Python engines can be compared game by game (tests/test_anchor.py).
  *
  * Hands: three bit-planes of the tribute (bit i = the i-th card from the top) and a length per
- * hand, kept by role (the leader's hand first), so a trick runs in registers. A run of number cards costs one count-trailing-zeros; a pile goes under a hand with three
- * shifts and ORs. Every trick boundary is checked for a repeated state with Brent's algorithm
- * (exact comparison of leader and both hands); a loop is then located exactly by a second pass.
+ * hand, kept by role (the leader's hand first), so that a trick runs in registers. A run of
+ * number cards costs one count-trailing-zeros; a pile goes under a hand with three shifts and ORs.
+ * Every trick boundary is checked for a repeated state with Brent's algorithm (exact comparison
+ * of leader and both hands); a loop is then located exactly by a second pass.
  *
  * Build:  gcc -O3 -march=native -o bmn bmn.c
  * Usage:  bmn GAMES SEED          time games 0..GAMES-1, print one summary line of key/value pairs
