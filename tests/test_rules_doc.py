@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from beggarstats import Rules, play
+from beggarstats.deals import random_deal
 from beggarstats.decks import PRESETS
 from beggarstats.engine.fast import RESULT_KEYS, play_games
 from beggarstats.records import load_records
@@ -74,6 +75,17 @@ def test_deck_table_is_the_presets():
     for name, deck in PRESETS.items():
         assert rows[name] == list(deck.counts) + [deck.size], name
         assert Rules(deck=name).n_cards == deck.size
+
+
+def test_uneven_deals_are_the_ones_named():
+    """Section 2 names the player counts (2-6) for which a 52-card deal is uneven."""
+    uneven = [p for p in range(2, 7)
+              if len({len(h) for h in random_deal(1, 0, Rules(players=p))[0]}) > 1]
+    words = ", ".join(str(p) for p in uneven[:-1]) + f" and {uneven[-1]} players"
+    assert f"(with 52 cards: {words})" in TEXT
+    for p in uneven:
+        sizes = [len(h) for h in random_deal(1, 0, Rules(players=p))[0]]
+        assert sizes == sorted(sizes, reverse=True)   # the first seats get the extra cards
 
 
 def test_every_reported_figure_is_described():
