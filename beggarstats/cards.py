@@ -1,4 +1,4 @@
-"""Cards, hands and deals in the notation of SPEC.md section 1.
+"""Cards, hands and deals in the notation of docs/RULES.md section 1.
 
 Only a card's *kind* matters, and every kind is stored as the tribute it demands:
 0 number card, 1 Jack, 2 Queen, 3 King, 4 Ace, 5 Joker. A hand is a tuple of tributes, top card

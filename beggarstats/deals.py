@@ -1,4 +1,4 @@
-"""Random deals: a uniform shuffle of the deck dealt one card at a time, seat 0 first (SPEC 5)."""
+"""Random deals: a uniform shuffle of the deck dealt one card at a time, seat 0 first (docs/RULES.md §2)."""
 
 from __future__ import annotations
 

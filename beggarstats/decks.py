@@ -1,4 +1,4 @@
-"""Deck compositions: how many cards of each kind a deck holds (SPEC.md section 1)."""
+"""Deck compositions: how many cards of each kind a deck holds (docs/RULES.md section 1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Matches: several rounds at one table, the deal rotating clockwise after every round (SPEC 4).
+"""Matches: several rounds at one table, the deal rotating clockwise after every round (docs/MATCHES.md).
 
 Semantics (also in ``docs/MATCHES.md``):
 

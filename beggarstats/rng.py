@@ -1,7 +1,7 @@
 """The per-game random stream: xoshiro256** seeded through splitmix64 from (seed, game).
 
 Every game of every table has its own stream, so a game is re-created from ``(seed, game)`` alone,
-whatever ``n_jobs``, backend or chunking (SPEC.md section 5). The functions are numba-compiled and
+whatever ``n_jobs``, backend or chunking (docs/RULES.md section 7). The functions are numba-compiled and
 work on a 4-word uint64 state array, so kernels and the reference engine share them exactly.
 """
 

@@ -1,4 +1,4 @@
-"""`Rules`: one immutable, validated description of every option of SPEC.md sections 2-4."""
+"""`Rules`: one immutable, validated description of every option of docs/RULES.md."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ __all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS"]
 #      distribution, different draws, so shuffle_pile / shuffle_on_loop games changed one by one.
 RULES_VERSION = 2
 
-MAX_PLAYERS = 12  # SPEC asks for 2-6; the engines allow a few more.
+MAX_PLAYERS = 12  # the game is played by 2-6; the engines allow a few more.
 
 _CHOICES = {
     "end": ("trick", "empty", "unable"),
@@ -45,7 +45,7 @@ class Rules:
     players : int
         Number of seats, 2 to 6 (up to ``MAX_PLAYERS``). Seat 0 leads the first trick.
     end : {'trick', 'empty', 'unable'}
-        When players are out and the game ends (SPEC 2, ``docs/RULES.md``).
+        When players are out and the game ends (``docs/RULES.md`` section 4).
     exhausted_tribute : {'claimant', 'passes_on'}
         What happens when a payer runs out with 3+ players in the game.
     direction : {'cw', 'ccw'}
@@ -55,7 +55,7 @@ class Rules:
     joker_mode : {'super', 'beggar'}
         'super': a joker demands 5; 'beggar': it demands 5 and cannot be countered.
     shuffle_pile, shuffle_on_loop : bool
-        The shuffle variants (SPEC 4).
+        The shuffle variants (``docs/RULES.md`` section 6).
     deck : Deck or str
         'standard', 'italian' or a custom ``Deck``.
     max_cards : int or None

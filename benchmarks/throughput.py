@@ -1,23 +1,26 @@
-"""Throughput of the numba engine against the C reference simulator (issue #3).
+"""Throughput of the numba engine against our C simulator, the speed anchor (issue #3).
 
-Builds ``shared/bench/bmn_ref.c`` (gcc -O3 -march=native, in a temporary directory), runs its
-``bits`` and ``ring`` engines, then our engine single-threaded on standard 2-player deals, on 3-6
-players and on every variant, and prints ONE table from this one run. If ``beggarstats.simulate``
-exists, it adds the end-to-end rows (simulate() vs the raw engine, n_jobs=2 vs n_jobs=1).
+Builds ``benchmarks/c/bmn.c`` (gcc -O3 -march=native, in a temporary directory) and times it on
+random 2-player deals in turns with our engine single-threaded on the very same games (same seed,
+same deals; the script checks that both played the same number of cards), then our engine on 3-6
+players and on every variant, and prints ONE table from this one run, with the C-to-ours ratio
+in CPU time as well (steadier than wall time when the machine is shared). If
+``beggarstats.simulate`` exists, it adds the end-to-end rows (simulate() vs the raw engine,
+n_jobs=2 vs n_jobs=1).
 
 Usage::
 
     python benchmarks/throughput.py [--games N] [--quick]
 
-The shared directory is ``$BEGGARSTATS_SHARED`` or ``../shared`` next to the repository root.
-Targets: 2-player games/s >= 1.0x C `bits`; every other row's cards/s >= 0.7x our 2-player
-figure; simulate() >= 0.8x the raw engine; n_jobs=2 >= 1.8x n_jobs=1.
+Targets: 2-player games/s >= 1.0x the C simulator; every other row's cards/s >= 0.7x our
+2-player figure; simulate() >= 0.8x the raw engine; n_jobs=2 >= 1.8x n_jobs=1.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -37,44 +40,77 @@ from beggarstats.rules import Rules  # noqa: E402
 SEED = 12345
 
 
-def shared_dir() -> Path:
-    """The shared directory: $BEGGARSTATS_SHARED, else ../shared relative to the repo root."""
-    env = os.environ.get("BEGGARSTATS_SHARED")
-    return Path(env) if env else REPO.parent / "shared"
+C_SOURCE = REPO / "benchmarks" / "c" / "bmn.c"
 
 
-def build_c_reference(workdir: Path) -> Path | None:
-    """Compile bmn_ref.c into ``workdir``; None if gcc or the source is missing."""
-    src = shared_dir() / "bench" / "bmn_ref.c"
-    if not src.exists() or shutil.which("gcc") is None:
-        return None
-    exe = workdir / "bmn_ref"
-    subprocess.run(["gcc", "-O3", "-march=native", "-o", str(exe), str(src)], check=True)
+def build_c(workdir: Path) -> Path:
+    """Compile benchmarks/c/bmn.c into ``workdir`` (gcc -O3 -march=native); the executable's path.
+
+    Raises RuntimeError, saying so, when gcc is missing or the build fails.
+    """
+    gcc = shutil.which("gcc")
+    if gcc is None:
+        raise RuntimeError("gcc was not found on PATH: it is needed to build the C simulator "
+                           "benchmarks/c/bmn.c (install gcc, e.g. `apt-get install gcc`)")
+    exe = workdir / "bmn"
+    done = subprocess.run([gcc, "-O3", "-march=native", "-Wall", "-o", str(exe), str(C_SOURCE)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"building {C_SOURCE.name} failed:\n{done.stderr}")
     return exe
 
 
-def run_c_reference(exe: Path, games: int, engine: str) -> dict:
-    """Run ``bmn_ref N SEED engine`` and parse its one-line summary (games/s, cards/s, ...)."""
-    out = subprocess.run([str(exe), str(games), str(SEED), engine], check=True, capture_output=True,
+def _children_cpu() -> float:
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
+
+
+def run_c(exe: Path, games: int) -> dict:
+    """Run ``bmn GAMES SEED`` and parse its one-line summary (games/s, cards/s, total cards, ...),
+    with the CPU time it used."""
+    cpu = _children_cpu()
+    out = subprocess.run([str(exe), str(games), str(SEED)], check=True, capture_output=True,
                          text=True).stdout.split()
+    cpu = _children_cpu() - cpu
     fields = dict(zip(out[::2], out[1::2]))
     return {"games_s": float(fields["games/s"]), "cards_s": float(fields["cards/s"]),
-            "avg_cards": float(fields["avg_cards"])}
+            "avg_cards": float(fields["avg_cards"]), "cards": int(fields["cards"]),
+            "cpu_games_s": games / cpu}
+
+
+def _best(runs: list[dict]) -> dict:
+    """The fastest of several timings in wall time, with the best CPU-time rate among them."""
+    return {**max(runs, key=lambda r: r["games_s"]), "cpu_games_s": max(r["cpu_games_s"] for r in runs)}
+
+
+def time_anchor_pair(exe: Path, games: int, repeats: int) -> tuple[dict, dict]:
+    """The C simulator and our standard 2-player engine on the same games, timed in turns (C, ours,
+    C, ours, ...) so that a busy spell on this shared machine falls on both alike; best of
+    ``repeats`` each."""
+    c_runs, our_runs = [], []
+    for _ in range(repeats):
+        c_runs.append(run_c(exe, games))
+        our_runs.append(time_engine(Rules(), games, 1))
+    return _best(c_runs), _best(our_runs)
 
 
 def time_engine(rules: Rules, games: int, repeats: int = 3) -> dict:
-    """Best of ``repeats`` single-threaded calls of `play_games` on games 0..games-1."""
+    """Best of ``repeats`` single-threaded calls of `play_games` on games 0..games-1 (with the
+    total of cards played, to check against the C simulator on the same games), in wall time and
+    in this process's CPU time."""
     ids = np.arange(games, dtype=np.int64)
     play_games(rules, SEED, ids[:64])  # compile / load from cache
-    best = None
+    best, best_cpu = None, float("inf")
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         res = play_games(rules, SEED, ids)
-        dt = time.perf_counter() - t0
+        dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+        best_cpu = min(best_cpu, cpu)
         if best is None or dt < best[0]:
             best = (dt, int(res["cards"].sum()))
     dt, cards = best
-    return {"games_s": games / dt, "cards_s": cards / dt, "avg_cards": cards / games}
+    return {"games_s": games / dt, "cards_s": cards / dt, "avg_cards": cards / games, "cards": cards,
+            "cpu_games_s": games / best_cpu}
 
 
 # -- hooks for the simulate() rows (simulate.py is owned by the simulate engineer) ----------------
@@ -157,31 +193,41 @@ def main(argv=None) -> int:
     games = 100_000 if args.quick else args.games
     repeats = 1 if args.quick else 3
 
-    c_rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        exe = build_c_reference(Path(tmp))
-        if exe is not None:
-            for engine in ("bits", "ring"):
-                c_rows.append((f"C reference `{engine}`, 2 players", run_c_reference(exe, games, engine)))
-    c_bits = c_rows[0][1]["games_s"] if c_rows else None
+        try:
+            exe = build_c(Path(tmp))
+        except RuntimeError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        c_best, our_2p = time_anchor_pair(exe, games, repeats)
+    c_rows = [("C simulator benchmarks/c/bmn.c, 2 players", c_best)]
+    c_games_s = c_best["games_s"]
 
     ours = []
     for label, rules in cases():
+        if not ours:   # standard, 2 players: timed above, in turns with the C
+            ours.append((f"beggarstats {label} [{kernel_for(rules)}]", our_2p))
+            continue
         ours.append((f"beggarstats {label} [{kernel_for(rules)}]", time_engine(rules, games, repeats)))
     base_cards = ours[0][1]["cards_s"]
+    if ours[0][1]["cards"] != c_rows[0][1]["cards"]:
+        print(f"error: the C simulator played {c_rows[0][1]['cards']:,} cards in games 0..{games - 1}, "
+              f"our engine {ours[0][1]['cards']:,}: they are not playing the same games", file=sys.stderr)
+        return 1
 
     head = f"{'engine / rules (single thread)':<52} {'games/s':>12} {'Mcards/s':>9} {'avg cards':>9} " \
-           f"{'vs C bits':>9} {'vs our 2p':>9}  target"
-    print(f"throughput, {games:,} games per row, seed {SEED}, cpu count {os.cpu_count()}")
+           f"{'vs C':>9} {'vs our 2p':>9}  target"
+    print(f"throughput, {games:,} games per row, seed {SEED}, cpu count {os.cpu_count()}, "
+          f"load average {os.getloadavg()[0]:.1f}")
     print(head)
     print("-" * len(head))
     missed = []
     for k, (label, r) in enumerate(c_rows + ours):
-        vs_c = f"{r['games_s'] / c_bits:.3f}x" if c_bits else "-"
+        vs_c = f"{r['games_s'] / c_games_s:.3f}x"
         ratio_2p = r["cards_s"] / base_cards
         mark = ""
-        if k == len(c_rows) and c_bits:  # our standard 2-player row: against C `bits`
-            mark = _mark(r["games_s"] / c_bits, 1.0, label, missed)
+        if k == len(c_rows):  # our standard 2-player row: against the C simulator
+            mark = _mark(r["games_s"] / c_games_s, 1.0, label, missed)
         elif k > len(c_rows):
             mark = _mark(ratio_2p, 0.7, label, missed)
         print(f"{label:<52} {r['games_s']:>12,.0f} {r['cards_s'] / 1e6:>9.1f} {r['avg_cards']:>9.1f} "
@@ -193,7 +239,11 @@ def main(argv=None) -> int:
             goal = f"(vs {against}, no target)" if target is None else \
                 f"(>= {target}x {against}) {_mark(ratio, target, label, missed)}"
             print(f"{label:<52} {gs:>12,.0f} {'':>9} {'':>9} {ratio:>8.3f}x  {goal}")
-    print("targets: standard 2p games/s >= 1.0x C bits; other rows cards/s >= 0.7x our 2p")
+    print(f"same games: C and our 2p engine both played {c_rows[0][1]['cards']:,} cards")
+    c_cpu, our_cpu = c_rows[0][1]["cpu_games_s"], ours[0][1]["cpu_games_s"]
+    print(f"in CPU time (steadier on a busy machine): C {c_cpu:,.0f} games/s, our 2p {our_cpu:,.0f} "
+          f"games/s: {our_cpu / c_cpu:.3f}x")
+    print("targets: standard 2p games/s >= 1.0x C; other rows cards/s >= 0.7x our 2p")
     print("all targets met" if not missed else "below target: " + "; ".join(missed))
     return 0
 

@@ -52,7 +52,7 @@ md, code = new_markdown_cell, new_code_cell
 game_length = notebook([
     md("""# 01 — How long is a game of Beggar-My-Neighbour?
 
-Random deals under the standard rules (SPEC.md §2), 2 to 6 players. Length is counted in **cards
+Random deals under the standard rules (docs/RULES.md), 2 to 6 players. Length is counted in **cards
 played onto the pile** (and in tricks). Three questions: what is the typical length, how long is the
 tail, and does the tail decay geometrically — a constant chance per card that the game ends?
 
@@ -120,7 +120,7 @@ interval excludes 50%: leading is a small but real *disadvantage* of about a qua
 point, far too small to matter at the table. With more players (500 000 games each) seat 0's edge
 over 1/n is +1.05 pp with 3 players, -0.34 pp with 4, +0.64 pp with 5 and +0.03 pp (not
 distinguishable from 0) with 6. The odd counts stand out: with 3 or 5 players the deal gives the
-first seats one card more (SPEC §5), which helps them. Read the per-seat `p_value`s with care: five
+first seats one card more (docs/RULES.md §2), which helps them. Read the per-seat `p_value`s with care: five
 player counts and up to six seats make many tests."""),
 ])
 

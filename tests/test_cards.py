@@ -1,4 +1,4 @@
-"""Notation of SPEC.md section 1: parsing, formatting, compositions, and bad input."""
+"""Notation of docs/RULES.md section 1: parsing, formatting, compositions, and bad input."""
 
 import pytest
 

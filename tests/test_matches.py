@@ -17,7 +17,7 @@ from beggarstats.rules import Rules
 # Tiny hand-built deals (any_deck): who wins, in ENGINE seats (engine seat 0 leads).
 E0_WINS = "A/-"      # seat 0 plays A, seat 1 pays one card and runs out
 E1_WINS = "-/A"      # seat 0 plays -, seat 1 plays A, seat 0 cannot pay
-NEVER_ENDS = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"  # SPEC 2: loops
+NEVER_ENDS = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"  # docs/RULES.md section 10: loops
 
 
 def test_hand_built_deals_do_what_the_tests_assume():

@@ -147,7 +147,7 @@ def test_card_count_timeline_of_the_record_game():
 def test_loop_cycle_marks_start_and_repeat():
     ax = P.loop_cycle(NEVER_ENDING).axes[0]
     marks = [line.get_xdata()[0] for line in ax.get_lines()[2:]]
-    assert marks == [4, 66]                                       # SPEC: cycle from trick 4, repeat at 66
+    assert marks == [4, 66]                                       # RULES.md: cycle from trick 4, repeat at 66
     assert ax.get_title() == "cycle of 62 tricks, 440 cards"
     ax = P.loop_cycle(play(NEVER_ENDING, trace=True), x="cards", ax=plt.subplots()[1])
     assert [line.get_xdata()[0] for line in ax.get_lines()[2:]] == [34, 474]

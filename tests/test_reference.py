@@ -1,6 +1,6 @@
 """The reference engine against published figures and hand-traced deals.
 
-Sources of published figures: SPEC.md section 2, and R. P. Mann's record list as reproduced in the
+Sources of published figures: docs/RULES.md section 10, and R. P. Mann's record list as reproduced in the
 exercism `camicia` canonical data (tests/data/camicia_cases.csv, exercism/problem-specifications,
 exercises/camicia/canonical-data.json).
 """

@@ -1,4 +1,4 @@
-"""The general numba kernel: every rule of SPEC.md / docs/RULES.md, one step per card.
+"""The general numba kernel: every rule of docs/RULES.md, one step per card.
 
 Hands are ring buffers (``int8[n, N]``, N = cards in the deck), so any deck and 2..12 players
 work. It is the correctness kernel: `fast.play_games` uses it whenever the bit-plane kernel

@@ -1,4 +1,4 @@
-"""The reference engine: SPEC.md and docs/RULES.md as plain, readable Python.
+"""The reference engine: docs/RULES.md as plain, readable Python.
 
 Slow on purpose. Every rule is one short method of `_Game`, named for the rule. The numba kernels
 must agree with this module game for game (tests/test_differential.py).

@@ -1,0 +1,152 @@
+"""The speed anchor, benchmarks/c/bmn.c, plays the same games as beggarstats, game by game.
+
+The C simulator is built exactly as `benchmarks/throughput.py` builds it (gcc -O3 -march=native).
+Without gcc these tests fail with a message saying so: the anchor must be rebuildable from a clone.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from beggarstats import Rules, play
+from beggarstats.cards import format_deal, format_hand, parse_hand
+from beggarstats.deals import random_deal
+from beggarstats.engine.fast import play_games
+from beggarstats.engine.reference import play_hands
+from beggarstats.records import load_records
+
+ROOT = Path(__file__).resolve().parents[1]
+FIELDS = ("outcome", "winner", "cards", "tricks",
+          "loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")
+
+
+def _throughput():
+    spec = importlib.util.spec_from_file_location("throughput", ROOT / "benchmarks" / "throughput.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def bmn(tmp_path_factory) -> Path:
+    return _throughput().build_c(tmp_path_factory.mktemp("anchor"))
+
+
+def _parse_line(line: str) -> dict:
+    values = line.split()
+    assert len(values) == len(FIELDS), line
+    row = {"outcome": values[0]}
+    for key, value in zip(FIELDS[1:], values[1:]):
+        row[key] = None if value == "-" else int(value)
+    return row
+
+
+def _c_deals(exe: Path, deals: list[str]) -> list[dict]:
+    out = subprocess.run([str(exe), "--deals"], input="\n".join(deals) + "\n", capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    assert len(out) == len(deals)
+    return [_parse_line(line) for line in out]
+
+
+def _c_games(exe: Path, seed: int, first: int, count: int) -> list[dict]:
+    out = subprocess.run([str(exe), "--games", str(seed), str(first), str(count)], capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    assert len(out) == count
+    return [_parse_line(line) for line in out]
+
+
+def _figures(result) -> dict:
+    return {key: getattr(result, key) for key in FIELDS}
+
+
+def test_the_published_checks_and_records(bmn):
+    """Every 2-player standard-deck record of data/records.csv, with its published figures."""
+    records = [r for r in load_records() if r["deck"] == "standard"]
+    assert {"Nessler 2022", "Casella 2024"} <= {r["name"] for r in records}
+    for rec, c in zip(records, _c_deals(bmn, [r["deal"] for r in records])):
+        published = {k: rec[k] for k in FIELDS if rec[k] is not None}
+        assert {k: c[k] for k in published} == published, rec["name"]
+        assert c == _figures(play(rec["deal"])), rec["name"]
+
+
+def test_hand_built_deals_with_loops_against_the_reference(bmn):
+    """The exercism `camicia` cases of at most 63 cards (the C's limit; two of them loop) and 400
+    small random decks with few penalty cards, where loops are common: every figure, loops
+    located exactly."""
+    with open(ROOT / "tests" / "data" / "camicia_cases.csv", newline="") as fh:
+        deals = [format_hand(parse_hand(c["player_a"])) + "/" + format_hand(parse_hand(c["player_b"]))
+                 for c in csv.DictReader(fh)]
+    deals = [d for d in deals if len(d) <= 64]
+    assert len(deals) >= 20
+    rng = np.random.default_rng(13)
+    for k in range(400):
+        if k % 2:   # any small composition, any split
+            counts = [int(rng.integers(4, 30))] + [int(rng.integers(0, 3)) for _ in range(4)]
+        else:       # 20-22 number cards and 2 Jacks, dealt in halves: loops about one time in five
+            counts = [int(rng.integers(20, 23)), 2, 0, 0, 0]
+        cards = rng.permutation(np.repeat(np.arange(5), counts))
+        cut = int(rng.integers(0, len(cards) + 1)) if k % 2 else len(cards) // 2
+        deals.append(format_deal((tuple(cards[:cut]), tuple(cards[cut:]))))
+    c_rows = _c_deals(bmn, deals)
+    ours = [_figures(play(d, any_deck=True)) for d in deals]
+    for deal, c, ref in zip(deals, c_rows, ours):
+        assert c == ref, deal
+    loops = sum(r["outcome"] == "loop" for r in ours)
+    assert loops >= 20 and sum(r["outcome"] == "win" for r in ours) >= 200, loops
+
+
+def test_random_games_against_the_reference_engine(bmn):
+    """Games 0..1,499 of seed 2026: the same deals (splitmix64 -> xoshiro256**, Fisher-Yates,
+    dealt round) and the same outcome, winner, cards and tricks as the readable engine."""
+    rules = Rules()
+    c_rows = _c_games(bmn, 2026, 0, 1500)
+    for game, c in enumerate(c_rows):
+        deal, _ = random_deal(2026, game, rules)
+        assert c == _figures(play_hands(deal, rules)), game
+
+
+def test_many_random_games_against_the_batch_engine(bmn):
+    """200,000 games from an arbitrary first id: the batch engine and the C agree on every game."""
+    first, n = 7_000_000, 200_000
+    c_rows = _c_games(bmn, 99, first, n)
+    r = play_games(Rules(), 99, np.arange(first, first + n, dtype=np.int64))
+    assert [c["cards"] for c in c_rows] == r["cards"].tolist()
+    assert [c["tricks"] for c in c_rows] == r["tricks"].tolist()
+    assert [-1 if c["winner"] is None else c["winner"] for c in c_rows] == r["winner"].tolist()
+    assert all(c["outcome"] == "win" for c in c_rows) and (r["outcome"] == 0).all()
+
+
+def test_summary_mode_totals_match_the_batch_engine(bmn):
+    """The timing mode that `benchmarks/throughput.py` reads plays games 0..N-1 of the seed."""
+    out = subprocess.run([str(bmn), "20000", "12345"], capture_output=True, text=True, check=True).stdout.split()
+    fields = dict(zip(out[::2], out[1::2]))
+    r = play_games(Rules(), 12345, np.arange(20_000, dtype=np.int64))
+    assert int(fields["games"]) == 20_000
+    assert int(fields["cards"]) == int(r["cards"].sum())
+    assert int(fields["tricks"]) == int(r["tricks"].sum())
+    assert int(fields["seat0_wins"]) == int((r["winner"] == 0).sum())
+    assert int(fields["loops"]) == 0
+    assert float(fields["games/s"]) > 0
+
+
+@pytest.mark.parametrize("deal, message", [
+    ("--J-/--Z-", "hand 1 position 3"),
+    ("----/----/--", "exactly two hands"),
+    ("-" * 64 + "/", "at most 63 cards"),
+])
+def test_bad_deals_are_refused_with_the_position(bmn, deal, message):
+    done = subprocess.run([str(bmn), "--deals"], input=deal + "\n", capture_output=True, text=True)
+    assert done.returncode == 2
+    assert message in done.stderr
+
+
+def test_bad_arguments_exit_2(bmn):
+    for args in (["ten", "1"], ["--games", "1", "-1", "5"], []):
+        done = subprocess.run([str(bmn), *args], capture_output=True, text=True)
+        assert done.returncode == 2 and "usage" in done.stderr, args
