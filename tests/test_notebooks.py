@@ -156,3 +156,14 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     prose = [o["data"]["text/markdown"] for o in outputs(nb) if "text/markdown" in o.get("data", {})]
     assert prose and all(p.strip() for p in prose)
     assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_readmes_give_the_same_regeneration_command():
+    command = re.search(r"^jupytext --sync --execute \S+$", (FOLDER / "README.md").read_text(), re.MULTILINE)
+    assert command, "notebooks/README.md must give the regeneration command on a line of its own"
+    assert f"`{command.group(0)}`" in (ROOT / "README.md").read_text().replace("\n", " ")
+    assert 'pip install ".[notebooks]"' in (ROOT / "README.md").read_text()
+    assert "jupyter lab notebooks/" in (ROOT / "README.md").read_text()
+    # the pattern names exactly the notebooks
+    pattern = command.group(0).split()[-1]
+    assert sorted(p.name for p in ROOT.glob(pattern)) == sorted(p.name for p in SCRIPTS)
