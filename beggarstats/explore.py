@@ -19,6 +19,7 @@ imported when a panel is built, so importing this module pulls in neither.
 
 from __future__ import annotations
 
+import inspect
 import time
 
 import numpy as np
@@ -119,23 +120,35 @@ def paired_comparison(games: pd.DataFrame, baseline: pd.DataFrame, *, measure: s
 
 def compare_with_standard(games: pd.DataFrame, baseline: pd.DataFrame, rules: Rules, base: Rules,
                           *, confidence: float = 0.95) -> pd.DataFrame:
-    """The explorer's comparison: paired when the two samples share their deals, else independent
-    (`beggarstats.analysis.compare_variants`: Welch interval of the mean difference, Newcombe
-    interval of the difference in seat 0's win rate)."""
-    if shares_deals(rules, base):
+    """The explorer's comparison, by `beggarstats.analysis.compare_variants`: paired when the two
+    samples share their deals (`shares_deals`), else independent (Welch interval of the mean
+    difference, Newcombe interval of the difference in seat 0's win rate).
+
+    Until `compare_variants` takes ``design='paired'``, the paired rows come from
+    `paired_comparison`, which computes the same paired t intervals.
+    """
+    paired = shares_deals(rules, base)
+    if paired and not _PAIRED_IN_ANALYSIS:
         return paired_comparison(games, baseline, confidence=confidence)
     both = pd.concat([_slim(games).assign(rules="variant"), _slim(baseline).assign(rules="standard")],
                      ignore_index=True)
-    table = an.compare_variants(both, baseline="standard", by=None, confidence=confidence)
-    table = table[table["metric"].isin(["mean_length_diff", "seat0_win_diff"])].assign(design="independent")
+    options = {"design": "paired" if paired else "independent"} if _PAIRED_IN_ANALYSIS else {}
+    table = an.compare_variants(both, baseline="standard", by=None, confidence=confidence, **options)
+    table = table[table["metric"].isin(["mean_length_diff", "seat0_win_diff"])]
+    if "design" not in table.columns:
+        table = table.assign(design="independent")
     return table[["metric", "design", "estimate", "low", "high", "p_value", "n", "value", "baseline_value"]] \
         .reset_index(drop=True)
+
+
+_PAIRED_IN_ANALYSIS = "design" in inspect.signature(an.compare_variants).parameters
 
 
 def _slim(games: pd.DataFrame, measure: str = "cards") -> pd.DataFrame:
     """The columns the comparisons and the survival curve read, as plain numpy columns (much faster to
     group and scan than the compact Arrow-backed columns of `simulate`)."""
     return pd.DataFrame({
+        "game": games["game"].to_numpy(dtype=np.int64),
         "outcome": games["outcome"].astype(str).to_numpy(object),
         "winner": pd.to_numeric(games["winner"]).to_numpy(dtype=float, na_value=np.nan),
         measure: games[measure].to_numpy(dtype=float),
