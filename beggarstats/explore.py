@@ -383,7 +383,8 @@ class Replayer:
         self.plot_out = w.Output()
         self.result = self.deal = self.trick = self.figure = self.error = None
         self.load_button.on_click(lambda _: self.load())
-        self.step.observe(lambda change: self.show(change["new"]), names="value")
+        self._quiet = False
+        self.step.observe(lambda change: None if self._quiet else self.show(change["new"]), names="value")
         self.widget = w.VBox([self.source, w.HBox([self.seed, self.game]), self.deal_text, self.any_deck,
                               self.load_button, self.status, self.step, self.trick_html, self.plot_out])
 
@@ -392,7 +393,7 @@ class Replayer:
         return rules if rules is not None else Rules()
 
     def load(self) -> None:
-        """Play the chosen deal with the reference engine (tracing every trick) and show trick 0."""
+        """Play the chosen deal with the reference engine (tracing every trick) and show its first trick."""
         self.error = None
         try:
             rules = self.rules()
@@ -416,10 +417,13 @@ class Replayer:
         else:
             what = f"cut off after {result.cards} cards and {result.tricks} tricks"
         self.status.value = f"<code>{_escape(deal)}</code><br>{_escape(what)}"
-        self.step.unobserve_all("value")
-        self.step.max = max(len(result.trace), 1)
-        self.step.value = 1 if result.trace else 0
-        self.step.observe(lambda change: self.show(change["new"]), names="value")
+        self._quiet = True  # moving the slider's bounds must not draw a trick of the new game half set up
+        try:
+            self.step.max = max(len(result.trace), 1)
+            self.step.min = 1
+            self.step.value = 1
+        finally:
+            self._quiet = False
         self.show(self.step.value)
 
     def show(self, trick: int) -> None:

@@ -205,6 +205,11 @@ def test_replayer_steps_through_a_random_game():
     assert f"seat {expected.winner} wins" in rp.status.value
     rp.step.value = rp.step.max
     assert rp.trick["hand_sizes"] == expected.final_hand_sizes
+    rp.game.value = 18  # another game: the slider starts again at its first trick, within its length
+    rp.load()
+    _, other = bs.replay(5, 18, rules)
+    assert rp.step.max == len(other.trace) and rp.step.value == 1 and rp.trick["trick"] == 1
+    assert rp.trick["hand_sizes"] == other.trace[0].hand_sizes
 
 
 def test_replayer_draws_the_loop_of_a_pasted_deal():
