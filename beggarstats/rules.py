@@ -118,8 +118,7 @@ class Rules:
         """A short readable label of what differs from the standard game (players excluded)."""
         parts = []
         if self.deck != STANDARD:
-            label = self.deck.label()  # a custom deck's label already says "deck 10/2/0/0/0"
-            parts.append(label if label.startswith("deck ") else f"{label} deck")
+            parts.append(f"{self.deck.label()} deck")
         if self.jokers:
             parts.append(f"{self.jokers} joker{'s' if self.jokers > 1 else ''} ({self.joker_mode})")
         if self.shuffle_pile:

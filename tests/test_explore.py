@@ -52,7 +52,7 @@ def test_build_rules_names_the_bad_control(values, name):
 
 
 def test_a_custom_deck_is_labelled_once():
-    assert bs.Rules(deck=bs.Deck(10, 2, 0, 0, 0)).name == "deck 10/2/0/0/0"
+    assert bs.Rules(deck=bs.Deck(10, 2, 0, 0, 0)).name == "10/2/0/0/0 deck"
     assert bs.Rules(deck="italian").name == "italian deck"
 
 
