@@ -238,10 +238,19 @@ class Explorer:
             self.update()
 
     # -- compute --------------------------------------------------------------------------------
-    def _baseline(self, base: Rules, n: int, seed: int) -> pd.DataFrame:
+    @staticmethod
+    def _summaries(games: pd.DataFrame, label: str) -> dict:
+        """What the panel shows of one sample: plain columns, length summary, Kaplan-Meier table."""
+        slim = _slim(games).assign(sample=label)
+        return {"slim": slim, "lengths": an.length_summary(slim, by="sample"),
+                "km": an.kaplan_meier(slim, by="sample")}
+
+    def _baseline(self, base: Rules, n: int, seed: int) -> tuple[pd.DataFrame, dict]:
+        """The standard game's sample and summaries, kept while players, games and seed stay."""
         key = (base, n, seed)
         if key not in self._base_cache:
-            self._base_cache = {key: simulate(n, rules=base, seed=seed, n_jobs=self.n_jobs)}
+            games = simulate(n, rules=base, seed=seed, n_jobs=self.n_jobs)
+            self._base_cache = {key: (games, self._summaries(games, "standard game"))}
         return self._base_cache[key]
 
     def update(self) -> None:
@@ -258,16 +267,17 @@ class Explorer:
         self.error = None
         base = Rules(players=rules.players)
         games = simulate(n, rules=rules, seed=seed, n_jobs=self.n_jobs)
-        baseline = games if rules == base else self._baseline(base, n, seed)
-        both = _slim(games).assign(sample="chosen rules")
+        samples = [self._summaries(games, "chosen rules")]
+        baseline = games
         if rules != base:
-            both = pd.concat([both, _slim(baseline).assign(sample="standard game")], ignore_index=True)
-        lengths = an.length_summary(both, by="sample")
+            baseline, standard = self._baseline(base, n, seed)
+            samples.append(standard)
+        lengths = pd.concat([s["lengths"] for s in samples], ignore_index=True)
         seats = an.seat_win_rates(games.assign(rules=rules.name), by="players")
         comparison = compare_with_standard(games, baseline, rules, base) if rules != base else pd.DataFrame()
         self.rules, self.base, self.games, self.baseline = rules, base, games, baseline
         self.tables = {"lengths": lengths, "seats": seats, "comparison": comparison}
-        self._draw(both)
+        self._draw(samples)
         self.elapsed = time.perf_counter() - start
         self.updates += 1
         outcomes = games["outcome"].astype(str).value_counts()
@@ -276,32 +286,32 @@ class Explorer:
             + ", ".join(f"{k} {outcomes.get(k, 0):,}" for k in ("win", "loop", "cutoff"))
             + f" — {self.elapsed:.2f} s")
 
-    def _draw(self, both: pd.DataFrame) -> None:
+    def _draw(self, samples: list[dict]) -> None:
         import matplotlib.pyplot as plt
+        from matplotlib import ticker
 
         from . import plots
 
         if self.figure is not None:
             plt.close(self.figure)
-        from matplotlib import ticker
-
         # fixed margins and plain log-axis labels: a constrained layout and mathtext tick labels
         # took most of the time of showing the figure
         fig, (a, b) = plt.subplots(1, 2, figsize=(11, 3.6))
         fig.subplots_adjust(left=0.07, right=0.98, bottom=0.14, top=0.9, wspace=0.25)
-        finished = both[both["outcome"] == "win"]
-        if len(finished):
+        finished = [s["slim"].loc[s["slim"]["outcome"] == "win", "cards"].to_numpy() for s in samples]
+        if sum(f.size for f in finished):
             # the histogram drawn with numpy: seaborn's histplot takes most of a second on 200,000 rows
-            top = float(np.quantile(finished["cards"], 0.99))
+            top = float(np.quantile(np.concatenate(finished), 0.99))
             edges = np.linspace(0, top, 61)
-            for colour, (name, part) in zip(("C0", "C1"), finished.groupby("sample", sort=True)):
-                density, _ = np.histogram(part["cards"], bins=edges)
-                a.stairs(density / max(len(part), 1) / np.diff(edges), edges, color=colour, label=name)
+            for colour, s, cards in zip(("C0", "C1"), samples, finished):
+                density, _ = np.histogram(cards, bins=edges)
+                a.stairs(density / max(cards.size, 1) / np.diff(edges), edges, color=colour,
+                         label=s["slim"]["sample"].iloc[0])
             a.set_xlim(0, top)
             a.set_xlabel("game length (cards)")
             a.set_ylabel("density")
             a.legend()
-            plots.plot_survival(an.kaplan_meier(both, by="sample"), hue="sample", ax=b)
+            plots.plot_survival(pd.concat([s["km"] for s in samples], ignore_index=True), hue="sample", ax=b)
             b.yaxis.set_minor_locator(ticker.NullLocator())
             b.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
         a.set_title("length distribution (finished games)")
