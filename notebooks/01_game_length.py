@@ -16,7 +16,7 @@
 # %% [markdown]
 # # 01 — How long is a game of Beggar-My-Neighbour?
 #
-# Random deals under the standard rules (SPEC.md §2), 2 to 6 players. Length is counted in **cards
+# Random deals under the standard rules (`docs/RULES.md`), 2 to 6 players. Length is counted in **cards
 # played onto the pile** (and in tricks). Three questions: what is the typical length, how long is the
 # tail, and does the tail decay geometrically — a constant chance per card that the game ends?
 #

@@ -83,5 +83,5 @@ who leads — a win rate of {100 * two.rate:.3f}% (95% Wilson interval {100 * tw
 half-width {half:.3f} percentage points). The interval {where} 50%: {lead}. With more players
 ({N_GAMES // 4:,} games each) seat 0's edge over 1/n is {"; ".join(edge(p) for p in PLAYERS if p > 2)}.
 With {", ".join(str(p) for p in PLAYERS if 52 % p)} players the deck does not divide evenly and the deal gives the first
-seats one card more (SPEC §5), which can help them. Read the per-seat `p_value`s of the first table with care: five player counts and up to six
+seats one card more (`docs/RULES.md`, "Seats and the deal"), which can help them. Read the per-seat `p_value`s of the first table with care: five player counts and up to six
 seats make many tests.""")

@@ -17,7 +17,7 @@
 # # 06 — Matches: how long, and does seat 0 keep its edge?
 #
 # A **match** is several rounds at one table; the deal rotates clockwise after every round, so the
-# first leader moves one seat on (SPEC.md §4, choices in `docs/MATCHES.md`). Seat 0 sits left of the
+# first leader moves one seat on (choices in `docs/MATCHES.md`). Seat 0 sits left of the
 # first dealer and leads the first round. In a single game the leader has a measurable edge or
 # handicap (notebook 02); the rotation spreads the lead round the table, but seat 0 still leads the
 # first round and — for a short match — more rounds than the others. Does that leave seat 0 an edge

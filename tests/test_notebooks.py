@@ -140,6 +140,7 @@ def test_markdown_states_no_number_by_hand(path):
 
 # -- every notebook runs ----------------------------------------------------------------------------
 
+@pytest.mark.slow  # minutes for all of them
 @pytest.mark.parametrize("path", NOTEBOOKS, **ids)
 def test_notebook_runs(path, tmp_path, monkeypatch):
     small = documented_sizes()[1]
