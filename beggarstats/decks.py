@@ -58,9 +58,10 @@ class Deck:
             ) from None
 
     def label(self) -> str:
+        """The preset's name, or a custom deck's counts 'n/j/q/k/a' (callers add the word "deck")."""
         if self.name != "custom":
             return self.name
-        return "deck " + "/".join(str(c) for c in self.counts)
+        return "/".join(str(c) for c in self.counts)
 
 
 STANDARD = Deck(36, 4, 4, 4, 4, name="standard")

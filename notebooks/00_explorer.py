@@ -1,0 +1,99 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 00 — Explorer: choose the rules, see the games
+#
+# Pick the number of players (2-6), the deck, every rule option and variant, the sample size and the
+# seed: every change plays the sample again and shows the distribution of game length, the survival
+# curve, every seat's win rate with its 95% Wilson interval, and the comparison with the standard game
+# at the same player count. Game *g* of a table is dealt from (seed, g) alone, so rules that keep the
+# deck and add no jokers play **the very same deals** as the standard game, and the comparison is
+# paired, deal by deal (paired t intervals); another deck deals other games, and the comparison is
+# then between independent samples (Welch and Newcombe intervals).
+#
+# The second part replays one deal: paste a deal, or pick a seed and a game of any table, and step
+# through it trick by trick. The widgets need a running kernel (JupyterLab: `jupyter lab notebooks/`);
+# the cells after each panel show, without running anything, what it displays for one choice.
+
+# %% tags=["parameters"]
+import os
+
+# The common sample-size variable of the notebooks; the explorer starts with half of it (its own
+# `games` box changes it). Override with the environment variable BEGGARSTATS_NOTEBOOK_GAMES (the
+# tests run every notebook on a small sample).
+N_GAMES = int(os.environ.get("BEGGARSTATS_NOTEBOOK_GAMES", 200_000))
+SEED = 2026
+N_JOBS = -1  # all cores
+print(f"N_GAMES = {N_GAMES:_}")
+
+# %%
+from IPython.display import Markdown, display
+
+from beggarstats.explore import Explorer, Replayer
+
+explorer = Explorer(games=N_GAMES // 2, seed=SEED, n_jobs=N_JOBS)
+explorer.widget
+
+# %% [markdown]
+# ## One choice, shown without running: the pile shuffled after every trick
+#
+# The same panel with `shuffle` set to `shuffle_pile` (every pile is shuffled before its taker puts it
+# under their hand). The deals are those of the standard game, so the comparison is paired.
+
+# %%
+explorer.set(shuffle="shuffle_pile")
+display(explorer.figure)
+display(explorer.tables["seats"].round(4))
+display(Markdown(f"**{explorer.comparison_caption()}**"))
+explorer.tables["comparison"].round(4)
+
+# %%
+c = explorer.tables["comparison"].set_index("metric")
+m, w = c.loc["mean_length_diff"], c.loc["seat0_win_diff"]
+def verdict(r):
+    return "no detectable difference" if r.low <= 0 <= r.high else "a detectable difference"
+Markdown(f"""**Reading.** On the same {int(m.n):,} finished deals, shuffling the pile changes the mean length by
+{m.estimate:+.1f} cards (95% paired interval {m.low:+.1f} to {m.high:+.1f}: {verdict(m)}), and seat 0's win rate
+by {100 * w.estimate:+.2f} percentage points ({100 * w.low:+.2f} to {100 * w.high:+.2f}: {verdict(w)}).
+This update ({explorer.controls["games"].value:,} games of each, {explorer.rules.players} players) took
+{explorer.elapsed:.1f} s.""")
+
+# %% [markdown]
+# ## Replay one deal
+#
+# Choose *seed and game* (the rules are the explorer's) or *deal* and paste one (seat 0 first, top card
+# first, hands joined by `/`), then press *play*; the slider steps through the tricks: who led, the
+# cards of the pile in order (`seat:card`), who took it, and every seat's card count afterwards. A deal
+# that never ends is drawn up to its first repeated state, with the cycle shaded.
+
+# %%
+replayer = Replayer(lambda: explorer.rules, seed=SEED, game=0)
+replayer.widget
+
+# %% [markdown]
+# For example the first known never-ending deal of the record table, under the standard rules:
+
+# %%
+from beggarstats import load_records
+
+explorer.set(shuffle="none")
+loop = next(r for r in load_records() if r["outcome"] == "loop")
+replayer.source.value = "deal"
+replayer.deal_text.value = loop["deal"]
+replayer.load()
+replayer.step.value = replayer.result.loop_start_tricks + 1
+display(Markdown(replayer.status.value + "<br>" + replayer.trick_html.value))
+replayer.figure
