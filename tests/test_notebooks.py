@@ -125,7 +125,7 @@ def test_typed_numbers_finds_the_stale_prose_of_the_past():
     assert typed_numbers("a reader met 'over 1,000,000.0 games' here") == ["1,000,000.0"]
     assert typed_numbers("decks of 12 and 24 cards loop most") == ["12", "24"]
     assert typed_numbers("a significant edge (p = 0.04) at 500 matches") == ["0.04", "500"]
-    assert typed_numbers("# 04 — Records\n2-6 players, 95% intervals, 1/n, seat 0, SPEC §4, "
+    assert typed_numbers("# 04 — Records\n2-6 players, 95% intervals, 1/n, seat 0, RULES.md §4, "
                          "notebook 02, `first_to_2`") == []
 
 
