@@ -133,6 +133,16 @@ def test_tail_rate_recovers_geometric_rate():
     assert mle["half_life"] == pytest.approx(np.log(2) / -np.log1p(-mle["rate"]))
 
 
+def test_geometric_tail_is_the_poisson_rate_by_hand():
+    # beyond 10 cards: 12 and 15 end (k = 2, 5), 20 is censored (k = 10): p = 2 / 17, and the GLM's
+    # interval is exp(log p +- z / sqrt(2)).
+    out = A.geometric_tail([5, 12, 15, 20], [True, True, True, False], threshold=10)
+    assert (out["n_tail"], out["events"]) == (3, 2)
+    half = 1.959964 / np.sqrt(2)
+    assert (out["rate"], out["rate_low"], out["rate_high"]) == pytest.approx(
+        (2 / 17, 2 / 17 * np.exp(-half), 2 / 17 * np.exp(half)), rel=1e-5)
+
+
 def test_poisson_rates_by_hand():
     # 5 events in 100 cards and 10 in 400: rates 0.05 and 0.025; the Wald interval on the log rate
     # is exp(log r +- z / sqrt(d)); one common rate 15/500 = 0.03 gives the likelihood-ratio

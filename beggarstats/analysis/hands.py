@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import statsmodels.api as sm
+from scipy import stats
 
 from ._checks import check_by, check_frame, check_level, group_items, numeric
 
@@ -108,9 +109,12 @@ def hand_strength_predictions(data: pd.DataFrame, *, vary: str = "aces", values=
         grid = np.arange(np.nanmin(x), np.nanmax(x) + 1) if values is None else np.asarray(values, float)
         X = np.column_stack([np.ones_like(grid)] + [grid if p == vary else np.full_like(grid, np.nanmean(numeric(sub[p])))
                                                     for p in predictors])
-        frame = fit.get_prediction(X, which="linear").summary_frame(alpha=alpha)
+        pred = fit.get_prediction(X, which="linear")
+        # With 2 players the seats' hands add up to the deck, so the fit is symmetric and at the
+        # deck's midpoint the clustered variance is 0 up to rounding (sometimes -1e-19): clip it.
+        half = stats.norm.ppf(1 - alpha / 2) * np.sqrt(np.clip(pred.var_pred, 0, None))
         won = sub["won"].astype("boolean").fillna(False).to_numpy(dtype=bool)
-        for v, e, lo, hi in zip(grid, frame["predicted"], frame["ci_lower"], frame["ci_upper"]):
+        for v, e, lo, hi in zip(grid, pred.predicted, pred.predicted - half, pred.predicted + half):
             at = x == v
             rows.append(dict(key, predictor=vary, value=v, probability=1 / (1 + np.exp(-e)),
                              low=1 / (1 + np.exp(-lo)), high=1 / (1 + np.exp(-hi)),
