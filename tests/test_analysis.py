@@ -264,6 +264,14 @@ def test_pairing_detects_what_the_independent_comparison_cannot():
     assert p["p_value"] == pytest.approx(stats.ttest_rel(var, base).pvalue)
 
 
+def test_tables_that_number_games_twice_are_not_paired():
+    data, _, _, _, _ = _shared_deals(n=200)
+    twice = pd.concat([data, data[data["rules"] == "end=unable"]], ignore_index=True)   # two runs stacked
+    assert (A.compare_variants(twice)["design"] == "independent").all()
+    seeded = data.assign(seed=np.where(data["rules"] == "standard", 1, 2))               # other seed: other deals
+    assert (A.compare_variants(seeded)["design"] == "independent").all()
+
+
 def test_paired_seat0_difference_is_the_paired_t_interval_of_the_indicators():
     data, _, _, w0, w1 = _shared_deals()
     row = A.compare_variants(data).set_index("metric").loc["seat0_win_diff"]

@@ -185,7 +185,8 @@ def compare_variants(data: pd.DataFrame, *, baseline: str = "standard", measure:
     design : {'auto', 'paired', 'independent'}
         'auto' pairs a variant with the baseline when the data have a ``game`` column and both
         deal the same cards (same `deal_key` of the rules name; same ``seed`` if that column is
-        there): games are joined on ``game`` and only games present in both enter. Paired: a
+        there) and ``game`` numbers each game once in both: games are joined on ``game`` and
+        only games present in both enter. Paired: a
         paired t interval for the length difference (`paired_difference`), the delta method with
         the covariance for the ratio, and `paired_proportion_difference` for seat 0's win rate
         (games with a winner in both). Independent: Welch, delta method, Newcombe (or Wald).
@@ -225,6 +226,7 @@ def compare_variants(data: pd.DataFrame, *, baseline: str = "standard", measure:
                 continue
             common = dict(key, rules=name, baseline=baseline)
             pair = design == "paired" or (design == "auto" and "game" in sub.columns
+                                          and part["game"].is_unique and base["game"].is_unique
                                           and deal_key(name) == deal_key(baseline) and _same_seed(part, base))
             if pair:
                 rows.extend(_paired(part, base, measure, outcomes, confidence, common))
