@@ -124,8 +124,13 @@ def _seat_words(r: _Rows) -> list[str]:
             parts.append(f"{what} {verb} the odds of winning (odds ratio {r.both(key)}, {r.holm(key)})")
         else:
             parts.append(f"{what} has no detectable effect (odds ratio {r.both(key)}, {r.holm(key)})")
-    out.append("With 3-6 players the seats differ by up to about a percentage point (see the seat figure). "
-               "One logistic model of all seats of 2-6 players, clustered by game, puts a per-seat step for the "
+    seats = [r.row(k) for k in r.keys("seat_") if "_of_" in k]
+    widest = max(seats, key=lambda x: abs(x["estimate"])) if seats else None
+    if widest is not None:
+        seat, players, cards = re.search(r"seat (\d+) of (\d) players \((\d+) cards", widest["finding"]).groups()
+        out.append(f"With 3-6 players the seats' win rates lie up to {fmt(abs(widest['estimate']), 'pp').lstrip('+')} "
+                   f"from 1/n (seat {seat} of {players} players, dealt {cards} cards; see the seat figure).")
+    out.append("One logistic model of all seats of 2-6 players, clustered by game, puts a per-seat step for the "
                "position and a term for the extra card that the first seats get when 52 cards do not divide "
                f"evenly: {parts[0]}, and {parts[1]}. Within one player count the extra card always goes to the "
                "first seats, so this separation rests on the model's assumption that a seat further round the "
@@ -145,13 +150,14 @@ def _tail_words(r: _Rows) -> list[str]:
                  f"it lies between {fmt(low, 'per card')} and {fmt(high, 'per card')}, so the tail is close to "
                  "geometric without being exactly so.")
     else:
-        text += (f"one rate fits every 100-card band (χ² = {r.est(k)}, {r.holm(k)}; band rates "
-                 f"{fmt(low, 'per card')}–{fmt(high, 'per card')}): the data are consistent with a geometric tail.")
+        text += (f"one rate for every 100-card band is not rejected (χ² = {r.est(k)}, {r.holm(k)}; band rates "
+                 f"{fmt(low, 'per card')}–{fmt(high, 'per card')}): the data are consistent with a geometric tail "
+                 "from the median on.")
     others = [p for p in _players(r, "tail_constancy_") if p != 2]
     rejected = [p for p in others if r.rejected(f"tail_constancy_{p}p")]
     kept = [p for p in others if not r.rejected(f"tail_constancy_{p}p")]
     if rejected:
-        stats = ", ".join(f"χ² = {r.est(f'tail_constancy_{p}p')}" for p in rejected)
+        stats = "χ² = " + _join([r.est(f"tail_constancy_{p}p") for p in rejected])
         worst = max(r.row(f"tail_constancy_{p}p")["p_holm"] for p in rejected)
         text += (f" With {_join(rejected)} players one rate is rejected ({stats}; largest Holm p {fmt_p(worst)}): "
                  "their tails are not geometric from the median on (see the tail figure).")
@@ -166,14 +172,21 @@ def _join(items) -> str:
 
 
 def _variant_words(r: _Rows) -> list[str]:
-    found, none = [], []
+    found, none, same = [], [], []
     for k in r.keys("variant_len:"):
         _, rules, players = k.split(":")
         name = f"{rules} ({players.removesuffix('p')}p)"
-        (found if r.rejected(k) else none).append(f"{name} {r.est(k)}" if r.rejected(k) else name)
+        row = r.row(k)
+        if r.rejected(k):
+            found.append(f"{name} {r.est(k)}")
+        elif row["design"] == "paired" and row["low"] == row["high"] == 0:
+            same.append(name)
+        else:
+            none.append(name)
     text = "Variants (mean length, cards, against the standard game with the same players): "
     text += f"detected after Holm: {', '.join(found)}" if found else "none detected after Holm"
-    text += f"; not detected: {', '.join(none)}." if none else "."
+    text += f"; not detected: {', '.join(none)}" if none else ""
+    text += f"; no game of the paired sample changed: {', '.join(same)}." if same else "."
     return [text]
 
 
@@ -199,7 +212,9 @@ def _loop_words(r: _Rows) -> list[str]:
 def _words(r: _Rows) -> list[str]:
     words = _seat_words(r)
     means = " / ".join(f"{r.row(f'mean_length_{p}p')['estimate']:.1f}" for p in _players(r, "mean_length_"))
-    words.append(f"Mean length grows with the number of players: {means} cards for "
+    values = [r.row(f"mean_length_{p}p")["estimate"] for p in _players(r, "mean_length_")]
+    verb = "grows" if all(a < b for a, b in zip(values, values[1:])) else "changes"
+    words.append(f"Mean length {verb} with the number of players: {means} cards for "
                  f"{_join(_players(r, 'mean_length_'))} players.")
     words += _tail_words(r) + _variant_words(r) + _loop_words(r)
     return words
