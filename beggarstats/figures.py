@@ -208,7 +208,7 @@ def _lengths(main, out, rows):
 def _seats(main, out, rows):
     rates = an.seat_win_rates(main, by="players", n_cards=52)
     fig = plots.plot_seat_advantage(rates)
-    fig.suptitle("Win rate of every seat minus 1/n (95% Wilson intervals)")
+    fig.suptitle("Win rate of every seat minus 1/n (95% Wilson intervals; filled markers: seats dealt the extra card)")
     _save(fig, out / "seat_win_rates.png")
     adv = an.first_player_advantage(main, by="players")
     fig, ax = plt.subplots(figsize=(6.4, 4.0), layout="constrained")
@@ -252,8 +252,9 @@ def _hands(seats, out, rows):
     plots.plot_hand_strength(seats, vary="aces", predictors=("aces",), min_seats=HAND_MIN_SEATS, ax=a)
     plots.plot_hand_strength(seats, vary="tribute_total", predictors=("tribute_total",), min_seats=HAND_MIN_SEATS, ax=b)
     b.get_legend().remove()
-    fig.suptitle("Win probability by the dealt hand (logistic fit, 95% band clustered by game; "
-                 f"dots: observed where at least {HAND_MIN_SEATS} seats had that hand)")
+    fig.suptitle("Win probability by the dealt hand: logistic fit with its 95% band (clustered by game, mostly "
+                 f"narrower than the line)\ndots: observed, where at least {HAND_MIN_SEATS} seats had that hand "
+                 "(size ~ number of seats)")
     _save(fig, out / "hand_strength.png")
     for predictor, label in (("aces", "per ace dealt"), ("tribute_total", "per tribute point dealt")):
         fit = an.hand_strength(seats, predictors=(predictor,), by="players")

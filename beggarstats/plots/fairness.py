@@ -57,7 +57,7 @@ def plot_seat_advantage(data: pd.DataFrame, *, figsize=None):
     check_frame(data, ["players", "seat", "rate", "low", "high", "expected", "hand_size"])
     counts = sorted(pd.unique(data["players"].astype(int)))
     widths = [max(c, 2) for c in counts]
-    fig, axs = plt.subplots(1, len(counts), figsize=figsize or (2.2 + 1.25 * sum(widths) / 2, 3.8),
+    fig, axs = plt.subplots(1, len(counts), figsize=figsize or (1.5 + 0.55 * sum(widths), 3.8),
                             layout="constrained", sharey=True, squeeze=False,
                             gridspec_kw=dict(width_ratios=widths))
     colours = palette(len(counts))
