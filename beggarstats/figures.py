@@ -19,6 +19,8 @@ from . import analysis as an
 from . import plots
 from .decks import Deck
 from .findings import finding, findings_frame, write_findings
+from .findings_prose import update_prose
+from .play import play
 from .records import load_records
 from .rules import Rules
 from .simulate import simulate
@@ -30,12 +32,14 @@ __all__ = ["make_figures", "sizes", "variant_rules", "small_decks", "FIGURES", "
 DEFAULT_GAMES = 4_000_000
 DEFAULT_SEED = 2026
 DPI = 110
+ROOT = Path(__file__).resolve().parents[1]
 PLAYERS = (2, 3, 4, 5, 6)
 
 FIGURES = {
     "length_distribution.png": "distribution of game length (cards), 2-6 players",
     "survival.png": "Kaplan-Meier survival of game length, log scale, 2-6 players",
-    "seat_win_rates.png": "win rate of every seat with Wilson intervals and the 1/n line",
+    "tail_hazard.png": "end rate per card in 100-card bands of length, with intervals, 2-6 players",
+    "seat_win_rates.png": "win rate of every seat minus 1/n, with its dealt hand size, 2-6 players",
     "first_player_advantage.png": "seat 0's win rate minus 1/n by player count",
     "variant_effects.png": "forest plot: each variant against the standard game",
     "hand_strength.png": "win probability by aces and by tribute total dealt",
@@ -44,6 +48,11 @@ FIGURES = {
     "never_ending_cycle.png": "the cycle of the first known never-ending deal (Casella 2024)",
     "small_deck_loops.png": "share of random deals that loop on small decks",
 }
+LENGTH_BIN = 10         # cards per bin of the length histogram (edges on multiples of it)
+LENGTH_CUT = 1500       # the histogram's x axis ends here; the games beyond are counted in the findings
+HAZARD_BAND = 100       # cards per band of the tail hazard
+HAZARD_MIN_EVENTS = 1000  # bands go on while this many games end beyond the next edge
+HAND_MIN_SEATS = 200    # observed win shares are drawn only for hands dealt to at least this many seats
 SMALL_SIZES = tuple(range(8, 29, 2))
 SMALL_TABLE = (12, 16, 20, 24, 28)  # sizes whose loop share goes into the findings table
 # Small decks: the standard mix of penalty cards scaled down (about 16/52 of the deck, J Q K A in
@@ -86,6 +95,11 @@ class _Runner:
     def __init__(self, seed, n_jobs, store):
         self.seed, self.n_jobs, self.store = seed, n_jobs, store
         self.played = self.loaded = 0
+        self.games: dict[str, int] = {}   # distinct games by rules: a per-seat run replays the same games
+
+    @property
+    def distinct(self) -> int:
+        return sum(self.games.values())
 
     def _where(self, rules, per_seat):
         if self.store is None or self.store is False:
@@ -102,6 +116,8 @@ class _Runner:
             todo = sum(hi - lo for lo, hi in st.missing(0, n))
         self.played += todo
         self.loaded += n - todo
+        key = store_key(rules, self.seed, False)
+        self.games[key] = max(self.games.get(key, 0), n)
         return simulate(n, rules=rules, seed=self.seed, n_jobs=self.n_jobs, store=where, per_seat=per_seat)
 
 
@@ -149,47 +165,73 @@ class _Steps:
 
 
 def _lengths(main, out, rows):
-    fig = plots.plot_lengths(main, hue="players")
-    ax = fig.axes[0]
-    ax.set_xlim(0, np.nanquantile(main["cards"].to_numpy(float), 0.995))
-    ax.set_title("Game length, standard rules (finished games)")
+    fig = plots.plot_lengths(main, hue="players", binwidth=LENGTH_BIN, cut=LENGTH_CUT)
+    fig.axes[0].set_title(f"Game length, standard rules (finished games, {LENGTH_BIN}-card bins)")
     _save(fig, out / "length_distribution.png")
     fig = plots.plot_survival(main, hue="players")
-    fig.axes[0].set_title("P(game lasts more than x cards), Kaplan-Meier")
+    fig.axes[0].set_title("Kaplan-Meier survival of game length (95% log-log bands)")
     _save(fig, out / "survival.png")
+    cards = main["cards"].to_numpy(float)
+    shown = main["outcome"].astype(str).to_numpy() == "win"
+    beyond = int(np.sum(shown & (cards > LENGTH_CUT)))
+    rows.append(finding(f"finished games longer than the length figure's cut ({LENGTH_CUT} cards), 2-6 players",
+                        beyond, np.nan, np.nan, int(shown.sum()), "games", key="length_beyond_cut"))
     for r in an.length_summary(main, by="players").itertuples():
-        rows.append(finding(f"mean length (cards), {r.players} players", r.mean, r.mean_low, r.mean_high, r.n, "cards"))
+        rows.append(finding(f"mean length (cards), {r.players} players", r.mean, r.mean_low, r.mean_high, r.n, "cards",
+                            key=f"mean_length_{r.players}p"))
     for r in an.tail_rate(main, by="players").itertuples():
         n = int((main["players"] == r.players).sum())
         rows.append(finding(f"tail decay rate per card (beyond the median), {r.players} players",
-                            r.rate, r.rate_low, r.rate_high, n, "per card"))
+                            r.rate, r.rate_low, r.rate_high, n, "per card", key=f"tail_rate_{r.players}p"))
+    bands = an.hazard_bands(main, by="players", width=HAZARD_BAND, min_events=HAZARD_MIN_EVENTS)
+    tests = an.tail_constancy_test(main, by="players", width=HAZARD_BAND, min_events=HAZARD_MIN_EVENTS)
+    for r in tests.itertuples():
+        n = int((main["players"] == r.players).sum())
+        rows.append(finding(f"tail: likelihood-ratio chi2 of one end rate in all {r.bands} bands of {HAZARD_BAND} "
+                            f"cards from {r.threshold:.0f} cards ({r.dof} df), {r.players} players",
+                            r.chi2, np.nan, np.nan, n, "chi2", key=f"tail_constancy_{r.players}p",
+                            p_value=r.p_value))
+    two = bands[bands["players"] == 2]
+    for i, r in enumerate(two.itertuples()):
+        upper = "on" if np.isinf(r.band_high) else f"{r.band_high:.0f}"
+        rows.append(finding(f"end rate per card from {r.band_low:.0f} to {upper} cards, 2 players", r.rate,
+                            r.low, r.high, r.games, "per card", key=f"hazard_2p_band{i}"))
+    fig = plots.plot_hazard_bands(bands, hue="players")
+    fig.axes[0].set_title(f"End rate per card in {HAZARD_BAND}-card bands beyond the median length")
+    _save(fig, out / "tail_hazard.png")
     for p, sub in main.groupby("players", observed=True):
         rate, low, high = _share(int((sub["outcome"] == "loop").sum()), len(sub))
-        rows.append(finding(f"loop share, standard deck, {p} players", rate, low, high, len(sub), "share"))
+        rows.append(finding(f"loop share, standard deck, {p} players", rate, low, high, len(sub), "share",
+                            key=f"loop_standard_{p}p"))
 
 
 def _seats(main, out, rows):
-    rates = an.seat_win_rates(main, by="players")
-    fig = plots.plot_seat_win_rates(rates)
-    fig.axes[0].set_title("Win rate by seat (95% Wilson intervals; dashed: 1/n)")
+    rates = an.seat_win_rates(main, by="players", n_cards=52)
+    fig = plots.plot_seat_advantage(rates)
+    fig.suptitle("Win rate of every seat minus 1/n (95% Wilson intervals; filled markers: seats dealt the extra card)")
     _save(fig, out / "seat_win_rates.png")
     adv = an.first_player_advantage(main, by="players")
     fig, ax = plt.subplots(figsize=(6.4, 4.0), layout="constrained")
     y = 100 * adv["advantage"].to_numpy(float)
-    ax.errorbar(adv["players"].astype(int), y, fmt="o", capsize=4,
+    ax.errorbar(adv["players"].astype(int), y, fmt="o", markersize=4, capsize=4,
                 yerr=[y - 100 * adv["low"].to_numpy(float), 100 * adv["high"].to_numpy(float) - y])
     ax.axhline(0, color="grey", linestyle="--", linewidth=1)
     ax.set_xticks(list(adv["players"].astype(int)))
     ax.set_xlabel("players")
-    ax.set_ylabel("seat 0 win rate - 1/n (percentage points)")
+    ax.set_ylabel("seat 0 win rate − 1/n (percentage points)")
     ax.set_title("First-player advantage (95% Wilson intervals)")
     _save(fig, out / "first_player_advantage.png")
     two = rates[(rates["players"] == 2) & (rates["seat"] == 0)].iloc[0]
     rows.insert(0, finding("2-player first-player (seat 0) win rate", two["rate"], two["low"], two["high"],
-                           two["games"], "share"))
-    for r in adv[adv["players"] > 2].itertuples():
-        rows.append(finding(f"first-player advantage (win rate - 1/n), {r.players} players",
-                            r.advantage, r.low, r.high, r.games, "pp"))
+                           two["games"], "share", key="seat0_rate_2p", null=0.5, p_value=two["p_value"]))
+    for r in rates[rates["players"] > 2].itertuples():
+        rows.append(finding(f"win rate - 1/n, seat {r.seat} of {r.players} players ({r.hand_size} cards dealt)",
+                            r.rate - r.expected, r.low - r.expected, r.high - r.expected, r.games, "pp",
+                            key=f"seat_{r.seat}_of_{r.players}p", null=0.0, p_value=r.p_value))
+
+
+_METRIC_ROWS = {"mean_length_diff": ("variant effect on mean length (cards)", "cards diff", "len"),
+                "seat0_win_diff": ("variant effect on seat 0's win rate", "pp", "seat0")}
 
 
 def _variants(frames, out, rows):
@@ -197,37 +239,49 @@ def _variants(frames, out, rows):
     fig = plots.plot_variant_effects(effects[effects["metric"].isin(["mean_length_diff", "seat0_win_diff"])])
     fig.suptitle("Variants against the standard game (95% intervals)")
     _save(fig, out / "variant_effects.png")
-    for r in effects[effects["metric"] == "mean_length_diff"].itertuples():
-        rows.append(finding(f"variant effect on mean length (cards): {r.rules}, {r.players} players",
-                            r.estimate, r.low, r.high, r.n, "cards"))
+    for metric, (label, unit, short) in _METRIC_ROWS.items():
+        for r in effects[effects["metric"] == metric].itertuples():
+            rows.append(finding(f"{label}: {r.rules}, {r.players} players ({r.design})", r.estimate, r.low, r.high,
+                                r.n, unit, key=f"variant_{short}:{r.rules}:{r.players}p", null=0.0,
+                                p_value=r.p_value, design=r.design))
     return effects
 
 
 def _hands(seats, out, rows):
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.0), layout="constrained", sharey=True)
-    plots.plot_hand_strength(seats, vary="aces", predictors=("aces",), ax=a)
-    plots.plot_hand_strength(seats, vary="tribute_total", predictors=("tribute_total",), ax=b)
-    fig.suptitle("Win probability by the dealt hand (logistic fit, 95% band; dots: observed)")
+    plots.plot_hand_strength(seats, vary="aces", predictors=("aces",), min_seats=HAND_MIN_SEATS, ax=a)
+    plots.plot_hand_strength(seats, vary="tribute_total", predictors=("tribute_total",), min_seats=HAND_MIN_SEATS, ax=b)
+    b.get_legend().remove()
+    fig.suptitle("Win probability by the dealt hand: logistic fit with its 95% band (clustered by game, mostly "
+                 f"narrower than the line)\ndots: observed, where at least {HAND_MIN_SEATS} seats had that hand "
+                 "(size ~ number of seats)")
     _save(fig, out / "hand_strength.png")
     for predictor, label in (("aces", "per ace dealt"), ("tribute_total", "per tribute point dealt")):
         fit = an.hand_strength(seats, predictors=(predictor,), by="players")
         r = fit[(fit["players"] == 2) & (fit["term"] == predictor)].iloc[0]
-        games = int(seats.loc[seats["players"] == 2, "game"].nunique())
         rows.append(finding(f"odds ratio of winning {label}, 2 players", r["odds_ratio"], np.exp(r["low"]),
-                            np.exp(r["high"]), games, "odds ratio"))
+                            np.exp(r["high"]), r["games"], "odds ratio", key=f"odds_{predictor}_2p", null=1.0,
+                            p_value=r["p_value"]))
+    model = an.seat_position_model(seats)
+    for r in model.itertuples():
+        label = "one seat later in the order of play" if r.term == "seat" else "one card more dealt (same player count)"
+        rows.append(finding(f"seat model, 2-6 players: odds ratio of winning for {label}", r.odds_ratio, r.odds_low,
+                            r.odds_high, r.games, "odds ratio", key=f"seat_model_{r.term}", null=1.0,
+                            p_value=r.p_value))
     back = an.comebacks(seats)
     fig = plots.plot_comebacks(back, hue=None)
-    fig.axes[0].set_title("Comebacks: winner once down to <= 25% of their dealt hand")
+    fig.axes[0].set_title("Comebacks: winner once down to ≤ 25% of their dealt hand (95% Wilson)")
     _save(fig, out / "comebacks.png")
     for r in back.itertuples():
         rows.append(finding(f"comeback rate (winner once <= 25% of hand), {r.players} players",
-                            r.rate, r.low, r.high, r.games, "share"))
+                            r.rate, r.low, r.high, r.games, "share", key=f"comeback_{r.players}p"))
 
 
 def _records(out):
     by_name = {r["name"]: r for r in load_records()}
-    fig = plots.card_count_timeline(by_name["Nessler 2022"]["deal"])
-    fig.axes[0].set_title("Nessler 2022, the longest known game: 8344 cards, 1164 tricks")
+    record = play(by_name["Nessler 2022"]["deal"], trace=True)
+    fig = plots.card_count_timeline(record)
+    fig.axes[0].set_title(f"Nessler 2022, the longest known game: {record.cards} cards, {record.tricks} tricks")
     _save(fig, out / "record_timeline.png")
     fig = plots.loop_cycle(by_name["Casella 2024"]["deal"])
     fig.axes[0].set_title("Casella 2024, never ends: " + fig.axes[0].get_title())
@@ -244,21 +298,22 @@ def _small_decks(results, out, rows):
     table = pd.DataFrame(table)
     for i, (family, part) in enumerate(table.groupby("family", sort=False)):
         y = 100 * part["rate"].to_numpy(float)
-        ax.errorbar(part["size"] + (i - 1) * 0.25, y, fmt="o-", capsize=3, label=f"penalty cards: {family}",
+        ax.errorbar(part["size"] + (i - 1) * 0.25, y, fmt="o-", markersize=4, capsize=3, label=family,
                     yerr=[y - 100 * part["low"].to_numpy(float), 100 * part["high"].to_numpy(float) - y])
     ax.set_xticks(SMALL_SIZES)
     ax.set_xlabel("cards in the deck")
     ax.set_ylabel("random deals that loop (%)")
-    ax.set_title("Never-ending deals on small decks, 2 players (95% Wilson)")
-    ax.legend()
+    ax.set_title("Never-ending deals on small decks, 2 players\n(95% Wilson intervals, mostly narrower than the markers)")
+    ax.legend(title="penalty cards in the deck", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     _save(fig, out / "small_deck_loops.png")
     for r in table[table["size"].isin(SMALL_TABLE)].itertuples():
         rows.append(finding(f"loop share, {r.size}-card deck {r.deck.label().removeprefix('deck ')} "
-                            f"(penalty: {r.family}), 2 players", r.rate, r.low, r.high, r.n, "share"))
+                            f"(penalty: {r.family}), 2 players", r.rate, r.low, r.high, r.n, "share",
+                            key=f"loop_small:{r.family}:{r.size}"))
 
 
 def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, store=True,
-                 progress=True) -> pd.DataFrame:
+                 progress=True, prose=None) -> pd.DataFrame:
     """Write every figure of `FIGURES` and the findings table into ``out``.
 
     Parameters
@@ -276,6 +331,10 @@ def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, sto
         plays every game in memory.
     progress : bool
         A tqdm bar over the steps.
+    prose : bool, optional
+        Rewrite the generated blocks of README.md and docs/FIGURES.md from the new table
+        (`beggarstats.findings_prose.update_prose`). Default: only when ``out`` is the
+        repository's own ``figures/`` directory.
 
     Returns
     -------
@@ -293,6 +352,11 @@ def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, sto
     variants = variant_rules()
     step = _Steps(progress, total=2 * len(PLAYERS) + len(variants) + len(decks) + 7)
     rows: list[dict] = []
+    with plots.theme():
+        return _make(out, n, seed, run, decks, variants, step, rows, prose)
+
+
+def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame:
     try:
         main = {}
         for p in PLAYERS:
@@ -325,10 +389,28 @@ def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, sto
             step(f"{size}-card deck")
         _small_decks(small, out, rows)
         step("small decks")
+        rows.extend(_run_rows(run, n, seed, len(variants), len(decks)))
         table = findings_frame(rows)
         table.attrs.update(games_played=run.played, games_loaded=run.loaded, sizes=n, seed=seed)
         write_findings(table, out)
+        if prose or (prose is None and out.resolve() == (ROOT / "figures").resolve()):
+            update_prose(table, ROOT)
         step("findings")
     finally:
         step.close()
     return table
+
+
+def _run_rows(run, n, seed, n_variants, n_decks) -> list[dict]:
+    """The design of the run as rows of the findings table, so that the prose quotes it from there."""
+    def count(name, value, key):
+        return finding(name, value, np.nan, np.nan, value, "games", key=key)
+
+    return [count("seed of every run", seed, "run_seed"),
+            count("standard games, 2 players", n["main2"], "run_main2"),
+            count("standard games, 3-6 players (each)", n["main"], "run_main"),
+            count(f"games per variant ({n_variants} variants)", n["variant"], "run_variant"),
+            count("games per per-seat run (replays of the first standard games, 2-6 players)", n["seats"], "run_seats"),
+            count(f"games per small deck ({n_decks} decks)", n["small"], "run_small"),
+            count("distinct games simulated (per-seat replays and repeated decks counted once)", run.distinct,
+                  "run_distinct")]

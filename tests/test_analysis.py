@@ -133,6 +133,45 @@ def test_tail_rate_recovers_geometric_rate():
     assert mle["half_life"] == pytest.approx(np.log(2) / -np.log1p(-mle["rate"]))
 
 
+def test_geometric_tail_is_the_poisson_rate_by_hand():
+    # beyond 10 cards: 12 and 15 end (k = 2, 5), 20 is censored (k = 10): p = 2 / 17, and the GLM's
+    # interval is exp(log p +- z / sqrt(2)).
+    out = A.geometric_tail([5, 12, 15, 20], [True, True, True, False], threshold=10)
+    assert (out["n_tail"], out["events"]) == (3, 2)
+    half = 1.959964 / np.sqrt(2)
+    assert (out["rate"], out["rate_low"], out["rate_high"]) == pytest.approx(
+        (2 / 17, 2 / 17 * np.exp(-half), 2 / 17 * np.exp(half)), rel=1e-5)
+
+
+def test_poisson_rates_by_hand():
+    # 5 events in 100 cards and 10 in 400: rates 0.05 and 0.025; the Wald interval on the log rate
+    # is exp(log r +- z / sqrt(d)); one common rate 15/500 = 0.03 gives the likelihood-ratio
+    # statistic 2 * (5 log(0.05/0.03) + 10 log(0.025/0.03)) = 1.461824 on 1 degree of freedom.
+    rate, low, high, chi2, dof, p = A.tail.poisson_rates([5, 10], [100, 400])
+    assert rate == pytest.approx([0.05, 0.025])
+    assert low[0] == pytest.approx(0.05 * np.exp(-1.959964 / np.sqrt(5)), rel=1e-5)
+    assert high[1] == pytest.approx(0.025 * np.exp(1.959964 / np.sqrt(10)), rel=1e-5)
+    assert (chi2, dof) == (pytest.approx(1.461824, rel=1e-5), 1)
+    assert p == pytest.approx(stats.chi2.sf(1.461824, 1), rel=1e-5)
+
+
+def test_hazard_bands_accept_a_geometric_tail_and_reject_a_changing_one():
+    rng = np.random.default_rng(4)
+    geometric = synthetic_games(60 + rng.geometric(0.004, 40_000))
+    bands = A.hazard_bands(geometric, width=100, min_events=500)
+    assert len(bands) >= 5 and np.isinf(bands["band_high"].iloc[-1])
+    assert ((bands["low"] < 0.004) & (0.004 < bands["high"])).mean() >= 0.8
+    # exposure adds up to every card played beyond the threshold
+    x = 60 + rng.geometric(0.004, 40_000)
+    assert bands["events"].sum() == A.tail_rate(geometric).iloc[0]["events"]
+    test = A.tail_constancy_test(geometric, width=100, min_events=500).iloc[0]
+    assert test["p_value"] > 0.001 and test["dof"] == len(bands) - 1
+    # a tail whose rate halves after 600 cards
+    slow = np.where(x > 600, 600 + rng.geometric(0.002, x.size), x)
+    test = A.tail_constancy_test(synthetic_games(slow), width=100, min_events=500).iloc[0]
+    assert test["p_value"] < 1e-6
+
+
 def test_tail_rate_of_real_games_is_plausible(real):
     rates = A.tail_rate(real[0])
     assert ((rates["rate"] > 0.001) & (rates["rate"] < 0.05)).all()
@@ -168,18 +207,21 @@ def test_seat_rates_on_real_games_sum_to_one(real):
 
 
 # -- variants -----------------------------------------------------------------------------------
-def test_compare_variants_known_differences():
+def test_compare_variants_independent_when_the_deals_differ():
     rng = np.random.default_rng(5)
     base = synthetic_games(rng.normal(200, 20, 400).round(), winner=np.where(np.arange(400) < 200, 0, 1))
-    var = synthetic_games(rng.normal(300, 30, 300).round(), winner=np.where(np.arange(300) < 210, 0, 1), rules="jokers")
+    var = synthetic_games(rng.normal(300, 30, 300).round(), winner=np.where(np.arange(300) < 210, 0, 1),
+                          rules="2 jokers (super)")   # jokers change the deck: game g is another deal
     data = pd.concat([base, var], ignore_index=True)
     out = A.compare_variants(data).set_index("metric")
-    assert set(out.index) == set(A.variants.METRICS) and (out["rules"] == "jokers").all()
+    assert set(out.index) == set(A.variants.METRICS) and (out["rules"] == "2 jokers (super)").all()
+    assert (out["design"] == "independent").all()
     x1, x0 = var["cards"].to_numpy(float), base["cards"].to_numpy(float)
     diff = out.loc["mean_length_diff"]
+    welch = stats.ttest_ind(x1, x0, equal_var=False)
     assert diff["estimate"] == pytest.approx(x1.mean() - x0.mean())
-    assert diff["p_value"] == pytest.approx(stats.ttest_ind(x1, x0, equal_var=False).pvalue)
-    assert diff["low"] < 100 < diff["high"]
+    assert diff["p_value"] == pytest.approx(welch.pvalue)
+    assert (diff["low"], diff["high"]) == pytest.approx(tuple(welch.confidence_interval(0.95)))
     assert out.loc["mean_length_ratio", "estimate"] == pytest.approx(x1.mean() / x0.mean())
     assert out.loc["mean_length_ratio", "low"] < 1.5 < out.loc["mean_length_ratio", "high"]
     seat0 = out.loc["seat0_win_diff"]
@@ -189,10 +231,82 @@ def test_compare_variants_known_differences():
     half = 1.959964 * np.sqrt(0.7 * 0.3 / 300 + 0.25 / 400)
     assert wald["high"] == pytest.approx(0.2 + half, rel=1e-5)
     # a player count without baseline games is skipped with a warning, not an error
-    other = synthetic_games(np.full(50, 100), players=3, rules="jokers")
+    other = synthetic_games(np.full(50, 100), players=3, rules="2 jokers (super)")
     with pytest.warns(UserWarning, match=r"No 'standard' games for \{'players': 3\}"):
         mixed = A.compare_variants(pd.concat([data, other], ignore_index=True))
     assert set(mixed["players"]) == {2} and len(mixed) == 3
+
+
+def _shared_deals(n=2000, effect=2.0, seed=8):
+    """A baseline whose lengths vary a lot from deal to deal and a variant that adds ``effect``
+    cards (plus a little noise) to the same deals: the situation of a rule change on common deals."""
+    rng = np.random.default_rng(seed)
+    base = rng.normal(250, 150, n).round() + 400
+    var = base + effect + rng.normal(0, 5, n).round()
+    w0 = rng.integers(0, 2, n)
+    w1 = np.where(rng.random(n) < 0.05, 0, w0)          # the variant turns some seat-1 wins into seat-0 wins
+    data = pd.concat([synthetic_games(base, winner=w0), synthetic_games(var, winner=w1, rules="end=unable")],
+                     ignore_index=True)
+    return data, base, var, w0, w1
+
+
+def test_pairing_detects_what_the_independent_comparison_cannot():
+    data, base, var, _, _ = _shared_deals()
+    paired = A.compare_variants(data).set_index("metric")
+    independent = A.compare_variants(data, design="independent").set_index("metric")
+    assert (paired["design"] == "paired").all() and (independent["design"] == "independent").all()
+    p, i = paired.loc["mean_length_diff"], independent.loc["mean_length_diff"]
+    assert p["estimate"] == pytest.approx(i["estimate"])               # same games, same mean difference
+    assert p["low"] > 0 and p["p_value"] < 1e-10                        # paired: detected
+    assert i["low"] < 0 < i["high"] and i["p_value"] > 0.05            # independent: not detected
+    ci = stats.ttest_rel(var, base).confidence_interval(0.95)
+    assert (p["low"], p["high"]) == pytest.approx((ci.low, ci.high))
+    assert p["p_value"] == pytest.approx(stats.ttest_rel(var, base).pvalue)
+
+
+def test_tables_that_number_games_twice_are_not_paired():
+    data, _, _, _, _ = _shared_deals(n=200)
+    twice = pd.concat([data, data[data["rules"] == "end=unable"]], ignore_index=True)   # two runs stacked
+    assert (A.compare_variants(twice)["design"] == "independent").all()
+    seeded = data.assign(seed=np.where(data["rules"] == "standard", 1, 2))               # other seed: other deals
+    assert (A.compare_variants(seeded)["design"] == "independent").all()
+
+
+def test_paired_seat0_difference_is_the_paired_t_interval_of_the_indicators():
+    data, _, _, w0, w1 = _shared_deals()
+    row = A.compare_variants(data).set_index("metric").loc["seat0_win_diff"]
+    a, b = (w1 == 0).astype(float), (w0 == 0).astype(float)
+    ci = stats.ttest_rel(a, b).confidence_interval(0.95)
+    assert row["estimate"] == pytest.approx(a.mean() - b.mean())
+    assert (row["low"], row["high"]) == pytest.approx((ci.low, ci.high))
+    assert row["discordant"] == np.sum(a != b) and row["n"] == 2000 and row["low"] > 0
+
+
+def test_paired_proportion_difference_by_hand():
+    # 10 paired games: 3 where only the variant's seat 0 wins, 1 where only the baseline's does.
+    # d = 0.2; sample variance of the differences (4 - 10 * 0.04) / 9 = 0.4; se = sqrt(0.4 / 10) = 0.2;
+    # t(0.975, 9) = 2.262157: 0.2 +- 0.452431.
+    a = np.array([1, 1, 1, 0, 1, 0, 0, 0, 1, 1])
+    b = np.array([0, 0, 0, 1, 1, 0, 0, 0, 1, 1])
+    d, low, high, _ = A.variants.paired_proportion_difference(a, b)
+    assert (d, low, high) == pytest.approx((0.2, 0.2 - 0.452431, 0.2 + 0.452431), abs=1e-6)
+    assert A.variants.paired_proportion_difference(a, a)[1:] == (0.0, 0.0, 1.0)  # no discordant pair
+
+
+def test_paired_ratio_of_means_by_hand():
+    # x = 2, 4, 6 and y = 1, 2, 2: r = 4 / (5/3) = 2.4; var x = 4, var y = 1/3, cov = 1;
+    # var(log r) = 4/(3*16) + (1/3)/(3*25/9) - 2*1/(3*4*5/3) = 1/12 + 1/25 - 1/10 = 0.0233333.
+    r, low, high, _ = A.variants.ratio_of_means(np.array([2.0, 4, 6]), np.array([1.0, 2, 2]), paired=True)
+    se = np.sqrt(1 / 12 + 1 / 25 - 1 / 10)
+    assert (r, low, high) == pytest.approx((2.4, 2.4 * np.exp(-1.959964 * se), 2.4 * np.exp(1.959964 * se)), rel=1e-6)
+
+
+def test_deal_key_tells_which_rules_share_deals():
+    assert A.variants.deal_key("standard") == A.variants.deal_key("shuffle_pile, end=empty") == ""
+    assert A.variants.deal_key("1 joker (beggar)") == A.variants.deal_key("1 joker (super)") == "1 joker"
+    assert A.variants.deal_key("italian deck, ccw") == "italian deck"
+    with pytest.raises(ValueError, match="`design` must be one of"):
+        A.compare_variants(_shared_deals(n=20)[0], design="matched")
 
 
 # -- hands --------------------------------------------------------------------------------------
@@ -220,6 +334,47 @@ def test_hand_strength_recovers_known_effect():
     truth = 1 / (1 + np.exp(-(-2 + 0.1 * np.array([10, 20, 30]))))
     assert ((pred["low"] < truth) & (truth < pred["high"])).all()
     assert pred["probability"].is_monotonic_increasing
+
+
+def test_hand_strength_clusters_by_game():
+    import statsmodels.api as sm
+
+    seats = _two_player_seats()
+    coef = A.hand_strength(seats, predictors=["tribute_total"]).set_index("term")
+    X = sm.add_constant(seats["tribute_total"].to_numpy(float))
+    y = seats["won"].to_numpy(float)
+    clustered = sm.Logit(y, X).fit(disp=0, cov_type="cluster", cov_kwds={"groups": seats["game"].to_numpy()})
+    naive = sm.Logit(y, X).fit(disp=0)
+    assert coef["se"].to_numpy() == pytest.approx(clustered.bse)
+    assert coef[["low", "high"]].to_numpy() == pytest.approx(clustered.conf_int(0.05))
+    assert coef["p_value"].to_numpy() == pytest.approx(clustered.pvalues)
+    # the two rows of a 2-player game mirror each other: counted as independent, the standard
+    # error of the slope would be sqrt(2) too small
+    assert coef.loc["tribute_total", "se"] / naive.bse[1] == pytest.approx(np.sqrt(2), rel=0.02)
+    assert (coef["games"] == 3000).all()
+
+
+def test_seat_position_model_separates_position_from_the_extra_card():
+    # 3-6 players, 52 cards: the first 52 % n seats hold one card more. The winner is drawn with
+    # odds exp(0.4 * extra_card) and no effect of position.
+    rng = np.random.default_rng(12)
+    rows = []
+    for n in (3, 4, 5, 6):
+        size = A.dealt_hand_size(n, np.arange(n))
+        weight = np.exp(0.4 * (size - size.min()))
+        winners = rng.choice(n, 6000, p=weight / weight.sum())
+        for g, w in enumerate(winners):
+            rows.append(pd.DataFrame(dict(game=g, players=n, rules="standard", seat=np.arange(n), hand_size=size,
+                                          won=np.arange(n) == w)))
+    seats = pd.concat(rows, ignore_index=True)
+    assert list(A.dealt_hand_size(5, np.arange(5))) == [11, 11, 10, 10, 10]
+    model = A.seat_position_model(seats).set_index("term")
+    assert model.loc["extra_card", "low"] > 0.2 and model.loc["extra_card", "p_value"] < 1e-6
+    assert model.loc["seat", "low"] < 0 < model.loc["seat", "high"]
+    assert model.loc["seat", "games"] == 24000
+    rates = A.seat_win_rates(seats.loc[seats["won"], ["game", "players", "rules", "seat"]]
+                             .rename(columns={"seat": "winner"}), n_cards=52)
+    assert list(rates.loc[rates["players"] == 6, "hand_size"]) == [9, 9, 9, 9, 8, 8]
 
 
 def test_hand_strength_drops_undecided_games(real):

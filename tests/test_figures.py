@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from beggarstats.cli import main
-from beggarstats.figures import FIGURES, PLAYERS, SMALL_TABLE, variant_rules
-from beggarstats.findings import COLUMNS
+from beggarstats.figures import FIGURES, PLAYERS, SMALL_TABLE, sizes, small_decks, variant_rules
+from beggarstats.findings import COLUMNS, read_findings
 
 # The module, not the function `beggarstats.simulate` that the package exports under the same name.
 simulate_module = importlib.import_module("beggarstats.simulate")
@@ -50,7 +50,7 @@ def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engin
     first = capsys.readouterr().out
     assert "0 loaded from the store" in first
 
-    table = pd.read_csv(out / "findings.csv")
+    table = read_findings(out / "findings.csv")
     assert list(table.columns) == list(COLUMNS)
     names = list(table["finding"])
     assert names[0] == "2-player first-player (seat 0) win rate"
@@ -58,24 +58,46 @@ def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engin
         assert f"mean length (cards), {p} players" in names
         assert f"tail decay rate per card (beyond the median), {p} players" in names
         assert f"comeback rate (winner once <= 25% of hand), {p} players" in names
-    effects = [n for n in names if n.startswith("variant effect on mean length")]
+    effects = table[table["finding"].str.startswith("variant effect on mean length")]
     assert len(effects) == len(variant_rules())
+    # variants that keep the deck replay the standard deals and are compared paired
+    design = dict(zip(effects["key"], effects["design"]))
+    assert design["variant_len:end=unable:2p"] == design["variant_len:passes_on:3p"] == "paired"
+    assert design["variant_len:italian deck:2p"] == design["variant_len:1 joker (beggar):2p"] == "independent"
+    paired = effects[effects["design"] == "paired"]
+    assert (paired["n_games"] <= sizes(int(GAMES))["variant"]).all()
+    # every seat of 3-6 players, with its hand size; the seat model's two terms; the tail test
+    assert sum(k.startswith("seat_") and "_of_" in k for k in table["key"]) == 3 + 4 + 5 + 6
+    assert "win rate - 1/n, seat 0 of 3 players (18 cards dealt)" in names
+    assert {"seat_model_seat", "seat_model_extra_card", "tail_constancy_2p", "hazard_2p_band0"} <= set(table["key"])
+    # the Holm family: every row with a p-value, and only those
+    tested = table["p_value"].notna()
+    assert tested.sum() >= 40 and table.loc[tested, "p_holm"].ge(table.loc[tested, "p_value"]).all()
+    assert table.loc[~tested, "holm_reject"].isna().all()
+    # the per-seat runs replay standard games, and the 8-card decks of two families coincide:
+    # neither is counted twice
+    n = sizes(int(GAMES))
+    decks = {d.counts for _, _, d in small_decks()}
+    distinct = n["main2"] + 4 * n["main"] + len(variant_rules()) * n["variant"] + len(decks) * n["small"]
+    assert table.set_index("key").loc["run_distinct", "estimate"] == distinct
     loops = [n for n in names if n.startswith("loop share,") and "-card deck" in n]
     assert len(loops) == 3 * len(SMALL_TABLE)
     assert table["finding"].is_unique
     est, low, high = (table[c].to_numpy(float) for c in ("estimate", "low", "high"))
-    assert np.all(np.isfinite(est)) and np.all(low <= est) and np.all(est <= high)
+    interval = ~np.isnan(low)
+    assert np.all(np.isfinite(est)) and np.all(low[interval] <= est[interval]) and np.all(est[interval] <= high[interval])
+    assert set(table.loc[~interval, "unit"]) <= {"games", "chi2"}
     assert (table["n_games"] > 0).all()
     assert table.loc[0, "n_games"] <= int(GAMES)
     md = (out / "findings.md").read_text()
-    assert md.count("\n") == len(table) + 2
+    assert md.count("\n") == len(table) + 2 and "Holm p" in md
 
     # Second call: every run comes from the store, nothing is played; same table.
     engine_calls.clear()
     assert run(tmp_path) == 0
     assert sum(engine_calls) == 0
     assert "0 played, " in capsys.readouterr().out
-    pd.testing.assert_frame_equal(pd.read_csv(out / "findings.csv"), table)
+    pd.testing.assert_frame_equal(read_findings(out / "findings.csv"), table)
 
 
 def test_no_cache_writes_no_store(tmp_path, monkeypatch, mpl_agg):

@@ -49,6 +49,18 @@ def test_plot_lengths_hist_and_log_ecdf(frames):
     ax = fig.axes[0]
     assert legend_texts(ax) == ["2 players", "3 players"]
     assert ax.get_xlabel() == "game length (cards)" and ax.get_yscale() == "linear"
+    # whole-number bins with edges on multiples of the width (no aliasing comb); percent on the axis
+    fig = P.plot_lengths(games[games["rules"] == "standard"], binwidth=10, cut=300)
+    ax = fig.axes[0]
+    edges = np.unique(np.concatenate([line.get_xdata() for line in ax.get_lines()] +
+                                     [p.get_xy()[:, 0] for p in ax.patches if hasattr(p, "get_xy")]))
+    assert len(edges) > 5 and np.allclose(edges % 10, 0)
+    assert ax.get_ylabel() == "games per 10-card bin (%)" and ax.get_xlim() == (0, 300)
+    longer = (games.loc[games["rules"] == "standard", "cards"] > 300).mean()
+    assert any(t.get_text().startswith(f"not shown: {100 * longer:.2g}% of games") for t in ax.texts)
+    assert ax.yaxis.get_major_formatter()(0.25, 0) == "25%"
+    with pytest.raises(ValueError, match="`binwidth` must be a whole number"):
+        P.plot_lengths(games, binwidth=2.5)
     fig = P.plot_lengths(games, kind="ecdf", log=True, measure="tricks")
     ax = fig.axes[0]
     assert len(ax.get_lines()) == 2 and ax.get_yscale() == "log"
@@ -105,7 +117,7 @@ def test_plot_comebacks_bars(frames):
     heights = [p.get_height() for p in bars[0].patches]
     assert heights == pytest.approx(A.comebacks(seats)["rate"].tolist())
     assert [t.get_text() for t in ax.get_xticklabels()] == ["2 players", "3 players"]
-    assert "25% of hand" in ax.get_ylabel()
+    assert ax.get_ylabel() == "comebacks (% of decided games)"
 
 
 def test_plot_variant_effects_forest(frames):
@@ -117,8 +129,16 @@ def test_plot_variant_effects_forest(frames):
     assert [len(ax.containers) for ax in fig.axes] == [1, 1, 1]
     refs = [ax.get_lines()[-1].get_xdata()[0] for ax in fig.axes]
     assert refs == [0.0, 1.0, 0.0]
+    # jokers change the deck: an independent comparison, drawn as an open square; its numbers beside it
+    assert (pass_through["design"] == "independent").all()
+    row = pass_through.set_index("metric").loc["seat0_win_diff"]
+    first = fig.axes[2]
+    square = [line for line in first.get_lines() if line.get_marker() == "s"][0]
+    assert square.get_xdata()[0] == pytest.approx(100 * row["estimate"])   # percentage points
+    assert first.texts[0].get_text() == f"{100 * row['estimate']:+.2f} [{100 * row['low']:+.2f}, {100 * row['high']:+.2f}]"
+    assert "percentage points" in first.get_xlabel()
     ax = P.plot_variant_effects(pass_through, metric="mean_length_ratio", ax=plt.subplots()[1])
-    assert "ratio of mean lengths (vs standard)" == ax.get_xlabel()
+    assert "ratio of mean lengths, vs standard" == ax.get_xlabel()
 
 
 def test_plot_hand_strength_curves(frames):
@@ -129,7 +149,8 @@ def test_plot_hand_strength_curves(frames):
     assert legend_texts(ax) == ["2 players", "3 players"]
     pred = A.hand_strength_predictions(seats, vary="tribute_total", by="players")
     ax = P.plot_hand_strength(pred, observed=False, ax=plt.subplots()[1])
-    assert len(ax.collections) == 2 and ax.get_xlabel() == "tribute_total in the dealt hand"
+    assert len(ax.collections) == 2 and ax.get_xlabel().startswith("tribute points dealt to the seat")
+    assert ax.get_ylabel() == "probability of winning (%)"
 
 
 def test_card_count_timeline_of_the_record_game():
@@ -149,8 +170,37 @@ def test_loop_cycle_marks_start_and_repeat():
     marks = [line.get_xdata()[0] for line in ax.get_lines()[2:]]
     assert marks == [4, 66]                                       # RULES.md: cycle from trick 4, repeat at 66
     assert ax.get_title() == "cycle of 62 tricks, 440 cards"
+    assert legend_texts(ax)[-2:] == ["cycle starts after trick 4", "state repeats after trick 66"]
+    assert ax.get_legend().get_bbox_to_anchor().x0 >= ax.get_window_extent().x1 - 1   # beside the data
     ax = P.loop_cycle(play(NEVER_ENDING, trace=True), x="cards", ax=plt.subplots()[1])
     assert [line.get_xdata()[0] for line in ax.get_lines()[2:]] == [34, 474]
+    assert legend_texts(ax)[-2:] == ["cycle starts after 34 cards", "state repeats after 474 cards"]
+
+
+def test_plot_seat_advantage_panels_with_hand_sizes(frames):
+    games = frames[0]
+    standard = games[games["rules"] == "standard"]
+    fig = P.plot_seat_advantage(standard)
+    assert [ax.get_title() for ax in fig.axes] == ["2 players", "3 players"]
+    three = fig.axes[1]
+    assert [t.get_text() for t in three.get_xticklabels()] == ["0\n18", "1\n17", "2\n17"]
+    rates = A.seat_win_rates(standard, by="players", n_cards=52)
+    rates = rates[rates["players"] == 3]
+    filled, hollow = [line for line in three.get_lines() if line.get_marker() == "o"]
+    assert filled.get_ydata()[0] == pytest.approx(100 * (rates["rate"].iloc[0] - 1 / 3))   # seat 0, 18 cards
+    assert list(hollow.get_xdata()) == [1, 2]
+    assert sum(isinstance(c, ErrorbarContainer) for c in three.containers) == 1
+
+
+def test_plot_hazard_bands(frames):
+    games = frames[0]
+    bands = A.hazard_bands(games[games["rules"] == "standard"], by="players", width=100, min_events=20)
+    ax = P.plot_hazard_bands(bands).axes[0]
+    assert sum(isinstance(c, ErrorbarContainer) for c in ax.containers) == 2
+    two = bands[bands["players"] == 2]
+    level = [c for c in ax.collections if isinstance(c, LineCollection) and c.get_linestyle()[0][1] is not None]
+    assert level[0].get_segments()[0][0][1] == pytest.approx(two["events"].sum() / two["exposure"].sum())
+    assert ax.get_ylabel() == "games ending per card played (%)"
 
 
 def test_plot_errors_name_the_parameter(frames):

@@ -2,7 +2,10 @@
 
 Input is the per-seat table (``simulate(..., per_seat=True)``): one row per game and seat. Games
 without a winner (no seat has ``won``) are left out: nobody won them, so they say nothing about
-what wins.
+what wins. The seats of one game are not independent (with 2 players one row is the mirror image
+of the other), so every standard error is clustered by game (``cov_type='cluster'``, statsmodels'
+sandwich estimator with its small-sample correction); intervals and p-values are the fit's own
+(`conf_int`, `pvalues`, `get_prediction`).
 """
 
 from __future__ import annotations
@@ -13,9 +16,8 @@ import statsmodels.api as sm
 from scipy import stats
 
 from ._checks import check_by, check_frame, check_level, group_items, numeric
-from .intervals import z_value
 
-__all__ = ["hand_strength", "hand_strength_predictions", "decided_seats"]
+__all__ = ["hand_strength", "hand_strength_predictions", "decided_seats", "game_groups"]
 
 PREDICTORS = ("tribute_total", "aces")
 
@@ -37,12 +39,20 @@ def decided_seats(data: pd.DataFrame, *, by=("players", "rules")) -> pd.DataFram
     return data[decided.to_numpy()]
 
 
+def game_groups(data: pd.DataFrame) -> np.ndarray:
+    """One integer per game (the cluster of its seat rows): ``game`` within its ``players`` and
+    ``rules`` where those columns are there, since game numbers repeat across tables."""
+    check_frame(data, ["game"])
+    keys = [data[c].astype(str) if c == "rules" else data[c] for c in ("players", "rules", "game") if c in data]
+    return pd.MultiIndex.from_arrays(keys).factorize()[0] if len(keys) > 1 else pd.factorize(data["game"])[0]
+
+
 def _fit(sub, predictors):
     X = sm.add_constant(np.column_stack([numeric(sub[p]) for p in predictors]), has_constant="add")
     y = sub["won"].astype("boolean").fillna(False).to_numpy(dtype=float)
     if y.min() == y.max():
         raise ValueError("Every seat in a group won or every seat lost: there is nothing to fit.")
-    return sm.Logit(y, X).fit(disp=0)
+    return sm.Logit(y, X).fit(disp=0, cov_type="cluster", cov_kwds={"groups": game_groups(sub)})
 
 
 def hand_strength(data: pd.DataFrame, *, predictors=PREDICTORS, by="players",
@@ -61,16 +71,19 @@ def hand_strength(data: pd.DataFrame, *, predictors=PREDICTORS, by="players",
     Returns
     -------
     DataFrame: ``by`` columns, ``term`` ('const' or a predictor), ``estimate`` (log-odds per unit),
-    ``se``, ``low``, ``high``, ``p_value``, ``odds_ratio``, ``n`` (seat rows fitted).
+    ``se`` (clustered by game), ``low``, ``high``, ``p_value``, ``odds_ratio``, ``n`` (seat rows
+    fitted), ``games`` (clusters).
     """
     predictors = _predictors(data, predictors)
-    cols, z = check_by(data, by), z_value(check_level(confidence))
+    cols, alpha = check_by(data, by), 1 - check_level(confidence)
     rows = []
     for key, sub in group_items(decided_seats(data, by=cols), cols):
         fit = _fit(sub, predictors)
-        for term, b, se in zip(["const"] + predictors, fit.params, fit.bse):
-            rows.append(dict(key, term=term, estimate=b, se=se, low=b - z * se, high=b + z * se,
-                             p_value=2 * stats.norm.sf(abs(b / se)), odds_ratio=np.exp(b), n=len(sub)))
+        ci = fit.conf_int(alpha)
+        for i, term in enumerate(["const"] + predictors):
+            rows.append(dict(key, term=term, estimate=fit.params[i], se=fit.bse[i], low=ci[i, 0], high=ci[i, 1],
+                             p_value=fit.pvalues[i], odds_ratio=np.exp(fit.params[i]), n=len(sub),
+                             games=int(game_groups(sub).max() + 1)))
     return pd.DataFrame(rows)
 
 
@@ -79,7 +92,8 @@ def hand_strength_predictions(data: pd.DataFrame, *, vary: str = "aces", values=
     """Predicted win probability as ``vary`` changes, the other predictors at their group mean.
 
     ``values`` defaults to every whole number from the smallest to the largest observed value.
-    The interval is the Wald interval of the linear predictor, mapped through the logistic function.
+    The interval is the fit's (``get_prediction(which='linear')``, clustered by game) on the
+    log-odds scale, mapped through the logistic function.
 
     Returns ``by`` columns, ``predictor``, ``value``, ``probability``, ``low``, ``high``, ``seats``
     (seat rows observed at that value) and ``observed`` (their win share, NaN if none).
@@ -87,7 +101,7 @@ def hand_strength_predictions(data: pd.DataFrame, *, vary: str = "aces", values=
     predictors = _predictors(data, predictors)
     if vary not in predictors:
         raise ValueError(f"The value for `vary` must be one of {predictors}, but {vary!r} was passed.")
-    cols, z = check_by(data, by), z_value(check_level(confidence))
+    cols, alpha = check_by(data, by), 1 - check_level(confidence)
     rows = []
     for key, sub in group_items(decided_seats(data, by=cols), cols):
         fit = _fit(sub, predictors)
@@ -95,12 +109,14 @@ def hand_strength_predictions(data: pd.DataFrame, *, vary: str = "aces", values=
         grid = np.arange(np.nanmin(x), np.nanmax(x) + 1) if values is None else np.asarray(values, float)
         X = np.column_stack([np.ones_like(grid)] + [grid if p == vary else np.full_like(grid, np.nanmean(numeric(sub[p])))
                                                     for p in predictors])
-        eta = X @ fit.params
-        se = np.sqrt(np.einsum("ij,jk,ik->i", X, fit.cov_params(), X))
+        pred = fit.get_prediction(X, which="linear")
+        # With 2 players the seats' hands add up to the deck, so the fit is symmetric and at the
+        # deck's midpoint the clustered variance is 0 up to rounding (sometimes -1e-19): clip it.
+        half = stats.norm.ppf(1 - alpha / 2) * np.sqrt(np.clip(pred.var_pred, 0, None))
         won = sub["won"].astype("boolean").fillna(False).to_numpy(dtype=bool)
-        for v, e, s in zip(grid, eta, se):
+        for v, e, lo, hi in zip(grid, pred.predicted, pred.predicted - half, pred.predicted + half):
             at = x == v
             rows.append(dict(key, predictor=vary, value=v, probability=1 / (1 + np.exp(-e)),
-                             low=1 / (1 + np.exp(-(e - z * s))), high=1 / (1 + np.exp(-(e + z * s))),
+                             low=1 / (1 + np.exp(-lo)), high=1 / (1 + np.exp(-hi)),
                              seats=int(at.sum()), observed=won[at].mean() if at.any() else np.nan))
     return pd.DataFrame(rows)

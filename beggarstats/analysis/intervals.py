@@ -1,9 +1,16 @@
-"""Confidence intervals for proportions and means: small pieces the other modules build on."""
+"""Confidence intervals for proportions and means: thin wrappers over statsmodels and scipy.
+
+Each function keeps the signature the other modules (and the notebooks) use; the arithmetic is the
+library's: `statsmodels.stats.proportion.proportion_confint` (Wilson),
+`statsmodels.stats.proportion.confint_proportions_2indep` (Newcombe) and
+`scipy.stats.ttest_1samp(...).confidence_interval` (Student t).
+"""
 
 from __future__ import annotations
 
 import numpy as np
 from scipy import stats
+from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
 from ._checks import check_level
 
@@ -16,7 +23,7 @@ def z_value(confidence: float) -> float:
 
 
 def wilson_interval(successes, trials, *, confidence: float = 0.95):
-    """Wilson score interval of a binomial proportion.
+    """Wilson score interval of a binomial proportion (statsmodels ``method='wilson'``).
 
     Parameters
     ----------
@@ -33,27 +40,24 @@ def wilson_interval(successes, trials, *, confidence: float = 0.95):
     n = np.asarray(trials, dtype=float)
     if np.any(k < 0) or np.any(k > n):
         raise ValueError("`successes` must lie between 0 and `trials`.")
-    z = z_value(confidence)
+    alpha = 1 - check_level(confidence)
     with np.errstate(invalid="ignore", divide="ignore"):
-        p = k / n
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+        empty = n == 0
+        low, high = proportion_confint(k, np.where(empty, 1, n), alpha=alpha, method="wilson")
+        p = np.where(empty, np.nan, k / np.where(empty, 1, n))
+        low, high = np.where(empty, np.nan, low), np.where(empty, np.nan, high)
     # The interval always contains k/n; rounding must not push a bound past it at k = 0 or k = n.
-    low = np.minimum(np.clip(centre - half, 0, 1), p)
-    high = np.maximum(np.clip(centre + half, 0, 1), p)
-    if low.ndim == 0:
+    low, high = np.minimum(np.clip(low, 0, 1), p), np.maximum(np.clip(high, 0, 1), p)
+    if np.ndim(low) == 0:
         return float(low), float(high)
     return low, high
 
 
 def newcombe_interval(k1, n1, k2, n2, *, confidence: float = 0.95):
-    """Newcombe's hybrid score interval (his method 10) for the difference p1 - p2."""
-    p1, p2 = k1 / n1, k2 / n2
-    l1, u1 = wilson_interval(k1, n1, confidence=confidence)
-    l2, u2 = wilson_interval(k2, n2, confidence=confidence)
-    d = p1 - p2
-    low = d - np.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2)
-    high = d + np.sqrt((u1 - p1) ** 2 + (p2 - l2) ** 2)
+    """Newcombe's hybrid score interval (his method 10) for the difference p1 - p2 of two
+    independent proportions (statsmodels ``confint_proportions_2indep(method='newcomb')``)."""
+    low, high = confint_proportions_2indep(k1, n1, k2, n2, method="newcomb", compare="diff",
+                                           alpha=1 - check_level(confidence))
     return float(low), float(high)
 
 
@@ -63,6 +67,7 @@ def mean_interval(values, *, confidence: float = 0.95):
     x = x[~np.isnan(x)]
     if x.size < 2:
         return float("nan"), float("nan")
-    m, se = x.mean(), x.std(ddof=1) / np.sqrt(x.size)
-    t = stats.t.ppf(0.5 + check_level(confidence) / 2, x.size - 1)
-    return float(m - t * se), float(m + t * se)
+    if np.all(x == x[0]):
+        return float(x[0]), float(x[0])
+    ci = stats.ttest_1samp(x, 0.0).confidence_interval(check_level(confidence))
+    return float(ci.low), float(ci.high)

@@ -8,12 +8,22 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import statsmodels.api as sm
 from scipy import stats
 
 from ._checks import check_by, check_frame, check_level, group_items, numeric
+from .hands import decided_seats, game_groups
 from .intervals import wilson_interval
 
-__all__ = ["seat_win_rates", "seat_fairness_test", "first_player_advantage"]
+__all__ = ["seat_win_rates", "seat_fairness_test", "first_player_advantage", "dealt_hand_size",
+           "seat_position_model"]
+
+
+def dealt_hand_size(players: int, seat, n_cards: int = 52):
+    """Cards dealt to ``seat``: the deck goes round one card at a time from seat 0, so the first
+    ``n_cards % players`` seats get one card more than the others."""
+    seat = np.asarray(seat)
+    return n_cards // players + (seat < n_cards % players)
 
 
 def _groups(data, by):
@@ -29,7 +39,8 @@ def _groups(data, by):
         yield key, np.bincount(won, minlength=n), won.size, int(np.isnan(w).sum())
 
 
-def seat_win_rates(data: pd.DataFrame, *, by=("players", "rules"), confidence: float = 0.95) -> pd.DataFrame:
+def seat_win_rates(data: pd.DataFrame, *, by=("players", "rules"), confidence: float = 0.95,
+                   n_cards: int | None = None) -> pd.DataFrame:
     """Win rate of every seat with a Wilson interval and a two-sided binomial test against 1/n.
 
     Parameters
@@ -38,11 +49,14 @@ def seat_win_rates(data: pd.DataFrame, *, by=("players", "rules"), confidence: f
         One row per game: ``players`` and ``winner`` (nullable seat number).
     by : str, sequence of str or None
         Grouping columns; ``players`` is always one of them.
+    n_cards : int, optional
+        Cards in the deck; when given, a ``hand_size`` column says how many each seat was dealt.
 
     Returns
     -------
     DataFrame: ``by`` columns, ``seat``, ``wins``, ``games`` (games with a winner), ``no_winner``,
-    ``rate``, ``low``, ``high``, ``expected`` (1/n), ``p_value``.
+    ``rate``, ``low``, ``high``, ``expected`` (1/n), ``p_value`` (binomial test against 1/n), and
+    ``hand_size`` with ``n_cards``. One row per game enters, so games are the independent units.
     """
     check_level(confidence)
     rows = []
@@ -54,6 +68,8 @@ def seat_win_rates(data: pd.DataFrame, *, by=("players", "rules"), confidence: f
             rows.append(dict(key, seat=seat, wins=int(wins[seat]), games=games, no_winner=none,
                              rate=wins[seat] / games if games else np.nan,
                              low=low[seat], high=high[seat], expected=1 / n, p_value=p))
+            if n_cards is not None:
+                rows[-1]["hand_size"] = int(dealt_hand_size(n, seat, n_cards))
     return pd.DataFrame(rows)
 
 
@@ -85,3 +101,46 @@ def first_player_advantage(data: pd.DataFrame, *, by=("players", "rules"), confi
     keys = [c for c in first.columns if c not in ("games", "no_winner", "rate", "rate_low", "rate_high",
                                                   "expected", "advantage", "low", "high", "p_value")]
     return first[keys + ["games", "no_winner", "rate", "expected", "advantage", "low", "high", "p_value"]]
+
+
+def seat_position_model(data: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFrame:
+    """Separate a seat's place in the order of play from the size of its dealt hand.
+
+    Logistic regression on the per-seat rows of decided games, all player counts together:
+    logit P(seat wins) = a[players] + b_seat * seat + b_card * extra_card, where ``extra_card`` is
+    the seat's ``hand_size`` minus the smallest hand dealt at that player count (0 or 1 with the
+    52-card deck). Within one player count the extra card always goes to the first seats, so the
+    two are told apart only across player counts and only under the model's assumption that one
+    step later in the order changes the log-odds by the same ``b_seat`` at every table size.
+    Standard errors are clustered by game.
+
+    Parameters
+    ----------
+    data : DataFrame
+        Per-seat rows (``simulate(..., per_seat=True)``): ``game``, ``players``, ``seat``,
+        ``hand_size``, ``won``.
+
+    Returns
+    -------
+    DataFrame: ``term`` ('seat', 'extra_card'), ``estimate`` (log-odds), ``se``, ``low``,
+    ``high``, ``p_value``, ``odds_ratio``, ``odds_low``, ``odds_high``, ``n`` (seat rows),
+    ``games``.
+    """
+    check_frame(data, ["game", "players", "seat", "hand_size", "won"])
+    alpha = 1 - check_level(confidence)
+    sub = decided_seats(data, by=[c for c in ("players", "rules") if c in data.columns])
+    players = numeric(sub["players"]).astype(int)
+    hand = numeric(sub["hand_size"])
+    smallest = pd.Series(hand).groupby(players).transform("min").to_numpy()
+    counts = sorted(set(players))
+    X = np.column_stack([(players == p).astype(float) for p in counts]
+                        + [numeric(sub["seat"]), hand - smallest])
+    y = sub["won"].astype("boolean").fillna(False).to_numpy(dtype=float)
+    fit = sm.Logit(y, X).fit(disp=0, cov_type="cluster", cov_kwds={"groups": game_groups(sub)})
+    ci = fit.conf_int(alpha)
+    rows = []
+    for term, i in (("seat", len(counts)), ("extra_card", len(counts) + 1)):
+        rows.append(dict(term=term, estimate=fit.params[i], se=fit.bse[i], low=ci[i, 0], high=ci[i, 1],
+                         p_value=fit.pvalues[i], odds_ratio=np.exp(fit.params[i]), odds_low=np.exp(ci[i, 0]),
+                         odds_high=np.exp(ci[i, 1]), n=len(sub), games=int(game_groups(sub).max() + 1)))
+    return pd.DataFrame(rows)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from statsmodels.duration.survfunc import SurvfuncRight
 
 from ._checks import check_by, check_choice, check_frame, check_level, check_outcomes, group_items, numeric
 from .intervals import z_value
@@ -43,6 +44,10 @@ def length_distribution(data: pd.DataFrame, *, measure: str = "cards", by=("play
 def km_table(lengths, ended, *, confidence: float = 0.95, ci: str = "log-log") -> pd.DataFrame:
     """Kaplan-Meier estimate from plain arrays: the statistic behind `kaplan_meier`.
 
+    The estimate and its Greenwood standard error are statsmodels' (`SurvfuncRight`). statsmodels
+    has no pointwise band, so the log-log band is computed here (tested against a value worked by
+    hand): Greenwood's variance carried to the log(-log S) scale, S ** exp(+-z se_ll).
+
     Parameters
     ----------
     lengths : array of numbers
@@ -65,16 +70,22 @@ def km_table(lengths, ended, *, confidence: float = 0.95, ci: str = "log-log") -
         raise ValueError("`lengths` and `ended` must have the same length.")
     keep = ~np.isnan(t)
     t, e = t[keep], e[keep]
-    times = np.unique(t)
-    events = np.array([np.sum(e & (t == u)) for u in times]) if times.size < 2 else \
-        np.bincount(np.searchsorted(times, t[e]), minlength=times.size)
-    total = np.bincount(np.searchsorted(times, t), minlength=times.size)
+    times, where = np.unique(t, return_inverse=True)
+    events = np.bincount(where[e], minlength=times.size)
+    total = np.bincount(where, minlength=times.size)
     at_risk = t.size - np.concatenate([[0], np.cumsum(total)[:-1]])
+    surv, se = np.ones(times.size), np.zeros(times.size)
+    if events.any():
+        km = SurvfuncRight(t, e.astype(float))
+        # statsmodels lists event times only; a censoring-only length keeps the value before it.
+        at = np.searchsorted(km.surv_times, times, side="right") - 1
+        seen = at >= 0
+        surv[seen] = km.surv_prob[at[seen]]
+        se[seen] = np.nan_to_num(km.surv_prob_se[at[seen]], nan=0.0)
+    z = z_value(confidence)
     with np.errstate(divide="ignore", invalid="ignore"):
-        surv = np.cumprod(1 - events / at_risk)
-        green = np.cumsum(np.where(events > 0, events / (at_risk * (at_risk - events)), 0.0))
-        se = surv * np.sqrt(green)
-        z = z_value(confidence)
+        # Greenwood's sum, sum d / (n (n - d)) = (se / S)^2, is what the log-log scale needs.
+        green = np.where(surv > 0, (se / surv) ** 2, np.inf)
         if ci == "plain":
             low, high = np.clip(surv - z * se, 0, 1), np.clip(surv + z * se, 0, 1)
         else:

@@ -1,18 +1,53 @@
-"""The tail of the length distribution: past some length, BMN games end at a roughly constant rate
-per card (a geometric tail). `tail_rate` estimates that rate with a confidence interval."""
+"""The tail of the length distribution: how fast long games end, per card.
+
+`tail_rate` fits one rate beyond a threshold (a geometric tail); `hazard_bands` estimates the rate
+separately in bands of length and `tail_constancy_test` asks whether one rate fits them all. Every
+estimate is a Poisson GLM with the cards played as exposure (statsmodels): with K cards played
+beyond the threshold and d games ending there, the one-rate fit gives d / sum(K), the
+maximum-likelihood estimate of the geometric tail, and its interval is the GLM's (Wald on the log
+rate)."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
+import statsmodels.api as sm
 from scipy import stats
 
 from ._checks import check_by, check_choice, check_frame, check_level, group_items, numeric
-from .intervals import z_value
 from .lengths import MEASURES
 from .survival import km_table
 
-__all__ = ["tail_rate", "geometric_tail"]
+__all__ = ["tail_rate", "geometric_tail", "hazard_bands", "tail_constancy_test", "poisson_rates"]
+
+
+def poisson_rates(events, exposure, *, confidence: float = 0.95):
+    """Rates events / exposure with Poisson-GLM intervals, one per cell, and the likelihood-ratio
+    test of one common rate: (rates, lows, highs, chi2, dof, p_value).
+
+    The cells are fitted jointly (one indicator per cell, log exposure as offset); the test
+    compares that fit with the intercept-only one. Cells without exposure are NaN.
+    """
+    d, x = np.asarray(events, float), np.asarray(exposure, float)
+    use = x > 0
+    rates, lows, highs = (np.full(d.size, np.nan) for _ in range(3))
+    if not use.any() or d[use].sum() == 0:
+        return rates, lows, highs, np.nan, 0, np.nan
+    alpha = 1 - check_level(confidence)
+    with warnings.catch_warnings():
+        # One indicator per cell is a saturated fit: statsmodels warns about its 0 residual
+        # degrees of freedom (and 'separation' for a 1-cell fit), which a Poisson fit (scale 1) does not use.
+        warnings.simplefilter("ignore")
+        full = sm.GLM(d[use], np.eye(int(use.sum())), family=sm.families.Poisson(), exposure=x[use]).fit()
+        one = sm.GLM(d[use], np.ones((int(use.sum()), 1)), family=sm.families.Poisson(), exposure=x[use]).fit()
+    ci = np.exp(full.conf_int(alpha))
+    rates[use], lows[use], highs[use] = d[use] / x[use], ci[:, 0], ci[:, 1]
+    lows[use & (d == 0)] = 0.0  # no events: the estimate is 0 and the Wald interval degenerate
+    dof = int(use.sum()) - 1
+    chi2 = max(2 * (full.llf - one.llf), 0.0)
+    return rates, lows, highs, float(chi2), dof, float(stats.chi2.sf(chi2, dof)) if dof else np.nan
 
 
 def geometric_tail(lengths, ended, *, threshold: float, confidence: float = 0.95,
@@ -21,8 +56,8 @@ def geometric_tail(lengths, ended, *, threshold: float, confidence: float = 0.95
 
     ``method='mle'``: games longer than ``threshold`` (u) are modelled as u + K with K geometric on
     1, 2, ... (P(K = k) = (1-p)^(k-1) p); censored games give K > k. The maximum-likelihood estimate
-    is p = events / sum(k) and its interval is Wald on observed information. Censoring-aware and with
-    honest standard errors.
+    p = events / sum(k) is the Poisson GLM's rate with exposure sum(k) (`poisson_rates`), and so is
+    its interval (Wald on the log rate). Censoring-aware.
     ``method='slope'``: least squares of log KM survival on length at event lengths beyond u;
     p = 1 - exp(slope). The classic picture; its interval ignores that KM points are correlated
     and is too narrow.
@@ -36,15 +71,12 @@ def geometric_tail(lengths, ended, *, threshold: float, confidence: float = 0.95
     tail = t > threshold
     k, d = t[tail] - threshold, int(np.sum(e[tail]))
     out = dict(threshold=float(threshold), n_tail=int(tail.sum()), events=d)
-    z = z_value(confidence)
     if method == "mle":
         if d == 0:
             p = low = high = np.nan
         else:
-            p = d / k.sum()
-            info = d / p**2 + (k.sum() - d) / (1 - p) ** 2 if p < 1 else np.inf
-            half = z / np.sqrt(info)
-            low, high = max(p - half, 0.0), min(p + half, 1.0)
+            rates, lows, highs, *_ = poisson_rates([d], [k.sum()], confidence=confidence)
+            p, low, high = rates[0], lows[0], min(highs[0], 1.0)
     else:
         km = km_table(t, e)
         pts = km[(km["length"] > threshold) & (km["events"] > 0) & (km["survival"] > 0)]
@@ -92,4 +124,87 @@ def tail_rate(data: pd.DataFrame, *, measure: str = "cards", by=("players", "rul
         reached = km["length"][km["survival"] <= 1 - start]
         threshold = reached.iloc[0] if len(reached) else np.nan
         rows.append(dict(key, **geometric_tail(t, e, threshold=threshold, confidence=confidence, method=method)))
+    return pd.DataFrame(rows)
+
+
+def _threshold(t, e, start):
+    km = km_table(t, e)
+    reached = km["length"][km["survival"] <= 1 - start]
+    return reached.iloc[0] if len(reached) else np.nan
+
+
+def _bands(t, e, threshold, width, min_events):
+    """Band edges from ``threshold`` in steps of ``width``; the last band is open and starts
+    where fewer than ``min_events`` events remain beyond it."""
+    edges = [threshold]
+    while np.sum(e & (t > edges[-1] + width)) >= min_events:
+        edges.append(edges[-1] + width)
+    return np.array(edges + [np.inf])
+
+
+def hazard_bands(data: pd.DataFrame, *, measure: str = "cards", by=("players", "rules"), start: float = 0.5,
+                 width: float = 100, min_events: int = 1000, confidence: float = 0.95) -> pd.DataFrame:
+    """The end rate per card (or trick) in bands of length beyond the tail's start, with intervals.
+
+    A game longer than a band's lower edge ``lo`` adds min(length, hi) - lo cards of exposure to
+    the band [lo, hi) and one event if it ended inside it ('win'; loops and cut-offs are censored).
+    The rate is events / exposure with its Poisson-GLM interval (`poisson_rates`).
+
+    Parameters
+    ----------
+    start : float
+        The first band starts at the KM quantile ``start`` (0.5: the median length), as in `tail_rate`.
+    width : float
+        Band width in ``measure`` units.
+    min_events : int
+        Bands continue while at least this many events lie beyond the next edge; the rest is one
+        open band (``band_high`` = inf).
+
+    Returns
+    -------
+    DataFrame: ``by`` columns, ``band_low``, ``band_high``, ``games`` (reaching the band), ``events``,
+    ``exposure``, ``rate``, ``low``, ``high``.
+    """
+    check_choice("measure", measure, MEASURES)
+    check_frame(data, ["outcome", measure])
+    cols = check_by(data, by)
+    check_level(confidence)
+    check_level(start, name="start")
+    if not isinstance(width, (int, float, np.integer, np.floating)) or isinstance(width, bool) or not width > 0:
+        raise ValueError(f"The value for `width` must be a positive number, but {width!r} was passed.")
+    if not isinstance(min_events, (int, np.integer)) or isinstance(min_events, bool) or min_events < 1:
+        raise ValueError(f"The value for `min_events` must be a whole number >= 1, but {min_events!r} was passed.")
+    parts = []
+    for key, sub in group_items(data, cols):
+        t = numeric(sub[measure])
+        e = sub["outcome"].astype(str).to_numpy() == "win"
+        keep = ~np.isnan(t)
+        t, e = t[keep], e[keep]
+        u = _threshold(t, e, start)
+        if np.isnan(u):
+            continue
+        edges = _bands(t, e, u, width, min_events)
+        lo, hi = edges[:-1], edges[1:]
+        games = np.array([np.sum(t > a) for a in lo])
+        events = np.array([np.sum(e & (t > a) & (t <= b)) for a, b in zip(lo, hi)])
+        exposure = np.array([np.sum(np.clip(t[t > a], None, b) - a) for a, b in zip(lo, hi)])
+        rate, low, high, *_ = poisson_rates(events, exposure, confidence=confidence)
+        parts.append(pd.DataFrame(dict(key, band_low=lo, band_high=hi, games=games, events=events,
+                                       exposure=exposure, rate=rate, low=low, high=high)))
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def tail_constancy_test(data: pd.DataFrame, *, measure: str = "cards", by=("players", "rules"), start: float = 0.5,
+                        width: float = 100, min_events: int = 1000) -> pd.DataFrame:
+    """Does one rate per card fit every band of `hazard_bands`? Likelihood-ratio test of the
+    band-by-band Poisson GLM against the one-rate fit, one row per group: ``by`` columns,
+    ``threshold``, ``bands``, ``chi2``, ``dof`` (bands - 1), ``p_value``, ``rate_min``, ``rate_max``
+    (the smallest and largest band rates)."""
+    bands = hazard_bands(data, measure=measure, by=by, start=start, width=width, min_events=min_events)
+    cols = check_by(data, by)
+    rows = []
+    for key, sub in group_items(bands, cols) if len(bands) else ():
+        *_, chi2, dof, p = poisson_rates(sub["events"], sub["exposure"])
+        rows.append(dict(key, threshold=float(sub["band_low"].min()), bands=len(sub), chi2=chi2, dof=dof,
+                         p_value=p, rate_min=float(sub["rate"].min()), rate_max=float(sub["rate"].max())))
     return pd.DataFrame(rows)

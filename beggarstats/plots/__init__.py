@@ -2,11 +2,13 @@
 output) first and returns a Figure, or the Axes when ``ax=`` is given."""
 
 from .effects import plot_hand_strength, plot_variant_effects
-from .fairness import plot_comebacks, plot_seat_win_rates
+from ._common import theme
+from .fairness import plot_comebacks, plot_seat_advantage, plot_seat_win_rates
 from .games import card_count_timeline, hand_size_table, loop_cycle
-from .lengths import plot_lengths, plot_survival
+from .lengths import plot_hazard_bands, plot_lengths, plot_survival
 
 __all__ = [
-    "plot_lengths", "plot_survival", "plot_seat_win_rates", "plot_comebacks", "plot_variant_effects",
+    "plot_lengths", "plot_survival", "plot_hazard_bands", "plot_seat_win_rates", "plot_seat_advantage",
+    "plot_comebacks", "plot_variant_effects", "theme",
     "plot_hand_strength", "card_count_timeline", "loop_cycle", "hand_size_table",
 ]

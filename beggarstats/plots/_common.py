@@ -3,12 +3,38 @@
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 import seaborn as sns
+from matplotlib.ticker import FuncFormatter
 
 from ..analysis._checks import check_choice, check_frame
 
-__all__ = ["new_axes", "finish", "levels", "palette", "check_choice", "check_frame", "check_hue"]
+__all__ = ["new_axes", "finish", "levels", "palette", "check_choice", "check_frame", "check_hue", "theme",
+           "percent_axis", "legend_outside", "THEME"]
+
+# One look for every figure: seaborn's white grid, the default palette, slightly smaller titles.
+THEME = {**sns.axes_style("whitegrid"), "axes.titlesize": "medium", "figure.titlesize": "medium",
+         "legend.fontsize": "small", "legend.title_fontsize": "small"}
+
+
+def theme():
+    """A context in which figures take the common look (`THEME`): ``with theme(): ...``."""
+    return plt.rc_context(THEME)
+
+
+def percent_axis(axis, *, points: bool = False, digits=None):
+    """Tick labels of a share (0-1) as percent, or of a difference of shares as percentage points."""
+    def show(v, _):
+        value = 100 * v
+        text = f"{value:.{digits}f}" if digits is not None else np.format_float_positional(value, precision=8, trim="-")
+        return f"{text} pp" if points else f"{text}%"
+    axis.set_major_formatter(FuncFormatter(show))
+
+
+def legend_outside(axes, **options):
+    """A legend to the right of the axes, where it cannot cover data."""
+    return axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, **options)
 
 
 def new_axes(ax=None, *, figsize=(6.4, 4.0)):

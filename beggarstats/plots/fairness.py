@@ -6,9 +6,11 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import comebacks, seat_win_rates
-from ._common import check_frame, check_hue, finish, label, levels, new_axes, palette
+import matplotlib.pyplot as plt
 
-__all__ = ["plot_seat_win_rates", "plot_comebacks"]
+from ._common import check_frame, check_hue, finish, label, legend_outside, levels, new_axes, palette, percent_axis
+
+__all__ = ["plot_seat_win_rates", "plot_seat_advantage", "plot_comebacks"]
 
 
 def plot_seat_win_rates(data: pd.DataFrame, *, hue="players", ax=None):
@@ -29,16 +31,54 @@ def plot_seat_win_rates(data: pd.DataFrame, *, hue="players", ax=None):
         x = part["seat"].to_numpy(float) + (i - (len(hues) - 1) / 2) * 0.12
         y = part["rate"].to_numpy(float)
         axes.errorbar(x, y, yerr=[y - part["low"].to_numpy(float), part["high"].to_numpy(float) - y],
-                      fmt="o", color=colours[i], capsize=3, label=None if h is None else label(hue, h))
+                      fmt="o", markersize=3, color=colours[i], capsize=3, label=None if h is None else label(hue, h))
     for n in sorted(pd.unique(data["players"].astype(int))):
         i = hues.index(n) if hue == "players" and n in hues else 0
         axes.hlines(1 / n, -0.4, n - 0.6, colors=[colours[i]], linestyles="--", linewidth=1)
     axes.set_xticks(range(int(data["seat"].max()) + 1))
     axes.set_xlabel("seat (0 leads)")
-    axes.set_ylabel("win rate")
+    axes.set_ylabel("win rate (%)")
+    percent_axis(axes.yaxis)
     if hue is not None:
-        axes.legend()
+        legend_outside(axes)
     return finish(fig, axes, ax)
+
+
+def plot_seat_advantage(data: pd.DataFrame, *, figsize=None):
+    """One panel per player count: every seat's win rate minus 1/n in percentage points with its
+    interval, the seat's dealt hand size under its tick, filled markers for the seats dealt the
+    larger hand (open where every hand is equal or the seat got the smaller one).
+
+    ``data`` is the output of `seat_win_rates` with ``hand_size`` (``n_cards=``) or the per-game
+    table (then computed for the 52-card deck).
+    """
+    if "rate" not in data.columns:
+        data = seat_win_rates(data, by="players", n_cards=52)
+    check_frame(data, ["players", "seat", "rate", "low", "high", "expected", "hand_size"])
+    counts = sorted(pd.unique(data["players"].astype(int)))
+    widths = [max(c, 2) for c in counts]
+    fig, axs = plt.subplots(1, len(counts), figsize=figsize or (1.5 + 0.55 * sum(widths), 3.8),
+                            layout="constrained", sharey=True, squeeze=False,
+                            gridspec_kw=dict(width_ratios=widths))
+    colours = palette(len(counts))
+    for axes, n, colour in zip(axs[0], counts, colours):
+        part = data[data["players"].astype(int) == n].sort_values("seat")
+        seat = part["seat"].to_numpy(int)
+        y = 100 * (part["rate"] - part["expected"]).to_numpy(float)
+        err = [y - 100 * (part["low"] - part["expected"]).to_numpy(float),
+               100 * (part["high"] - part["expected"]).to_numpy(float) - y]
+        hand = part["hand_size"].to_numpy(int)
+        big = hand > hand.min()
+        axes.errorbar(seat, y, yerr=err, fmt="none", ecolor=colour, capsize=3)
+        axes.plot(seat[big], y[big], "o", color=colour, markersize=5)
+        axes.plot(seat[~big], y[~big], "o", markerfacecolor="white", markeredgecolor=colour, markersize=5)
+        axes.axhline(0, color="grey", linestyle="--", linewidth=1)
+        axes.set_xticks(seat, [f"{s}\n{h}" for s, h in zip(seat, hand)])
+        axes.set_xlim(seat.min() - 0.6, seat.max() + 0.6)
+        axes.set_title(f"{n} players")
+        axes.set_xlabel("seat\ncards dealt")
+    axs[0][0].set_ylabel("win rate − 1/n (percentage points)")
+    return fig
 
 
 def plot_comebacks(data: pd.DataFrame, *, hue="rules", ax=None, **options):
@@ -64,7 +104,10 @@ def plot_comebacks(data: pd.DataFrame, *, hue="rules", ax=None, **options):
                  yerr=[y - part["low"].to_numpy(float), part["high"].to_numpy(float) - y], capsize=3)
     axes.set_xticks(range(len(players)), [f"{p} players" for p in players])
     threshold = data["threshold"].iloc[0] if "threshold" in data.columns and len(data) else ""
-    axes.set_ylabel(f"comeback rate (winner once {threshold})" if threshold else "comeback rate")
+    axes.set_ylabel("comebacks (% of decided games)")
+    if threshold:
+        axes.set_title(f"winner once {threshold}")
+    percent_axis(axes.yaxis)
     if hue is not None:
-        axes.legend()
+        legend_outside(axes)
     return finish(fig, axes, ax)

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..engine.result import GameResult
 from ..play import play
-from ._common import check_choice, finish, new_axes, palette
+from ._common import check_choice, finish, legend_outside, new_axes, palette
 
 __all__ = ["card_count_timeline", "loop_cycle", "hand_size_table"]
 
@@ -64,7 +64,7 @@ def card_count_timeline(game, *, rules=None, x: str = "tricks", ax=None):
         axes.step(xs, sizes[:, seat], where="post", color=colours[seat], label=f"seat {seat}")
     axes.set_xlabel(f"{x} played")
     axes.set_ylabel("cards in hand")
-    axes.legend()
+    legend_outside(axes)
     return finish(fig, axes, ax)
 
 
@@ -88,10 +88,16 @@ def loop_cycle(game, *, rules=None, x: str = "tricks", ax=None):
     for seat in range(sizes.shape[1]):
         axes.step(xs, sizes[:, seat], where="post", color=colours[seat], label=f"seat {seat}")
     axes.axvspan(start, repeat, color="grey", alpha=0.15, label="cycle")
-    axes.axvline(start, color="black", linestyle="--", linewidth=1, label=f"cycle starts ({x} {start})")
-    axes.axvline(repeat, color="black", linewidth=1, label=f"state repeats ({x} {repeat})")
+    unit = "trick" if x == "tricks" else "cards"
+    axes.axvline(start, color="black", linestyle="--", linewidth=1, label=_after("cycle starts", unit, start))
+    axes.axvline(repeat, color="black", linewidth=1, label=_after("state repeats", unit, repeat))
     axes.set_title(f"cycle of {result.loop_tricks} tricks, {result.loop_cards} cards")
     axes.set_xlabel(f"{x} played")
     axes.set_ylabel("cards in hand")
-    axes.legend(fontsize="small")
+    legend_outside(axes)
     return finish(fig, axes, ax)
+
+
+def _after(what, unit, at) -> str:
+    """'cycle starts after trick 4' / 'state repeats after 474 cards'."""
+    return f"{what} after trick {at}" if unit == "trick" else f"{what} after {at} cards"

@@ -8,13 +8,13 @@ import seaborn as sns
 
 from ..analysis import kaplan_meier
 from ..analysis._checks import check_outcomes
-from ._common import check_choice, check_frame, check_hue, finish, label, levels, new_axes, palette
+from ._common import check_choice, check_frame, check_hue, finish, label, levels, legend_outside, new_axes, palette, percent_axis
 
-__all__ = ["plot_lengths", "plot_survival"]
+__all__ = ["plot_lengths", "plot_survival", "plot_hazard_bands"]
 
 
 def plot_lengths(data: pd.DataFrame, *, measure: str = "cards", hue="players", kind: str = "hist",
-                 log: bool = False, outcomes=("win",), ax=None):
+                 log: bool = False, outcomes=("win",), binwidth=None, cut=None, ax=None):
     """Distribution of game length, one colour per ``hue`` level.
 
     Parameters
@@ -22,13 +22,19 @@ def plot_lengths(data: pd.DataFrame, *, measure: str = "cards", hue="players", k
     data : DataFrame
         One row per game (``outcome``, ``measure``).
     kind : {'hist', 'ecdf'}
-        Histogram (density, step outline) or empirical CDF. With ``log=True`` the ECDF is drawn as
+        Histogram (percent of each group's games per bin, step outline) or empirical CDF. With ``log=True`` the ECDF is drawn as
         the complementary ECDF, share of games longer than x, on a log scale: a geometric tail is a
         straight line there.
     log : bool
         Logarithmic y axis.
     outcomes : sequence of {'win', 'loop', 'cutoff'}
         Games drawn (default: finished games).
+    binwidth : int, optional
+        Histogram bin width in whole ``measure`` units; the edges lie on multiples of it, so every
+        bin holds the same number of possible lengths (bins of fractional width alias with whole
+        lengths into a comb). Default: about a hundredth of the range, rounded to a whole number.
+    cut : number, optional
+        End the x axis there and say in the plot which share of the games lies beyond.
     ax : matplotlib Axes, optional
         Draw there and return it; otherwise return a new Figure.
     """
@@ -43,14 +49,33 @@ def plot_lengths(data: pd.DataFrame, *, measure: str = "cards", hue="players", k
     if hue is not None:
         plot[hue] = keep[hue].map(lambda v: label(hue, v)).astype(str).to_numpy()
     order = [label(hue, v) for v in names] if hue is not None else None
+    if binwidth is not None and (not isinstance(binwidth, (int, np.integer)) or isinstance(binwidth, bool)
+                                 or binwidth < 1):
+        raise ValueError(f"The value for `binwidth` must be a whole number >= 1, but {binwidth!r} was passed.")
+    if cut is not None and (isinstance(cut, bool) or not isinstance(cut, (int, float, np.number)) or not cut > 0):
+        raise ValueError(f"The value for `cut` must be a positive number, but {cut!r} was passed.")
     fig, axes = new_axes(ax)
     common = dict(data=plot, x=measure, hue=hue, hue_order=order, ax=axes, palette=palette(len(names)) if hue else None)
+    x = plot[measure].to_numpy(float)
+    x = x[~np.isnan(x)]
     if kind == "hist":
-        sns.histplot(**common, stat="density", common_norm=False, element="step", fill=False)
+        top = x.max() if x.size else 1.0
+        width = binwidth or max(1, int(round(top / 100)))
+        bins = np.arange(0, top + width + 1, width)
+        sns.histplot(**common, bins=bins, stat="proportion", common_norm=False, element="step", fill=False)
+        axes.set_ylabel(f"games per {width}-{measure[:-1]} bin (%)")
+        percent_axis(axes.yaxis)
     else:
         sns.ecdfplot(**common, complementary=log)
+        axes.set_ylabel(f"share of games {'longer than' if log else 'at most'} x {measure} (%)")
+        percent_axis(axes.yaxis)
     if log:
         axes.set_yscale("log")
+    if cut is not None:
+        axes.set_xlim(0, cut)
+        beyond = float(np.mean(x > cut)) if x.size else 0.0
+        axes.text(0.98, 0.6, f"not shown: {100 * beyond:.2g}% of games,\nlonger than {cut:g} {measure}",
+                  transform=axes.transAxes, ha="right", va="top", fontsize="small")
     axes.set_xlabel(f"game length ({measure})")
     return finish(fig, axes, ax)
 
@@ -90,8 +115,35 @@ def plot_survival(data: pd.DataFrame, *, measure: str = "cards", hue="players", 
                                   color=colours[i], alpha=0.2, linewidth=0)
     if log:
         axes.set_yscale("log")
+    percent_axis(axes.yaxis)
     axes.set_xlabel(f"game length ({measure})")
-    axes.set_ylabel("share of games still going")
+    axes.set_ylabel(f"games lasting more than x {measure} (%{', log scale' if log else ''})")
     if hue is not None or style is not None:
         axes.legend()
+    return finish(fig, axes, ax)
+
+
+def plot_hazard_bands(data: pd.DataFrame, *, hue="players", ax=None):
+    """End rate per card in bands of length (`analysis.hazard_bands`) with their intervals, and
+    as a dashed line the one rate that fits every band of a group (events / exposure)."""
+    check_frame(data, ["band_low", "band_high", "rate", "low", "high", "events", "exposure"])
+    hue = check_hue(data, hue)
+    fig, axes = new_axes(ax)
+    hues = levels(data, hue)
+    colours = palette(len(hues))
+    for i, h in enumerate(hues):
+        part = data if h is None else data[data[hue].astype(object) == h]
+        lo, hi = part["band_low"].to_numpy(float), part["band_high"].to_numpy(float)
+        width = np.nanmin(hi - lo) if np.isfinite(hi).any() else 1.0
+        mid = np.where(np.isfinite(hi), (lo + hi) / 2, lo + width / 2) + (i - (len(hues) - 1) / 2) * width * 0.08
+        y = part["rate"].to_numpy(float)
+        axes.errorbar(mid, y, yerr=[y - part["low"].to_numpy(float), part["high"].to_numpy(float) - y], fmt="o",
+                      markersize=3, capsize=2, color=colours[i], label=None if h is None else label(hue, h))
+        one = part["events"].sum() / part["exposure"].sum()
+        axes.hlines(one, lo.min(), mid.max(), colors=[colours[i]], linestyles="--", linewidth=0.8)
+    percent_axis(axes.yaxis, digits=2)
+    axes.set_xlabel("game length (cards; each band drawn at its middle, the last band open-ended)")
+    axes.set_ylabel("games ending per card played (%)")
+    if hue is not None:
+        legend_outside(axes, title="dashed: one rate\nfor all bands")
     return finish(fig, axes, ax)

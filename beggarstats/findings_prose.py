@@ -1,0 +1,308 @@
+"""The prose that quotes the findings, generated from the findings table so it cannot go stale.
+
+README.md and docs/FIGURES.md hold blocks between ``<!-- findings:begin NAME -->`` and
+``<!-- findings:end NAME -->``. `render_blocks` writes every block from a findings table (the
+numbers and the wording that depends on them: "detected" only where the Holm-adjusted test
+rejects); `update_prose` puts them into the files (`beggarstats figures` does so when it writes
+the repository's ``figures/``); `stale_blocks` lists the blocks that differ from what the table
+gives, which the test suite requires to be none.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .findings import ALPHA, fmt, fmt_p, to_markdown
+
+__all__ = ["BLOCKS", "render_blocks", "update_prose", "stale_blocks", "block_pattern"]
+
+# file -> block names it must contain
+BLOCKS = {"README.md": ("readme",), "docs/FIGURES.md": ("sizes", "table", "seats", "variants", "reading")}
+
+
+def block_pattern(name: str) -> re.Pattern:
+    return re.compile(rf"(<!-- findings:begin {re.escape(name)} -->\n)(.*?)(<!-- findings:end {re.escape(name)} -->)",
+                      re.S)
+
+
+class _Rows:
+    """Look-up of findings by key, formatted as the prose shows them."""
+
+    def __init__(self, table: pd.DataFrame):
+        self.t = table.set_index("key", drop=False)
+
+    def __contains__(self, key):
+        return key in self.t.index
+
+    def row(self, key):
+        return self.t.loc[key]
+
+    def keys(self, prefix):
+        return [k for k in self.t.index if k.startswith(prefix)]
+
+    def est(self, key):
+        r = self.row(key)
+        return fmt(r["estimate"], r["unit"])
+
+    def ci(self, key):
+        r = self.row(key)
+        return f"[{fmt(r['low'], r['unit'])}, {fmt(r['high'], r['unit'])}]"
+
+    def both(self, key):
+        return f"{self.est(key)} {self.ci(key)}"
+
+    def n(self, key):
+        return f"{int(self.row(key)['n_games']):,}"
+
+    def count(self, key):
+        return f"{int(self.row(key)['estimate']):,}"
+
+    def holm(self, key):
+        r = self.row(key)
+        return f"Holm p {fmt_p(r['p_holm'])}"
+
+    def rejected(self, key) -> bool:
+        v = self.row(key)["holm_reject"]
+        return bool(v) if not pd.isna(v) else False
+
+    def mark(self, key):
+        """'✓' when the Holm-adjusted test rejects, '·' when it does not."""
+        return "✓" if self.rejected(key) else "·"
+
+
+def _players(r: _Rows, prefix: str):
+    return [int(k.removeprefix(prefix).removesuffix("p")) for k in r.keys(prefix)]
+
+
+def _readme(r: _Rows) -> str:
+    lines = [
+        f"`beggarstats figures` (seed {int(r.row('run_seed')['estimate'])}; {r.count('run_distinct')} distinct "
+        f"games, the per-seat runs replaying the first {r.count('run_seats')} standard games of each player "
+        "count) writes every figure and the findings table into `figures/`; each is explained in "
+        "[docs/FIGURES.md](docs/FIGURES.md), which also has the full table "
+        f"({len(r.t)} rows, {int(r.t['p_value'].notna().sum())} of them tests with Holm-adjusted p-values over "
+        "that family). The variant runs use the same deals as the standard runs on purpose (common random "
+        "numbers), so every variant that keeps the deck is compared with the standard game deal by deal "
+        "(paired).",
+        "",
+        "Key rows of `figures/findings.md` (95% intervals; ✓: rejected by the Holm-adjusted test at "
+        f"family-wise {ALPHA:g}, ·: not rejected):",
+        "",
+        "| finding | estimate | 95% interval | games | Holm p |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    keys = ["seat0_rate_2p"] + [f"seat_0_of_{p}p" for p in (3, 4, 5, 6)] + ["seat_model_seat", "seat_model_extra_card",
+                                                                           "tail_rate_2p", "tail_constancy_2p"]
+    keys += [k for k in r.keys("variant_len:") if r.rejected(k) or r.row(k)["design"] == "paired"]
+    keys += ["odds_aces_2p", "comeback_2p"]
+    for k in [k for k in keys if k in r]:
+        row = r.row(k)
+        ci = "–" if pd.isna(row["low"]) else r.ci(k)
+        holm = "–" if pd.isna(row["p_holm"]) else f"{fmt_p(row['p_holm'])} {r.mark(k)}"
+        lines.append(f"| {row['finding']} | {r.est(k)} | {ci} | {r.n(k)} | {holm} |")
+    lines += ["", "In words: " + " ".join(_words(r))]
+    return "\n".join(lines) + "\n"
+
+
+def _seat_words(r: _Rows) -> list[str]:
+    out = []
+    k = "seat0_rate_2p"
+    if r.rejected(k):
+        side = "slightly less" if r.row(k)["estimate"] < 0.5 else "slightly more"
+        out.append(f"with two players the leader (seat 0) wins {side} than half the games, {r.both(k)} ({r.holm(k)}).")
+    else:
+        out.append(f"with two players the leader (seat 0) wins {r.both(k)}, not distinguishable from half ({r.holm(k)}).")
+    s, c = "seat_model_seat", "seat_model_extra_card"
+    parts = []
+    for key, what in ((s, "each seat later in the order of play"), (c, "the extra card of an uneven deal")):
+        if r.rejected(key):
+            verb = "raises" if r.row(key)["estimate"] > 1 else "lowers"
+            parts.append(f"{what} {verb} the odds of winning (odds ratio {r.both(key)}, {r.holm(key)})")
+        else:
+            parts.append(f"{what} has no detectable effect (odds ratio {r.both(key)}, {r.holm(key)})")
+    seats = [r.row(k) for k in r.keys("seat_") if "_of_" in k]
+    widest = max(seats, key=lambda x: abs(x["estimate"])) if seats else None
+    if widest is not None:
+        seat, players, cards = re.search(r"seat (\d+) of (\d) players \((\d+) cards", widest["finding"]).groups()
+        out.append(f"With 3-6 players the seats' win rates lie up to {fmt(abs(widest['estimate']), 'pp').lstrip('+')} "
+                   f"from 1/n (seat {seat} of {players} players, dealt {cards} cards; see the seat figure).")
+    out.append("One logistic model of all seats of 2-6 players, clustered by game, puts a per-seat step for the "
+               "position and a term for the extra card that the first seats get when 52 cards do not divide "
+               f"evenly: {parts[0]}, and {parts[1]}. Within one player count the extra card always goes to the "
+               "first seats, so this separation rests on the model's assumption that a seat further round the "
+               "table gains the same at every table size.")
+    return out
+
+
+def _tail_words(r: _Rows) -> list[str]:
+    bands = [r.row(k) for k in r.keys("hazard_2p_band")]
+    low = min(b["estimate"] for b in bands)
+    high = max(b["estimate"] for b in bands)
+    k = "tail_constancy_2p"
+    text = (f"Beyond the median length a 2-player game ends at about {r.est('tail_rate_2p')} per card played "
+            f"{r.ci('tail_rate_2p')}; ")
+    if r.rejected(k):
+        text += (f"but one rate does not fit every 100-card band (χ² = {r.est(k)}, {r.holm(k)}): band by band "
+                 f"it lies between {fmt(low, 'per card')} and {fmt(high, 'per card')}, so the tail is close to "
+                 "geometric without being exactly so.")
+    else:
+        text += (f"one rate for every 100-card band is not rejected (χ² = {r.est(k)}, {r.holm(k)}; band rates "
+                 f"{fmt(low, 'per card')}–{fmt(high, 'per card')}): the data are consistent with a geometric tail "
+                 "from the median on.")
+    others = [p for p in _players(r, "tail_constancy_") if p != 2]
+    rejected = [p for p in others if r.rejected(f"tail_constancy_{p}p")]
+    kept = [p for p in others if not r.rejected(f"tail_constancy_{p}p")]
+    if rejected:
+        stats = "χ² = " + _join([r.est(f"tail_constancy_{p}p") for p in rejected])
+        worst = max(r.row(f"tail_constancy_{p}p")["p_holm"] for p in rejected)
+        text += (f" With {_join(rejected)} players one rate is rejected ({stats}; largest Holm p {fmt_p(worst)}): "
+                 "their tails are not geometric from the median on (see the tail figure).")
+    if kept:
+        text += f" With {_join(kept)} players one rate is not rejected."
+    return [text]
+
+
+def _join(items) -> str:
+    items = [str(i) for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _variant_words(r: _Rows) -> list[str]:
+    found, none, same = [], [], []
+    for k in r.keys("variant_len:"):
+        _, rules, players = k.split(":")
+        name = f"{rules} ({players.removesuffix('p')}p)"
+        row = r.row(k)
+        if r.rejected(k):
+            found.append(f"{name} {r.est(k)}")
+        elif row["design"] == "paired" and row["low"] == row["high"] == 0:
+            same.append(name)
+        else:
+            none.append(name)
+    text = "Variants (mean length, cards, against the standard game with the same players): "
+    text += f"detected after Holm: {', '.join(found)}" if found else "none detected after Holm"
+    text += f"; not detected: {', '.join(none)}" if none else ""
+    text += f"; no game of the paired sample changed: {', '.join(same)}." if same else "."
+    return [text]
+
+
+def _loop_words(r: _Rows) -> list[str]:
+    std = [r.row(k) for k in r.keys("loop_standard_")]
+    games = sum(int(x["n_games"]) for x in std)
+    loops = sum(round(x["estimate"] * x["n_games"]) for x in std)
+    if loops == 0:
+        text = (f"No random standard deal looped in {games:,} games (2 players: upper 95% bound "
+                f"{fmt(r.row('loop_standard_2p')['high'], 'share')}).")
+    else:
+        text = f"{loops} of {games:,} random standard deals looped."
+    small = [r.row(k) for k in r.keys("loop_small:")]
+    hit = [x for x in small if x["estimate"] > 0.01]
+    if hit:
+        top = max(hit, key=lambda x: x["estimate"])
+        _, family, size = top["key"].split(":")
+        text += (f" Small decks with few penalty cards loop often: up to {fmt(top['estimate'], 'share')} of random "
+                 f"deals (a {size}-card deck whose penalty cards are {family}).")
+    return [text]
+
+
+def _words(r: _Rows) -> list[str]:
+    words = _seat_words(r)
+    means = " / ".join(f"{r.row(f'mean_length_{p}p')['estimate']:.1f}" for p in _players(r, "mean_length_"))
+    values = [r.row(f"mean_length_{p}p")["estimate"] for p in _players(r, "mean_length_")]
+    verb = "grows" if all(a < b for a, b in zip(values, values[1:])) else "changes"
+    words.append(f"Mean length {verb} with the number of players: {means} cards for "
+                 f"{_join(_players(r, 'mean_length_'))} players.")
+    words += _tail_words(r) + _variant_words(r) + _loop_words(r)
+    return words
+
+
+def _sizes(r: _Rows) -> str:
+    lines = ["| run | games |", "|---|---:|"]
+    for k in ("run_main2", "run_main", "run_variant", "run_seats", "run_small", "run_distinct"):
+        lines.append(f"| {r.row(k)['finding']} | {r.count(k)} |")
+    k = "seat0_rate_2p"
+    half = (r.row(k)["high"] - r.row(k)["low"]) / 2
+    lines += ["", f"Seed {int(r.row('run_seed')['estimate'])}. The {r.n(k)} two-player games put the "
+              f"first-player win rate within ±{100 * half:.3f} percentage points (Wilson, 95%)."]
+    return "\n".join(lines) + "\n"
+
+
+def _seats(r: _Rows) -> str:
+    lines = ["| players | seat | cards dealt | win rate − 1/n | 95% interval | Holm p |", "|---:|---:|---:|---:|---:|---:|"]
+    for k in [k for k in r.keys("seat_") if re.fullmatch(r"seat_\d+_of_\dp", k)]:
+        seat, players = re.fullmatch(r"seat_(\d+)_of_(\d)p", k).groups()
+        cards = re.search(r"\((\d+) cards dealt\)", r.row(k)["finding"]).group(1)
+        lines.append(f"| {players} | {seat} | {cards} | {r.est(k)} | {r.ci(k)} | "
+                     f"{fmt_p(r.row(k)['p_holm'])} {r.mark(k)} |")
+    return "\n".join(lines) + "\n"
+
+
+def _variants(r: _Rows) -> str:
+    lines = ["| variant | players | design | pairs or games | mean length (cards) | Holm p | seat 0 win rate | Holm p |",
+             "|---|---:|---|---:|---:|---:|---:|---:|"]
+    for k in r.keys("variant_len:"):
+        _, rules, players = k.split(":")
+        s = f"variant_seat0:{rules}:{players}"
+        row = r.row(k)
+        lines.append(f"| {rules} | {players.removesuffix('p')} | {row['design']} | {r.n(k)} | {r.both(k)} | "
+                     f"{fmt_p(row['p_holm'])} {r.mark(k)} | {r.both(s)} | {fmt_p(r.row(s)['p_holm'])} {r.mark(s)} |")
+    return "\n".join(lines) + "\n"
+
+
+def _reading(r: _Rows) -> str:
+    bullets = [f"* {w[0].upper()}{w[1:]}" for w in _words(r)]
+    bullets.append(f"* **Hand strength** (2 players, logistic, clustered by game): each Ace dealt multiplies the "
+                   f"odds of winning by {r.both('odds_aces_2p')}, each tribute point by {r.both('odds_tribute_total_2p')}.")
+    rates = [r.row(k) for k in r.keys("comeback_")]
+    lo, hi = min(rates, key=lambda x: x["estimate"]), max(rates, key=lambda x: x["estimate"])
+    bullets.append(f"* **Comebacks** (winner once at ≤ 25% of their dealt hand): from {fmt(lo['estimate'], 'share')} "
+                   f"({lo['finding'].rsplit(', ', 1)[1]}) to {fmt(hi['estimate'], 'share')} "
+                   f"({hi['finding'].rsplit(', ', 1)[1]}) of decided games.")
+    bullets.append(f"* The length histogram ends at its cut; {r.count('length_beyond_cut')} of "
+                   f"{r.n('length_beyond_cut')} finished standard games are longer (the survival figure shows them).")
+    return "\n".join(bullets) + "\n"
+
+
+def render_blocks(table: pd.DataFrame) -> dict[str, str]:
+    """Every generated block by name, from a findings table."""
+    r = _Rows(table)
+    return {"readme": _readme(r), "sizes": _sizes(r), "table": to_markdown(table), "seats": _seats(r),
+            "variants": _variants(r), "reading": _reading(r)}
+
+
+def _replace(text: str, name: str, body: str, path) -> str:
+    pattern = block_pattern(name)
+    if not pattern.search(text):
+        raise ValueError(f"{path} has no block `<!-- findings:begin {name} -->` ... `<!-- findings:end {name} -->`.")
+    return pattern.sub(lambda m: m.group(1) + body + m.group(3), text, count=1)
+
+
+def update_prose(table: pd.DataFrame, root) -> list[Path]:
+    """Rewrite every block of `BLOCKS` under ``root`` from ``table``; returns the files written."""
+    blocks, written = render_blocks(table), []
+    for rel, names in BLOCKS.items():
+        path = Path(root) / rel
+        text = path.read_text()
+        new = text
+        for name in names:
+            new = _replace(new, name, blocks[name], path)
+        if new != text:
+            path.write_text(new)
+        written.append(path)
+    return written
+
+
+def stale_blocks(table: pd.DataFrame, root) -> list[str]:
+    """'file: block' for every block whose text differs from what ``table`` gives (or is missing)."""
+    blocks, stale = render_blocks(table), []
+    for rel, names in BLOCKS.items():
+        text = (Path(root) / rel).read_text()
+        for name in names:
+            m = block_pattern(name).search(text)
+            if m is None or m.group(2) != blocks[name]:
+                stale.append(f"{rel}: {name}")
+    return stale

@@ -1,0 +1,135 @@
+"""Numbers in prose cannot go stale: README.md's findings section and docs/FIGURES.md quote only
+what figures/findings.csv says, through generated blocks, and hold no other numbers."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from beggarstats.findings import finding, findings_frame, read_findings
+from beggarstats.findings_prose import BLOCKS, block_pattern, render_blocks, stale_blocks, update_prose
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Numbers the hand-written text may hold: player and seat counts, the confidence level, the
+# comeback threshold's quarter, and the years in the names of the two record deals.
+ALLOWED = {"0", "1", "2", "3", "4", "5", "6", "95", "25", "2022", "2024"}
+
+
+@pytest.fixture(scope="module")
+def table():
+    return read_findings(ROOT / "figures" / "findings.csv")
+
+
+def test_generated_blocks_match_the_committed_findings(table):
+    assert stale_blocks(table, ROOT) == []
+
+
+def _hand_written(text: str) -> str:
+    """The text outside generated blocks, fenced code, inline code and link targets."""
+    text = re.sub(r"<!-- findings:begin (\w+) -->.*?<!-- findings:end \1 -->", " ", text, flags=re.S)
+    text = re.sub(r"```.*?```", " ", text, flags=re.S)
+    text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    return text
+
+
+def _findings_section(readme: str) -> str:
+    return readme.split("### What the figures say", 1)[1].split("\n## ", 1)[0]
+
+
+@pytest.mark.parametrize("rel", list(BLOCKS))
+def test_no_number_outside_the_generated_blocks(rel):
+    text = (ROOT / rel).read_text()
+    if rel == "README.md":
+        text = _findings_section(text)
+    numbers = re.findall(r"(?<![\w.])\d[\d,.]*\d|(?<![\w.])\d(?![\w])", _hand_written(text))
+    assert sorted(set(numbers) - ALLOWED) == []
+
+
+def test_the_scan_catches_a_typed_number():
+    typed = "Seat 0 wins 49.77% of games <!-- findings:begin x -->12.5<!-- findings:end x --> and `3.14`."
+    assert re.findall(r"(?<![\w.])\d[\d,.]*\d|(?<![\w.])\d(?![\w])", _hand_written(typed)) == ["0", "49.77"]
+
+
+def _toy_table(seat0=0.4977, p_seat0=1e-12):
+    """A complete findings table with made-up values (every key the prose reads)."""
+    rows = [finding("2-player first-player (seat 0) win rate", seat0, seat0 - 0.0005, seat0 + 0.0005, 4_000_000,
+                    "share", key="seat0_rate_2p", null=0.5, p_value=p_seat0),
+            finding("finished games longer than the cut", 12, np.nan, np.nan, 6_000_000, "games",
+                    key="length_beyond_cut")]
+    for p in (2, 3):
+        rows += [finding(f"mean length (cards), {p} players", 250.0 + p, 249.0 + p, 251.0 + p, 1000, "cards",
+                         key=f"mean_length_{p}p"),
+                 finding(f"tail rate, {p} players", 0.0048, 0.0047, 0.0049, 1000, "per card", key=f"tail_rate_{p}p"),
+                 finding(f"tail constancy, {p} players", 109.0, np.nan, np.nan, 1000, "chi2",
+                         key=f"tail_constancy_{p}p", p_value=1e-9 if p == 2 else 0.4),
+                 finding(f"loop share, {p} players", 0.0, 0.0, 1e-6, 1000, "share", key=f"loop_standard_{p}p"),
+                 finding(f"comebacks, {p} players", 0.1 + p / 100, 0.09, 0.13, 1000, "share", key=f"comeback_{p}p")]
+    rows += [finding("win rate - 1/n, seat 0 of 3 players (18 cards dealt)", 0.0105, 0.009, 0.012, 500, "pp",
+                     key="seat_0_of_3p", null=0, p_value=1e-20)]
+    rows += [finding("band 0", 0.00486, 0.00485, 0.00487, 100, "per card", key="hazard_2p_band0"),
+             finding("band 1", 0.00490, 0.00480, 0.00500, 100, "per card", key="hazard_2p_band1")]
+    for rules, design, est, p in (("end=unable", "paired", 0.57, 1e-4), ("shuffle_pile", "paired", 0.1, 0.8)):
+        rows += [finding(f"len {rules}", est, est - 0.3, est + 0.3, 1000, "cards diff", key=f"variant_len:{rules}:3p",
+                         null=0, p_value=p, design=design),
+                 finding(f"seat0 {rules}", 0.001, -0.001, 0.003, 1000, "pp", key=f"variant_seat0:{rules}:3p",
+                         null=0, p_value=0.3, design=design)]
+    rows += [finding("odds aces", 1.11, 1.10, 1.12, 1000, "odds ratio", key="odds_aces_2p", null=1, p_value=1e-30),
+             finding("odds tribute", 1.09, 1.08, 1.10, 1000, "odds ratio", key="odds_tribute_total_2p", null=1,
+                     p_value=1e-30),
+             finding("seat model seat", 1.02, 1.01, 1.03, 1000, "odds ratio", key="seat_model_seat", null=1,
+                     p_value=1e-8),
+             finding("seat model card", 1.01, 0.99, 1.03, 1000, "odds ratio", key="seat_model_extra_card", null=1,
+                     p_value=0.2),
+             finding("loop share small", 0.2, 0.19, 0.21, 100, "share", key="loop_small:2 J:24")]
+    rows += [finding(name, v, np.nan, np.nan, v, "games", key=key) for name, v, key in (
+        ("seed", 2026, "run_seed"), ("2p", 4_000_000, "run_main2"), ("3-6p", 500_000, "run_main"),
+        ("variants", 250_000, "run_variant"), ("seats", 250_000, "run_seats"), ("small", 100_000, "run_small"),
+        ("distinct", 12_200_000, "run_distinct"))]
+    return findings_frame(rows)
+
+
+def test_wording_follows_the_holm_verdict():
+    blocks = render_blocks(_toy_table())
+    reading = blocks["reading"]
+    assert "wins slightly less than half the games, 49.770%" in reading
+    assert "one rate does not fit every 100-card band (χ² = 109.0" in reading
+    assert "detected after Holm: end=unable (3p) +0.570; not detected: shuffle_pile (3p)." in reading
+    assert "each seat later in the order of play raises the odds" in reading
+    assert "the extra card of an uneven deal has no detectable effect" in reading
+    fair = render_blocks(_toy_table(seat0=0.4999, p_seat0=0.6))["reading"]
+    assert "not distinguishable from half" in fair and "slightly less" not in fair
+
+
+def test_update_prose_rewrites_only_the_blocks_and_then_nothing_is_stale(tmp_path):
+    for rel, names in BLOCKS.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("intro\n" + "".join(f"<!-- findings:begin {n} -->\nold 1.23\n<!-- findings:end {n} -->\n"
+                                            for n in names) + "outro\n")
+    table = _toy_table()
+    assert len(stale_blocks(table, tmp_path)) == sum(len(n) for n in BLOCKS.values())
+    update_prose(table, tmp_path)
+    assert stale_blocks(table, tmp_path) == []
+    text = (tmp_path / "README.md").read_text()
+    assert text.startswith("intro\n") and text.endswith("outro\n") and "old 1.23" not in text
+    assert block_pattern("readme").search(text).group(2) == render_blocks(table)["readme"]
+    (tmp_path / "README.md").write_text("no markers\n")
+    with pytest.raises(ValueError, match="has no block `<!-- findings:begin readme -->`"):
+        update_prose(table, tmp_path)
+
+
+def test_holm_adjustment_is_statsmodels(table):
+    from statsmodels.stats.multitest import multipletests
+
+    tested = table[table["p_value"].notna()]
+    reject, p_holm, _, _ = multipletests(tested["p_value"], alpha=0.05, method="holm")
+    np.testing.assert_allclose(tested["p_holm"], p_holm, rtol=1e-9)
+    assert (tested["holm_reject"].astype(bool) == reject).all()
+    assert table.loc[table["p_value"].isna(), "holm_reject"].isna().all()
+    assert table["key"].is_unique
