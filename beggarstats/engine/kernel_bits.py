@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..kernel_cache import install as _install_kernel_cache
 from ..rng import seed_into, shuffle_inplace
 from .kernel_ops import cttz as _cttz
 from .kernel_ops import shr as _shr
@@ -46,6 +47,9 @@ _ZERO = np.uint64(0)
 def supports(n_cards: int, players: int) -> bool:
     """True if the bit-plane kernel can play a deck of ``n_cards`` (every hand fits in 64 bits)."""
     return 0 < n_cards <= MAX_CARDS
+
+
+_install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..kernel_cache import install as _install_kernel_cache
 from .kernel_ops import cttz, shr
 from .kernel_two import DONE, FALLBACK, _scatter_planes, play_two
 
@@ -33,6 +34,9 @@ _ONE = np.uint64(1)
 _TWO = np.uint64(2)
 _ZERO = np.uint64(0)
 _BRENT_FROM = 256  # the loop check starts at this trick (see the module docstring)
+
+
+_install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
 
 @njit(nogil=True, cache=True, _nrt=False)

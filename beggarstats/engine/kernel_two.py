@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..kernel_cache import install as _install_kernel_cache
 from .kernel_ops import cttz as _cttz
 from .kernel_ops import shr as _shr
 
@@ -26,6 +27,9 @@ _ONE = np.uint64(1)
 _TWO = np.uint64(2)
 _ZERO = np.uint64(0)
 _MASK32 = np.uint64(0xFFFFFFFF)
+
+
+_install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
 
 @njit(nogil=True, cache=True, inline="always")
