@@ -120,7 +120,7 @@ def _plain_run(h0, h1, h2, ln, nxt, base, m, empty_end):
     return abest * m + jbest, _advance(h0, h1, h2, ln, nxt, base, m, abest, jbest)
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline="always")
+@njit(nogil=True, cache=True, _nrt=False)
 def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, passes_on, beggar_mode,
                shuffle, detect, limit, stream):
     """Play the deal in ``h0, h1, h2`` (planes) and ``ln`` (lengths); seat 0 leads.

@@ -114,7 +114,7 @@ def _won(winner, L, cards, tricks, m0, m1):
     return DONE, cards, tricks, winner, m0, m1, cards
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline="always")
+@njit(nogil=True, cache=True, _nrt=False)
 def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, max_cards, stream):
     """Play a two-player deal (seat 0's hand ``a*``, seat 1's ``b*``, as planes and lengths).
 
