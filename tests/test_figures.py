@@ -41,14 +41,15 @@ def run(tmp_path, *extra):
 
 
 def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engine_calls, mpl_agg, capsys):
-    monkeypatch.chdir(tmp_path)  # the store goes to tmp_path/data/runs
+    monkeypatch.chdir(tmp_path)  # nothing may be written here
     assert run(tmp_path) == 0
     out = tmp_path / "out"
     for name in list(FIGURES) + ["findings.csv", "findings.md"]:
         assert (out / name).stat().st_size > 0, name
     assert sum(engine_calls) > 0
     first = capsys.readouterr().out
-    assert "0 loaded from the store" in first
+    assert "loaded" not in first and "findings.md" in first  # a new store loads nothing
+    assert list(tmp_path.iterdir()) == [out]
 
     table = pd.read_csv(out / "findings.csv")
     assert list(table.columns) == list(COLUMNS)
@@ -74,7 +75,7 @@ def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engin
     engine_calls.clear()
     assert run(tmp_path) == 0
     assert sum(engine_calls) == 0
-    assert "0 played, " in capsys.readouterr().out
+    assert "loaded from the run cache" in capsys.readouterr().out
     pd.testing.assert_frame_equal(pd.read_csv(out / "findings.csv"), table)
 
 

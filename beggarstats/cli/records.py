@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from ..records import replay_records
 
-__all__ = ["add_parser", "run"]
+__all__ = ["HELP", "add_parser", "run"]
+
+HELP = "replay the known record deals and compare with the published figures"
 
 
 def add_parser(sub):
-    p = sub.add_parser("records", help="replay the known record deals and compare with the published figures",
+    p = sub.add_parser("records", help=HELP,
                        description="Replay data/records.csv: published figures against computed ones.")
     return p
 
