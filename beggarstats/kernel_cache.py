@@ -3,11 +3,13 @@
 The kernels are compiled once per user and kept in a per-user cache directory
 (``platformdirs.user_cache_dir("beggarstats")/kernels/<key>``; ``BEGGARSTATS_CACHE_DIR`` replaces
 the ``user_cache_dir`` part). ``<key>`` hashes the text of every file numba compiles kernels from,
-the numba version and the Python version. So:
+the place the package is installed, the numba version and the Python version. So:
 
 * a reinstall of the same version finds the compiled kernels (numba's own cache sits in the
   package's ``__pycache__``, which a reinstall deletes, and is keyed by file times, which a
   reinstall changes);
+* two installs (two virtual environments, two checkouts) never write the same index files at once
+  (numba does not lock them);
 * an edit to any kernel source - an inlined helper in another file included, which numba alone
   would miss - changes the key, so stale machine code is never loaded.
 
@@ -40,8 +42,10 @@ def sources_digest(root: Path | None = None) -> str:
     inline), the numba and the Python version."""
     import numba
 
-    root = _PACKAGE if root is None else Path(root)
-    h = hashlib.sha256(f"numba {numba.__version__} python {sys.version}".encode())
+    root = _PACKAGE if root is None else Path(root).resolve()
+    # The install's place is part of the key: numba does not lock its index files, so processes of
+    # two installs compiling at once must not share them (a reinstall in place still finds its own).
+    h = hashlib.sha256(f"{root}\0numba {numba.__version__} python {sys.version}".encode())
     for path in sorted(root.rglob("*.py")):
         text = path.read_bytes()
         if re.search(rb"^(from numba\b|import numba\b)", text, re.MULTILINE):

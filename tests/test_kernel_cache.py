@@ -76,18 +76,19 @@ def _run(site: Path, cache: Path) -> dict:
 
 
 def test_a_reinstall_finds_the_compiled_kernels_and_an_edit_does_not(tmp_path):
-    cache = tmp_path / "cache"
-    first = _run(_install(tmp_path / "site1"), cache)
-    assert first["misses"] == 1 and first["hits"] == 0 and first["file"].startswith(str(tmp_path / "site1"))
+    cache, site = tmp_path / "cache", tmp_path / "site"
+    first = _run(_install(site), cache)
+    assert first["misses"] == 1 and first["hits"] == 0 and first["file"].startswith(str(site))
+    shutil.rmtree(site)
     time.sleep(0.01)
-    again = _run(_install(tmp_path / "site2"), cache)  # same version, other place, other file times
+    again = _run(_install(site), cache)  # pip uninstall + install: same place, new file times
     assert again["hits"] == 1 and again["misses"] == 0
-    assert not list((tmp_path / "site2").rglob("*.nbi"))  # nothing in the install itself
-    edited = _install(tmp_path / "site3")
-    kernel = edited / "beggarstats" / "engine" / "kernel_two.py"
+    assert not list(site.rglob("*.nbi"))  # nothing in the install itself
+    kernel = site / "beggarstats" / "engine" / "kernel_two.py"
     kernel.write_text(kernel.read_text() + "\n# an edit to a helper the kernels inline\n")
-    assert _run(edited, cache)["misses"] == 1  # compiled afresh, in a directory of its own
-    assert len(list((cache / "kernels").iterdir())) == 2
+    assert _run(site, cache)["misses"] == 1  # compiled afresh, in a directory of its own
+    assert _run(_install(tmp_path / "elsewhere"), cache)["misses"] == 1  # another install: its own
+    assert len(list((cache / "kernels").iterdir())) == 3
 
 
 def test_the_session_kernels_are_saved_where_index_file_says():
