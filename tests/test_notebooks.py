@@ -12,6 +12,8 @@ import nbclient
 import nbformat
 import pytest
 
+pytestmark = pytest.mark.slow  # minutes: outside the quick tier (-m "not slow")
+
 NOTEBOOKS = sorted((Path(__file__).parents[1] / "notebooks").glob("*.ipynb"))
 SMALL_GAMES = "2000"
 
