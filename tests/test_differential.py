@@ -98,7 +98,7 @@ def check(rules, seed, n):
 CASES = [(name, p) for name in VARIANTS for p in PLAYERS if VARIANTS[name](p) is not None]
 
 
-@pytest.mark.slow  # the sweep; in the quick tier tests/test_simulate.py replays every row of six tables
+@pytest.mark.slow  # the sweep; in the quick tier tests/test_simulate.py replays every row of seven tables
 @pytest.mark.parametrize("name,players", CASES, ids=[f"{n}-{p}p" for n, p in CASES])
 def test_kernels_match_reference(name, players):
     rules = VARIANTS[name](players)
