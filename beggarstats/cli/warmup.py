@@ -12,9 +12,10 @@ import time
 
 __all__ = ["warm_up", "COMPILE_SECONDS"]
 
-# Wall time of the one-time compile on a quiet 2-core machine (benchmarks/cold_start.py, the
-# "play_games" rows), rounded up; only used to tell the user what to expect.
-COMPILE_SECONDS = {"bits": 40, "general": 40}
+# CPU time of the one-time compile (numba compiles on one core, so about the wall time on a quiet
+# machine), from benchmarks/cold_start.py's "play_games" rows (bits 47 s, general 11 s), rounded up;
+# only used to tell the user what to expect.
+COMPILE_SECONDS = {"bits": 50, "general": 15}
 
 
 def warm_up(kernel: str = "bits", players=(2, 3), *, stream=None) -> float:
