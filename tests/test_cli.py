@@ -136,3 +136,9 @@ def test_figures_announces_the_compile_before_it_starts(monkeypatch, capsys):
     assert err[1].startswith("compiled the game kernels in") and compiled == ["bits"]
     monkeypatch.setattr(fast, "kernels_ready", lambda kernel: True)
     assert warm_up("bits") == 0.0 and capsys.readouterr().err == ""
+
+
+def test_figures_keeps_a_run_cache_only_when_asked():
+    parse = build_parser("figures").parse_args
+    assert parse(["figures"]).cache is False and parse(["figures", "--no-cache"]).cache is False
+    assert parse(["figures", "--cache"]).cache is True

@@ -1,4 +1,4 @@
-"""`beggarstats figures`: regenerate every figure and the findings table (cached runs are reused)."""
+"""`beggarstats figures`: regenerate every figure and the findings table (with --cache, runs are kept and reused)."""
 
 from __future__ import annotations
 
@@ -15,18 +15,24 @@ HELP = "regenerate the figures and the findings table"
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     from ..figures import DEFAULT_GAMES, DEFAULT_SEED
+    from ..kernel_cache import runs_dir
 
     p = subparsers.add_parser(
         "figures", help=HELP,
-        description="Simulate every run behind the published figures (or load it from the run cache in "
-                    "the per-user cache directory), write them as PNG and the findings table as CSV and "
-                    "Markdown.")
+        description="Simulate every run behind the published figures (with --cache, load it from the "
+                    "run cache in the per-user cache directory), write them as PNG and the findings table "
+                    "as CSV and Markdown.")
     p.add_argument("--games", type=whole_number, default=DEFAULT_GAMES,
                    help=f"2-player standard games; the other runs scale with it (default {DEFAULT_GAMES:,})")
     p.add_argument("--out", default="figures", help="output directory (default figures/)")
     p.add_argument("--seed", type=whole_number, default=DEFAULT_SEED, help=f"seed of every run (default {DEFAULT_SEED})")
     p.add_argument("--jobs", type=whole_number, default=-1, help="parallel workers (default -1: all cores)")
-    p.add_argument("--no-cache", action="store_true", help="play every game in memory; read and write no run cache")
+    cache = p.add_mutually_exclusive_group()
+    cache.add_argument("--cache", action="store_true",
+                       help=f"keep the runs in {runs_dir()} and load them on the next call with the same "
+                            "--games and --seed (the first call takes longer)")
+    cache.add_argument("--no-cache", dest="cache", action="store_false",
+                       help="play every game in memory, write no run cache (the default)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -45,7 +51,7 @@ def run(args) -> int:
     from .warmup import warm_up
 
     check_run_options(args, "games")
-    runs = None if args.no_cache else runs_dir()
+    runs = runs_dir() if args.cache else None
     cached_before = runs is not None and _size(runs) > 0
     started = time.perf_counter()
     warm_up("bits")
@@ -58,6 +64,6 @@ def run(args) -> int:
     # a run that appears twice in one call is read back from the cache; only earlier calls count here
     print(f"games:    {played + loaded:,}" + (f" ({loaded:,} loaded from the run cache)" if cached_before and loaded else ""))
     if runs is not None:
-        print(f"cache:    {_megabytes(_size(runs))} of runs in {runs} (--no-cache: keep none; delete the folder to free it)")
+        print(f"cache:    {_megabytes(_size(runs))} of runs in {runs} (delete the folder to free it)")
     print(f"took:     {took:.0f} s")
     return 0
