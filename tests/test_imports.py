@@ -37,6 +37,8 @@ def test_light_commands_import_no_heavy_library(argv):
     code, loaded = _loaded(argv)
     assert code == 0
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+    if argv == ["--help"]:
+        assert "numpy" not in loaded  # the list of sub-commands needs nothing but argparse
 
 
 def test_the_public_api_is_loaded_on_first_use():

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..decks import PRESETS
-from ..rules import Rules
+# (decks and rules import numpy: loaded only when a sub-command's parser is built, not for --help)
 
 __all__ = ["add_rule_options", "rules_from_args", "check_run_options", "whole_number"]
 
@@ -30,6 +29,8 @@ def whole_number(text: str) -> int:
 
 
 def add_rule_options(parser: argparse.ArgumentParser, *, players: bool = False, any_deck: bool = False) -> None:
+    from ..decks import PRESETS
+
     g = parser.add_argument_group("rules (see docs/RULES.md)")
     if players:
         g.add_argument("--players", type=whole_number, choices=PLAYERS, metavar="{2-6}", default=2,
@@ -49,8 +50,10 @@ def add_rule_options(parser: argparse.ArgumentParser, *, players: bool = False, 
                    help="who wins a loop or cut-off game (default none)")
 
 
-def rules_from_args(args, *, players: int | None = None) -> Rules:
+def rules_from_args(args, *, players: int | None = None):
     """`Rules` from parsed options (``--deck any`` is left to the caller: standard here)."""
+    from ..rules import Rules
+
     return Rules(
         players=players if players is not None else getattr(args, "players", 2),
         end=args.end,

@@ -7,8 +7,6 @@ import json
 import sys
 
 from ..cards import KIND_NAMES, DealError, parse_deal
-from ..play import check_deal, rules_for_deal
-from ..engine.reference import play_hands
 from .options import add_rule_options, rules_from_args
 
 __all__ = ["HELP", "add_parser", "run", "describe"]
@@ -78,6 +76,9 @@ def describe(result, *, trace: bool = False) -> str:
 
 def _play_one(args, where: str, deal: str, several: bool):
     """The result of one deal; a bad deal raises DealError naming ``where`` when there are several."""
+    from ..engine.reference import play_hands
+    from ..play import check_deal, rules_for_deal
+
     try:
         hands = parse_deal(deal)
         rules = rules_for_deal(hands, rules_from_args(args, players=max(2, min(len(hands), 12))),

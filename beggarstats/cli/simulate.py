@@ -6,8 +6,6 @@ import argparse
 import os
 from pathlib import Path
 
-import numpy as np
-
 from .options import add_rule_options, check_run_options, rules_from_args, whole_number
 
 __all__ = ["HELP", "add_parser", "run", "summary", "check_out_file"]
@@ -39,6 +37,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def summary(games) -> str:
     """The text `beggarstats simulate` prints for a games frame."""
+    import numpy as np
+
     from ..analysis.intervals import wilson_interval
 
     n = len(games)
