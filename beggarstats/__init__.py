@@ -4,29 +4,76 @@
 >>> bs.play("---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---").cards
 8344
 
-`beggarstats.plots` (seaborn figures) is imported on demand, so importing the package pulls in no
-plotting library.
+Importing the package is cheap: the names below are loaded on first use (module ``__getattr__``),
+so ``bs.play`` needs neither numba nor pandas, and ``bs.analysis`` (scipy, statsmodels) and
+``bs.plots`` (matplotlib, seaborn) are imported only when touched.
 """
 
-from .kernel_cache import refresh as _refresh_kernel_cache
+from __future__ import annotations
 
-_refresh_kernel_cache()  # before any kernel is loaded from numba's cache
+import importlib
+import sys
+import types
 
-from . import analysis  # noqa: E402
-from .cards import DealError, format_deal, parse_deal  # noqa: E402
-from .deals import random_deal  # noqa: E402
-from .decks import ITALIAN, STANDARD, Deck  # noqa: E402
-from .engine.result import GameResult, Trick  # noqa: E402
-from .matches import simulate_matches  # noqa: E402
-from .play import play  # noqa: E402
-from .records import load_records, replay_records  # noqa: E402
-from .rules import RULES_VERSION, Rules  # noqa: E402
-from .simulate import replay, simulate, simulate_to_store  # noqa: E402
-from .store import load, save  # noqa: E402
+__version__ = "0.1.0"
+
+# public name -> (module, attribute); attribute None: the module itself
+_LAZY = {
+    "analysis": (".analysis", None),
+    "plots": (".plots", None),
+    "DealError": (".cards", "DealError"),
+    "parse_deal": (".cards", "parse_deal"),
+    "format_deal": (".cards", "format_deal"),
+    "random_deal": (".deals", "random_deal"),
+    "Deck": (".decks", "Deck"),
+    "STANDARD": (".decks", "STANDARD"),
+    "ITALIAN": (".decks", "ITALIAN"),
+    "GameResult": (".engine.result", "GameResult"),
+    "Trick": (".engine.result", "Trick"),
+    "simulate_matches": (".matches", "simulate_matches"),
+    "play": (".play", "play"),
+    "load_records": (".records", "load_records"),
+    "replay_records": (".records", "replay_records"),
+    "RULES_VERSION": (".rules", "RULES_VERSION"),
+    "Rules": (".rules", "Rules"),
+    "replay": (".simulate", "replay"),
+    "simulate": (".simulate", "simulate"),
+    "simulate_to_store": (".simulate", "simulate_to_store"),
+    "load": (".store", "load"),
+    "save": (".store", "save"),
+}
 
 __all__ = [
     "analysis", "DealError", "parse_deal", "format_deal", "random_deal", "Deck", "STANDARD", "ITALIAN",
     "GameResult", "Trick", "simulate_matches", "play", "load_records", "replay_records",
     "RULES_VERSION", "Rules", "replay", "simulate", "simulate_to_store", "load", "save",
 ]
-__version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    try:
+        module_name, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    module = importlib.import_module(module_name, __name__)
+    value = module if attr is None else getattr(module, attr)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
+
+class _Package(types.ModuleType):
+    """Importing the submodule ``beggarstats.play`` (or ``.simulate``) sets the package attribute of
+    that name to the module; keep the function there instead, as ``bs.play`` promises."""
+
+    def __setattr__(self, name, value):
+        module_name, attr = _LAZY.get(name, (None, None))
+        if attr is not None and isinstance(value, types.ModuleType) and value.__name__ == __name__ + module_name:
+            value = getattr(value, attr)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -5,9 +5,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .kernel_cache import install as _install_kernel_cache
 from .rng import GameStream, shuffle_inplace, stream_state
 
 __all__ = ["deal_into", "random_deal"]
+
+
+_install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
 
 @njit(cache=True)

@@ -254,6 +254,12 @@ def play_match(deals: Iterable, rules: Rules | None = None, *, format="best_of_3
 
 # -- many random matches -------------------------------------------------------------------------
 def _check_max_rounds(max_rounds, fmt: MatchFormat) -> int:
+    if fmt.target > ROUND_STRIDE:  # no max_rounds can be enough: the format is what is wrong
+        raise ValueError(
+            f"The value for `format` needs {fmt.target} round wins, but a match has at most {ROUND_STRIDE} "
+            f"rounds: use first_to_K with K from 1 to {ROUND_STRIDE} (best_of_N: N up to {2 * ROUND_STRIDE - 1}), "
+            f"but {fmt.name!r} was passed."
+        )
     ok = isinstance(max_rounds, (int, np.integer)) and not isinstance(max_rounds, bool)
     if not ok or not fmt.target <= max_rounds <= ROUND_STRIDE:
         raise ValueError(

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .kernel_cache import install as _install_kernel_cache
+
 __all__ = ["mix64", "stream_state", "seed_into", "next_u64", "bounded", "shuffle_inplace", "scatter_inplace", "GameStream", "fresh_seed"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -17,6 +19,9 @@ _GAME_MIX = np.uint64(0xD1B54A32D192ED03)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _MASK32 = np.uint64(0xFFFFFFFF)
+
+
+_install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
 
 @njit(cache=True, inline="always")

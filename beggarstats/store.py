@@ -122,8 +122,8 @@ class Store:
             _atomic_write(path / MANIFEST, lambda p: p.write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n"))
         elif manifest.get("key") != key:
             differs = [k for k in config if manifest.get(k) != config[k]]
-            raise ValueError(f"The `store` directory {str(path)!r} holds another run (its {', '.join(differs) or 'key'} "
-                             f"differ); pass another directory or the same rules, seed and per_seat.")
+            raise ValueError(f"The `store` directory {str(path)!r} holds another run (other "
+                             f"{', '.join(differs) or 'key'}); pass another directory or the same rules, seed and per_seat.")
         return cls(path, manifest)
 
     # -- chunks --------------------------------------------------------------------------------

@@ -1,19 +1,24 @@
-"""Shared fixtures."""
+"""Shared fixtures.
+
+The compiled kernels come from the per-user kernel cache (`beggarstats.kernel_cache`), so only the
+first session on a machine compiles them; `python -m pytest -m "not slow"` is the quick tier.
+"""
 
 import pytest
 
 
 @pytest.fixture(scope="session", autouse=True)
 def warm_kernels():
-    """Compile (or load from numba's disk cache) the engine kernels once per session."""
-    import numpy as np
+    """Compile (or load from the kernel cache) the engine kernels once per session."""
+    from beggarstats.engine.fast import compile_kernels
 
-    from beggarstats.engine.fast import play_games
-    from beggarstats.rules import Rules
+    compile_kernels("bits")
+    compile_kernels("general")
 
-    for rules in (Rules(), Rules(players=3, deck="italian")):
-        for kernel in ("general", "bits"):
-            try:
-                play_games(rules, 0, np.arange(2), per_seat=True, kernel=kernel)
-            except Exception:  # a kernel that cannot play these rules is warmed by its own tests
-                pass
+
+@pytest.fixture(autouse=True)
+def run_cache(tmp_path_factory, monkeypatch):
+    """`beggarstats figures` caches its runs in a fresh directory per test, never the user's."""
+    path = tmp_path_factory.mktemp("runs")
+    monkeypatch.setenv("BEGGARSTATS_RUNS_DIR", str(path))
+    return path

@@ -98,6 +98,7 @@ def check(rules, seed, n):
 CASES = [(name, p) for name in VARIANTS for p in PLAYERS if VARIANTS[name](p) is not None]
 
 
+@pytest.mark.slow  # the sweep; in the quick tier tests/test_simulate.py replays every row of seven tables
 @pytest.mark.parametrize("name,players", CASES, ids=[f"{n}-{p}p" for n, p in CASES])
 def test_kernels_match_reference(name, players):
     rules = VARIANTS[name](players)
@@ -126,6 +127,7 @@ def test_cutoff_exactly_at_first_repeat():
         assert ref.outcome == ("cutoff" if limit < r_cards else "loop")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [7, 9, 12])
 def test_many_players(players):
     """The engines allow up to 12 seats (rules.MAX_PLAYERS)."""

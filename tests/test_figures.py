@@ -41,14 +41,16 @@ def run(tmp_path, *extra):
 
 
 def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engine_calls, mpl_agg, capsys):
-    monkeypatch.chdir(tmp_path)  # the store goes to tmp_path/data/runs
-    assert run(tmp_path) == 0
+    monkeypatch.chdir(tmp_path)  # nothing may be written here
+    assert run(tmp_path, "--cache") == 0
     out = tmp_path / "out"
     for name in list(FIGURES) + ["findings.csv", "findings.md"]:
         assert (out / name).stat().st_size > 0, name
     assert sum(engine_calls) > 0
     first = capsys.readouterr().out
-    assert "0 loaded from the store" in first
+    assert "loaded" not in first and "findings.md" in first  # a new store loads nothing
+    assert len(first.splitlines()) <= 5 and str(out) in first  # a short summary saying where, not every finding
+    assert list(tmp_path.iterdir()) == [out]
 
     table = read_findings(out / "findings.csv")
     assert list(table.columns) == list(COLUMNS)
@@ -94,16 +96,16 @@ def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engin
 
     # Second call: every run comes from the store, nothing is played; same table.
     engine_calls.clear()
-    assert run(tmp_path) == 0
+    assert run(tmp_path, "--cache") == 0
     assert sum(engine_calls) == 0
-    assert "0 played, " in capsys.readouterr().out
+    assert "loaded from the run cache" in capsys.readouterr().out
     pd.testing.assert_frame_equal(read_findings(out / "findings.csv"), table)
 
 
-def test_no_cache_writes_no_store(tmp_path, monkeypatch, mpl_agg):
+def test_no_cache_writes_no_store(tmp_path, monkeypatch, mpl_agg, run_cache):
     monkeypatch.chdir(tmp_path)
-    assert main(["figures", "--games", "500", "--out", "out", "--no-cache", "--no-progress", "--jobs", "1"]) == 0
-    assert not (tmp_path / "data").exists()
+    assert main(["figures", "--games", "500", "--out", "out", "--no-progress", "--jobs", "1"]) == 0  # the default
+    assert not (tmp_path / "data").exists() and not any(run_cache.iterdir())
     assert (tmp_path / "out" / "findings.md").exists()
 
 

@@ -1,33 +1,111 @@
-"""Cached kernels compiled from other sources are thrown away (numba alone would keep them when
-only an inlined helper's file changed)."""
+"""The per-user kernel cache: found again after a reinstall, thrown away when any kernel source changes
+(numba alone would keep a kernel when only an inlined helper's file changed)."""
 
-from beggarstats.kernel_cache import refresh
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import beggarstats
+from beggarstats import kernel_cache
+from beggarstats.kernel_cache import index_file, kernel_dir, sources_digest
+
+PACKAGE = Path(beggarstats.__file__).resolve().parent
 
 
 def _tree(tmp_path):
-    (tmp_path / "engine" / "__pycache__").mkdir(parents=True)
-    (tmp_path / "rng.py").write_text("x = 1\n")
-    (tmp_path / "deals.py").write_text("y = 1\n")
-    (tmp_path / "engine" / "kernel_two.py").write_text("z = 1\n")
-    return tmp_path / "engine" / "__pycache__"
+    (tmp_path / "engine").mkdir(parents=True)
+    (tmp_path / "rng.py").write_text("from numba import njit\nx = 1\n")
+    (tmp_path / "deals.py").write_text("from numba import njit\ny = 1\n")
+    (tmp_path / "engine" / "kernel_two.py").write_text("from numba import njit\nz = 1\n")
+    (tmp_path / "play.py").write_text("no compiled code here\n")
+    return tmp_path
 
 
-def test_stale_cache_files_go_when_a_source_changes(tmp_path):
-    cache = _tree(tmp_path)
-    (cache / "kernel_bits.play-1.py311.nbi").write_text("old")
-    refresh(tmp_path)
-    assert not list(cache.glob("*.nbi"))  # no stamp yet: unknown origin, thrown away
-    (cache / "kernel_bits.play-1.py311.nbi").write_text("new")
-    (cache / "kernel_bits.play-1.py311.1.nbc").write_text("new")
-    refresh(tmp_path)
-    assert len(list(cache.glob("*.nb[ic]"))) == 2  # same sources: kept
-    (tmp_path / "engine" / "kernel_two.py").write_text("z = 2\n")  # an inlined helper changes
-    refresh(tmp_path)
-    assert not list(cache.glob("*.nb[ic]"))
+def test_the_key_follows_every_kernel_source_and_nothing_else(tmp_path):
+    root = _tree(tmp_path)
+    first = sources_digest(root)
+    os.utime(root / "rng.py", (1, 1))  # a reinstall: new file times, same text
+    assert sources_digest(root) == first
+    (root / "play.py").write_text("edited\n")  # not compiled by numba
+    assert sources_digest(root) == first
+    (root / "engine" / "kernel_two.py").write_text("from numba import njit\nz = 2\n")  # an inlined helper changes
+    second = sources_digest(root)
+    assert second != first
+    (root / "engine" / "kernel_new.py").write_text("import numba\n")  # a new kernel file
+    assert sources_digest(root) != second
 
 
-def test_other_files_are_left_alone(tmp_path):
-    cache = _tree(tmp_path)
-    (cache / "kernel_two.cpython-311.pyc").write_text("bytecode")
-    refresh(tmp_path)
-    assert (cache / "kernel_two.cpython-311.pyc").exists()
+def test_cache_location_and_override(tmp_path, monkeypatch):
+    monkeypatch.setenv("BEGGARSTATS_CACHE_DIR", str(tmp_path))
+    assert kernel_cache.cache_root() == tmp_path
+    assert kernel_dir().parent == tmp_path / "kernels"
+    assert kernel_dir().name == sources_digest()[:20]
+    monkeypatch.delenv("BEGGARSTATS_RUNS_DIR", raising=False)
+    assert kernel_cache.runs_dir() == tmp_path / "runs"
+    monkeypatch.delenv("BEGGARSTATS_CACHE_DIR")
+    assert "beggarstats" in str(kernel_cache.cache_root())  # platformdirs' per-user cache
+
+
+_CHILD = """
+import json, sys
+from beggarstats.deals import deal_into, random_deal
+from beggarstats.rules import Rules
+random_deal(3, 4, Rules())
+print(json.dumps({"file": deal_into.py_func.__code__.co_filename,
+                  "hits": sum(deal_into.stats.cache_hits.values()),
+                  "misses": sum(deal_into.stats.cache_misses.values())}))
+"""
+
+
+def _install(dest: Path) -> Path:
+    """A copy of the package, as pip would lay it out (fresh file times, no __pycache__)."""
+    shutil.copytree(PACKAGE, dest / "beggarstats", ignore=shutil.ignore_patterns("__pycache__"))
+    return dest
+
+
+def _run(site: Path, cache: Path) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(site), BEGGARSTATS_CACHE_DIR=str(cache))
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run([sys.executable, "-c", _CHILD], env=env, cwd=site, capture_output=True, text=True,
+                          timeout=600, check=True)
+    return json.loads(done.stdout)
+
+
+def test_a_reinstall_finds_the_compiled_kernels_and_an_edit_does_not(tmp_path):
+    cache, site = tmp_path / "cache", tmp_path / "site"
+    first = _run(_install(site), cache)
+    assert first["misses"] == 1 and first["hits"] == 0 and first["file"].startswith(str(site))
+    shutil.rmtree(site)
+    time.sleep(0.01)
+    again = _run(_install(site), cache)  # pip uninstall + install: same place, new file times
+    assert again["hits"] == 1 and again["misses"] == 0
+    assert not list(site.rglob("*.nbi"))  # nothing in the install itself
+    kernel = site / "beggarstats" / "engine" / "kernel_two.py"
+    kernel.write_text(kernel.read_text() + "\n# an edit to a helper the kernels inline\n")
+    assert _run(site, cache)["misses"] == 1  # compiled afresh, in a directory of its own
+    assert _run(_install(tmp_path / "elsewhere"), cache)["misses"] == 1  # another install: its own
+    assert len(list((cache / "kernels").iterdir())) == 3
+
+
+def test_the_session_kernels_are_saved_where_index_file_says():
+    from beggarstats.engine import fast, kernel_bits
+
+    path = index_file(kernel_bits.play_random_bits)  # compiled (or loaded) by conftest's warm-up
+    assert path.parent == kernel_dir() and path.name.startswith("kernel_bits.play_random_bits-")
+    assert path.exists() and fast.kernels_ready("bits")
+
+
+def test_directories_of_other_sources_are_pruned_when_unused(tmp_path):
+    here = tmp_path / "kernels" / "new"
+    stale, recent = tmp_path / "kernels" / "stale", tmp_path / "kernels" / "recent"
+    for d in (here, stale, recent):
+        d.mkdir(parents=True)
+        (d / "x.nbi").write_text("")
+    old = time.time() - (kernel_cache.KEEP_DAYS + 1) * 86400
+    os.utime(stale, (old, old))
+    kernel_cache._prune(here)
+    assert here.exists() and recent.exists() and not stale.exists()

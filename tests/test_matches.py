@@ -251,10 +251,10 @@ def test_cli_prints_a_summary(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--format", "best_of_x"], "`format`"),
+    (["--format", "best_of_x"], "--format"),
     (["--matches", "0"], "--matches"),
-    (["--max-rounds", "1"], "`max_rounds`"),
-    (["--players", "1"], "`players`"),
+    (["--max-rounds", "1"], "--max-rounds"),
+    (["--players", "1"], "--players"),
     (["--seed", "-1"], "--seed"),
     (["--jobs", "0"], "--jobs"),
 ])

@@ -19,6 +19,7 @@ def expected():
     return simulate(600, rules=RULES, seed=21, per_seat=True, n_jobs=1)
 
 
+@pytest.mark.slow  # another joblib backend
 def test_loky_processes(expected):
     with joblib.parallel_config(backend="loky", n_jobs=2):
         games, seats = simulate(600, rules=RULES, seed=21, per_seat=True, chunk_size=100)
@@ -26,6 +27,7 @@ def test_loky_processes(expected):
     pd.testing.assert_frame_equal(seats, expected[1])
 
 
+@pytest.mark.slow  # another joblib backend
 @pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])
 def test_dask_cluster(expected, tmp_path, processes):
     import dask.distributed as distributed

@@ -1,13 +1,16 @@
 """The `beggarstats` command line: one module per sub-command.
 
 Each sub-command module has ``add_parser(subparsers)`` and ``run(args) -> int``. Bad input (a bad
-deal, an out-of-range option) is one line on stderr and exit status 2, never a traceback.
+deal, an out-of-range option) is one line on stderr naming the flag (or the deal position) and exit
+status 2, never a traceback. A closed pipe (``beggarstats ... | head``) ends the command quietly.
+Only the chosen sub-command's module is imported, so ``--help`` and ``play`` stay light.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import re
 import sys
 
@@ -18,25 +21,66 @@ COMMANDS = ("play", "records", "simulate", "matches", "figures")
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # argparse's own errors: usage line + message, exit 2
-        self.print_usage(sys.stderr)
-        self.exit(2, f"beggarstats: error: {message}\n")
+    def error(self, message):  # argparse's own errors: one line naming the flag, exit 2
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _module(name: str):
+    """The sub-command's module, or None for one still being written."""
+    try:
+        return importlib.import_module(f".{name}", __name__)
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{name}":
+            raise
+        return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``command``, only that sub-command is built in full (its module alone is
+    imported, and the others are listed by their ``HELP`` line where they have one)."""
     parser = _Parser(prog="beggarstats", description="The Monte Carlo laboratory for Beggar-My-Neighbour.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMANDS:
-        try:
-            module = importlib.import_module(f".{name}", __name__)
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
-                raise
-            continue  # a sub-command still being written
+        module = _module(name)
+        if module is None:
+            continue
+        if command is not None and name != command and hasattr(module, "HELP"):
+            sub.add_parser(name, help=module.HELP)  # listed, not built: keeps `--help` light
+            continue
         sub_parser = module.add_parser(sub)
-        sub_parser.set_defaults(_run=module.run)
+        sub_parser.set_defaults(_run=module.run, _parser=sub_parser)
     return parser
+
+
+# Python parameter names that are not the dest of the flag that sets them.
+_FLAG_ALIASES = {"n_jobs": "--jobs", "n": "--games", "n_games": "--games", "n_matches": "--matches",
+                 "replay_unfinished": "--no-replay"}
+_PARAMETER = re.compile(r"(?:The value for )?`(\w+)`")
+
+
+def flag_message(message: str, parser: argparse.ArgumentParser | None) -> str:
+    """``message`` with the Python parameters it names (`max_cards`) replaced by their flags
+    (--max-cards), for the flags ``parser`` has."""
+    flags = dict(_FLAG_ALIASES)
+    for action in getattr(parser, "_actions", ()):
+        if action.option_strings:
+            flags.setdefault(action.dest, max(action.option_strings, key=len))
+
+    def swap(m):
+        return flags.get(m.group(1), m.group(0))
+    swapped = _PARAMETER.sub(swap, message)
+    return swapped if swapped == message else swapped.replace(" or None,", ",")  # a flag left out is None
+
+
+def _quiet_broken_pipe() -> int:
+    """The reader went away (``| head``): stop writing, say nothing, exit like a Unix tool."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the final flush at exit must not fail again
+    except (OSError, ValueError, AttributeError):
+        pass
+    return 128 + 13  # as if killed by SIGPIPE
 
 
 # A deal such as '---AJ--Q/-----A' starts with '-' like an option. Option names never contain '/'
@@ -53,13 +97,22 @@ def _protect_deals(argv):
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
-    args = parser.parse_args(_protect_deals(argv))
+    # the top-level parser has no options but -h: the first other argument names the sub-command
+    first = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(first if first in COMMANDS else "")
     try:
-        return int(args._run(args) or 0)
+        args = parser.parse_args(_protect_deals(argv))
+    except SystemExit as exc:  # --help (0) or a usage error (2, already printed)
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    try:
+        code = int(args._run(args) or 0)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        return _quiet_broken_pipe()
     except (ValueError, OSError) as exc:  # DealError is a ValueError; messages name the culprit
-        print(f"beggarstats {args.command}: error: {exc}", file=sys.stderr)
+        print(f"beggarstats {args.command}: error: {flag_message(str(exc), args._parser)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"beggarstats {args.command}: interrupted", file=sys.stderr)

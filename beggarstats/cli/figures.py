@@ -1,43 +1,69 @@
-"""`beggarstats figures`: regenerate every figure and the findings table (cached runs are reused)."""
+"""`beggarstats figures`: regenerate every figure and the findings table (with --cache, runs are kept and reused)."""
 
 from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
-from .options import check_run_options
+from .options import check_run_options, whole_number
 
-__all__ = ["add_parser", "run"]
+__all__ = ["HELP", "add_parser", "run"]
+
+HELP = "regenerate the figures and the findings table"
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     from ..figures import DEFAULT_GAMES, DEFAULT_SEED
+    from ..kernel_cache import runs_dir
 
     p = subparsers.add_parser(
-        "figures", help="regenerate the figures and the findings table",
-        description="Simulate (or load from the store under data/runs/) every run behind the published "
-                    "figures, write them as PNG and the findings table as CSV and Markdown.")
-    p.add_argument("--games", type=int, default=DEFAULT_GAMES,
+        "figures", help=HELP,
+        description="Simulate every run behind the published figures (with --cache, load it from the "
+                    "run cache in the per-user cache directory), write them as PNG and the findings table "
+                    "as CSV and Markdown.")
+    p.add_argument("--games", type=whole_number, default=DEFAULT_GAMES,
                    help=f"2-player standard games; the other runs scale with it (default {DEFAULT_GAMES:,})")
     p.add_argument("--out", default="figures", help="output directory (default figures/)")
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed of every run (default {DEFAULT_SEED})")
-    p.add_argument("--jobs", type=int, default=-1, help="parallel workers (default -1: all cores)")
-    p.add_argument("--no-cache", action="store_true", help="play every game in memory; read and write no store")
+    p.add_argument("--seed", type=whole_number, default=DEFAULT_SEED, help=f"seed of every run (default {DEFAULT_SEED})")
+    p.add_argument("--jobs", type=whole_number, default=-1, help="parallel workers (default -1: all cores)")
+    cache = p.add_mutually_exclusive_group()
+    cache.add_argument("--cache", action="store_true",
+                       help=f"keep the runs in {runs_dir()} and load them on the next call with the same "
+                            "--games and --seed (the first call takes longer)")
+    cache.add_argument("--no-cache", dest="cache", action="store_false",
+                       help="play every game in memory, write no run cache (the default)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
 
+def _size(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.is_dir() else 0
+
+
+def _megabytes(n: int) -> str:
+    return f"{n / 1e6:,.0f} MB" if n >= 1e6 else f"{n / 1e3:,.0f} kB"
+
+
 def run(args) -> int:
     from ..figures import FIGURES, make_figures
-    from ..findings import to_markdown
+    from ..kernel_cache import runs_dir
+    from .warmup import warm_up
 
     check_run_options(args, "games")
+    runs = runs_dir() if args.cache else None
+    cached_before = runs is not None and _size(runs) > 0
     started = time.perf_counter()
+    warm_up("bits")
     table = make_figures(args.out, games=args.games, seed=args.seed, n_jobs=args.jobs,
-                         store=not args.no_cache, progress=not args.no_progress)
+                         store=False if runs is None else runs, progress=not args.no_progress)
     took = time.perf_counter() - started
-    print(to_markdown(table), end="")
-    print(f"written:  {len(FIGURES)} figures, findings.csv and findings.md in {args.out}")
-    print(f"games:    {table.attrs['games_played']:,} played, {table.attrs['games_loaded']:,} loaded from the store")
+    played, loaded = table.attrs["games_played"], table.attrs["games_loaded"]
+    print(f"written:  {len(FIGURES)} figures and the findings table ({len(table)} findings: findings.md, "
+          f"findings.csv) in {args.out}")
+    # a run that appears twice in one call is read back from the cache; only earlier calls count here
+    print(f"games:    {played + loaded:,}" + (f" ({loaded:,} loaded from the run cache)" if cached_before and loaded else ""))
+    if runs is not None:
+        print(f"cache:    {_megabytes(_size(runs))} of runs in {runs} (delete the folder to free it)")
     print(f"took:     {took:.0f} s")
     return 0

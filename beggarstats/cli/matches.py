@@ -4,26 +4,28 @@ from __future__ import annotations
 
 import argparse
 
-from .options import add_rule_options, check_run_options, rules_from_args
+from .options import add_rule_options, check_run_options, rules_from_args, whole_number
 
-__all__ = ["add_parser", "run", "summary"]
+__all__ = ["HELP", "add_parser", "run", "summary"]
+
+HELP = "play many random matches (best of three, first to three) and summarise them"
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "matches", help="play many random matches (best of three, first to three) and summarise them",
+        "matches", help=HELP,
         description="Play random matches at one table: the deal rotates clockwise after every round, so "
                     "seat (r mod n) leads round r. A match is fixed by (seed, match).")
-    p.add_argument("--matches", type=int, default=10_000, help="number of matches (default 10000)")
+    p.add_argument("--matches", type=whole_number, default=10_000, help="number of matches (default 10000)")
     p.add_argument("--format", default="best_of_3",
                    help="best_of_N (at most N counted rounds; best of 3 = first to 2 with 2 players) "
                         "or first_to_K (default best_of_3)")
-    p.add_argument("--seed", type=int, default=None, help="seed (default: fresh entropy, printed)")
-    p.add_argument("--jobs", type=int, default=None, help="parallel workers; -1 = all cores (default 1)")
-    p.add_argument("--chunk-size", type=int, default=None, help="matches per task")
+    p.add_argument("--seed", type=whole_number, default=None, help="seed (default: fresh entropy, printed)")
+    p.add_argument("--jobs", type=whole_number, default=None, help="parallel workers; -1 = all cores (default 1)")
+    p.add_argument("--chunk-size", type=whole_number, default=None, help="matches per task")
     p.add_argument("--no-replay", dest="replay", action="store_false",
                    help="count a round without a winner as a round nobody won instead of replaying it")
-    p.add_argument("--max-rounds", type=int, default=1000,
+    p.add_argument("--max-rounds", type=whole_number, default=1000,
                    help="give a match up as unfinished after this many dealt rounds (default 1000)")
     p.add_argument("--progress", action="store_true", help="show a progress bar")
     add_rule_options(p, players=True)
@@ -58,10 +60,14 @@ def summary(matches) -> str:
 
 
 def run(args) -> int:
-    from ..matches import simulate_matches
+    from ..engine.fast import kernel_for
+    from ..matches import MatchFormat, _check_max_rounds, simulate_matches
+    from .warmup import warm_up
 
     check_run_options(args, "matches")
     rules = rules_from_args(args)
+    _check_max_rounds(args.max_rounds, MatchFormat.parse(args.format))  # bad input: before any compile
+    warm_up(kernel_for(rules), (rules.players,))
     df = simulate_matches(args.matches, rules=rules, format=args.format, seed=args.seed, n_jobs=args.jobs,
                           replay_unfinished=args.replay, max_rounds=args.max_rounds, chunk_size=args.chunk_size,
                           progress=args.progress)

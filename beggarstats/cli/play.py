@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
 from ..cards import KIND_NAMES, DealError, parse_deal
-from ..play import check_deal, rules_for_deal
-from ..engine.reference import play_hands
-from ..rng import GameStream
 from .options import add_rule_options, rules_from_args
 
-__all__ = ["add_parser", "run", "describe"]
+__all__ = ["HELP", "add_parser", "run", "describe"]
+
+HELP = "play one or more deals and print what happened"
+EXAMPLE = "'---K--/-Q---'"  # a short deal: played with --deck any
 
 
 def add_parser(sub):
-    p = sub.add_parser("play", help="play one or more deals and print what happened",
-                       description="Play deals (hands joined by '/', seat 0 first, top card first). "
-                                   "The number of players is the number of hands.")
-    p.add_argument("deals", nargs="+", metavar="DEAL", help="a deal, e.g. '---K--/-Q---', or - to read one deal per line from stdin")
+    p = sub.add_parser("play", help=HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="Play deals (hands joined by '/', seat 0 first, top card first). The number\n"
+                                   "of players is the number of hands. A deal of the whole standard deck is\n"
+                                   "checked card by card; --deck any plays a deal of any cards, e.g.\n\n"
+                                   f"  beggarstats play --deck any {EXAMPLE}")
+    p.add_argument("deals", nargs="+", metavar="DEAL",
+                   help="a deal, or - to read one deal per line from stdin (each bad line is reported "
+                        "with its line number, the others are played, exit status 2 at the end)")
     add_rule_options(p, any_deck=True)
     p.add_argument("--seed", type=int, default=0, help="random stream for the shuffle variants (default 0)")
     out = p.add_mutually_exclusive_group()
@@ -31,6 +36,8 @@ def _deals(args):
     """(where, deal) pairs: the deal's place for error messages, then its text."""
     for i, deal in enumerate(args.deals, start=1):
         if deal == "-":
+            if sys.stdin is None or sys.stdin.closed:
+                raise DealError("stdin is closed: there are no deals to read from '-'")
             for n, line in enumerate(sys.stdin, start=1):
                 if line.strip() and not line.lstrip().startswith("#"):
                     yield f"stdin line {n}", line.strip()
@@ -67,19 +74,43 @@ def describe(result, *, trace: bool = False) -> str:
     return "\n".join(lines)
 
 
+def _play_one(args, where: str, deal: str, several: bool):
+    """The result of one deal; a bad deal raises DealError naming ``where`` when there are several."""
+    from ..engine.reference import play_hands
+    from ..play import check_deal, rules_for_deal
+
+    try:
+        hands = parse_deal(deal)
+        rules = rules_for_deal(hands, rules_from_args(args, players=max(2, min(len(hands), 12))),
+                               any_deck=args.deck == "any")
+        check_deal(hands, rules)
+    except DealError as exc:
+        message = str(exc)
+        if args.deck != "any" and " deck" in message:  # a whole-deck check failed
+            message += "; --deck any plays a deal of any cards"
+        raise DealError(f"{where}: {message}" if several else message) from None
+    rng = None
+    if rules.shuffle_pile or rules.shuffle_on_loop:
+        from ..rng import GameStream  # numba: only the shuffle variants need it
+
+        rng = GameStream(args.seed, 0)
+    return play_hands(hands, rules, rng=rng, trace=args.trace)
+
+
 def run(args) -> int:
     first = True
     several = len(args.deals) > 1 or args.deals == ["-"]
+    bad = 0
     for where, deal in _deals(args):
         try:
-            hands = parse_deal(deal)
-            rules = rules_for_deal(hands, rules_from_args(args, players=max(2, min(len(hands), 12))),
-                                   any_deck=args.deck == "any")
-            check_deal(hands, rules)
+            result = _play_one(args, where, deal, several)
         except DealError as exc:
-            raise DealError(f"{where}: {exc}" if several else str(exc)) from None
-        rng = GameStream(args.seed, 0) if (rules.shuffle_pile or rules.shuffle_on_loop) else None
-        result = play_hands(hands, rules, rng=rng, trace=args.trace)
+            if not where.startswith("stdin"):
+                raise
+            # a batch from stdin goes on: each bad line is reported, the others are played
+            print(f"beggarstats play: error: {exc}", file=sys.stderr, flush=True)
+            bad += 1
+            continue
         if args.json:
             print(json.dumps(result.summary()), flush=True)
         else:
@@ -87,4 +118,7 @@ def run(args) -> int:
                 print()
             print(describe(result, trace=args.trace), flush=True)
         first = False
+    if bad:
+        print(f"beggarstats play: {bad} bad deal{'s' if bad > 1 else ''} skipped", file=sys.stderr)
+        return 2
     return 0

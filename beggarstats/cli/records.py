@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from ..records import replay_records
+__all__ = ["HELP", "add_parser", "run"]
 
-__all__ = ["add_parser", "run"]
+HELP = "replay the known record deals and compare with the published figures"
 
 
 def add_parser(sub):
-    p = sub.add_parser("records", help="replay the known record deals and compare with the published figures",
+    p = sub.add_parser("records", help=HELP,
                        description="Replay data/records.csv: published figures against computed ones.")
     return p
 
@@ -18,6 +18,8 @@ def _fmt(value) -> str:
 
 
 def run(args) -> int:
+    from ..records import replay_records
+
     rows = replay_records()
     head = f"{'record':<16} {'outcome':<8} {'winner':>6} {'cards':>11} {'tricks':>11} {'loop start':>11} {'cycle':>11}  check"
     print(head)

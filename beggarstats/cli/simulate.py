@@ -3,27 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
-import numpy as np
+from .options import add_rule_options, check_run_options, rules_from_args, whole_number
 
-from .options import add_rule_options, check_run_options, rules_from_args
+__all__ = ["HELP", "add_parser", "run", "summary", "check_out_file"]
 
-__all__ = ["add_parser", "run", "summary"]
+HELP = "play many random games and summarise them"
 
 _SUMMARY_COLUMNS = ["players", "rules", "outcome", "winner", "cards", "tricks"]
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "simulate", help="play many random games and summarise them",
+        "simulate", help=HELP,
         description="Play random games (game g of a table is fixed by (seed, g)) and print outcomes, "
                     "lengths and seat win rates.")
-    p.add_argument("--games", type=int, default=10_000, help="number of games (default 10000)")
-    p.add_argument("--seed", type=int, default=None, help="table seed (default: fresh entropy, printed)")
-    p.add_argument("--start", type=int, default=0, help="first game id (default 0)")
-    p.add_argument("--jobs", type=int, default=None, help="parallel workers; -1 = all cores (default 1)")
-    p.add_argument("--chunk-size", type=int, default=None, help="games per task (default up to 65536)")
+    p.add_argument("--games", type=whole_number, default=10_000, help="number of games (default 10000)")
+    p.add_argument("--seed", type=whole_number, default=None, help="table seed (default: fresh entropy, printed)")
+    p.add_argument("--start", type=whole_number, default=0, help="first game id (default 0)")
+    p.add_argument("--jobs", type=whole_number, default=None, help="parallel workers; -1 = all cores (default 1)")
+    p.add_argument("--chunk-size", type=whole_number, default=None, help="games per task (default up to 65536)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--out", metavar="FILE.parquet", default=None, help="write the games to one parquet file")
     where.add_argument("--store", metavar="DIR", default=None,
@@ -36,6 +37,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def summary(games) -> str:
     """The text `beggarstats simulate` prints for a games frame."""
+    import numpy as np
+
     from ..analysis.intervals import wilson_interval
 
     n = len(games)
@@ -61,14 +64,34 @@ def summary(games) -> str:
     return "\n".join(lines)
 
 
+def check_out_file(out: str, *, per_seat: bool = False) -> None:
+    """Refuse an ``--out`` that cannot be written, before simulating: not .parquet, a directory,
+    or in a directory that does not exist or is not writable."""
+    if not out.endswith(".parquet"):
+        raise ValueError(f"--out must name a .parquet file, but {out!r} was passed")
+    path = Path(out)
+    targets = [path] + ([path.with_name(path.stem + "-seats.parquet")] if per_seat else [])
+    for target in targets:
+        if target.is_dir():
+            raise ValueError(f"--out {out!r}: {str(target)!r} is a directory")
+    parent = path.parent
+    if not parent.is_dir():
+        raise ValueError(f"--out {out!r}: the directory {str(parent)!r} does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"--out {out!r}: the directory {str(parent)!r} is not writable")
+
+
 def run(args) -> int:
+    from ..engine.fast import kernel_for
     from ..simulate import simulate, simulate_to_store
     from ..store import save
+    from .warmup import warm_up
 
     check_run_options(args, "games")
-    if args.out is not None and not args.out.endswith(".parquet"):
-        raise ValueError(f"--out must name a .parquet file, but {args.out!r} was passed")
+    if args.out is not None:
+        check_out_file(args.out, per_seat=args.per_seat)  # before any game is played
     rules = rules_from_args(args)
+    warm_up(kernel_for(rules), (rules.players,))
     options = dict(rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
                    progress=args.progress, per_seat=args.per_seat, start=args.start)
     if args.store is not None:

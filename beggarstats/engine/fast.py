@@ -20,7 +20,8 @@ import numpy as np
 from . import kernel_bits, kernel_general
 from .kernel_general import pack_params
 
-__all__ = ["play_games", "play_deals", "kernel_for", "RESULT_KEYS", "SEAT_KEYS", "OUTCOME_CODES"]
+__all__ = ["play_games", "play_deals", "kernel_for", "kernels_ready", "compile_kernels",
+           "RESULT_KEYS", "SEAT_KEYS", "OUTCOME_CODES"]
 
 OUTCOME_CODES = ("win", "loop", "cutoff")
 RESULT_KEYS = ("cards", "tricks", "outcome", "winner", "looped",
@@ -32,6 +33,32 @@ SEAT_KEYS = ("hand_size", "jacks", "queens", "kings", "aces", "jokers", "tribute
 def kernel_for(rules) -> str:
     """Name of the kernel `play_games` uses for ``rules``: 'bits' or 'general'."""
     return "bits" if kernel_bits.supports(rules.n_cards, rules.players) else "general"
+
+
+def _entry(kernel: str):
+    if kernel == "bits":
+        return kernel_bits.play_random_bits
+    if kernel == "general":
+        return kernel_general.play_random_general
+    raise ValueError(f"The value for `kernel` must be 'bits' or 'general', but {kernel!r} was passed.")
+
+
+def kernels_ready(kernel: str = "bits") -> bool:
+    """True if `play_games` with ``kernel`` starts without compiling: compiled in this process,
+    or saved in the per-user kernel cache (`beggarstats.kernel_cache`)."""
+    from ..kernel_cache import index_file
+
+    entry = _entry(kernel)
+    return bool(entry.signatures) or index_file(entry).exists()
+
+
+def compile_kernels(kernel: str = "bits", players=(2, 3)) -> None:
+    """Compile ``kernel`` (or load it from the cache) for tables of ``players`` by playing one game
+    each (2 and 3 cover every code path): a batch run then starts at full speed."""
+    from ..rules import Rules
+
+    for n in players:
+        play_games(Rules(players=n), 0, np.zeros(1, dtype=np.int64), kernel=kernel)
 
 
 def _empty_raw(n_games: int, p: int):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..kernel_cache import install as _install_kernel_cache
 from ..rng import seed_into, shuffle_inplace
 from .kernel_ops import cttz as _cttz
 from .kernel_ops import shr as _shr
@@ -46,6 +47,9 @@ _ZERO = np.uint64(0)
 def supports(n_cards: int, players: int) -> bool:
     """True if the bit-plane kernel can play a deck of ``n_cards`` (every hand fits in 64 bits)."""
     return 0 < n_cards <= MAX_CARDS
+
+
+_install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -172,7 +176,7 @@ def _take_pile(G, taker, prm, stream):
             if ing[s] and ln[s] == 0:
                 k += 1
         if k:
-            _go_out_group(G, k, -1, stream)
+            _go_out_group(G, np.int64(k), np.int64(-1), stream)
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -194,7 +198,7 @@ def check_empty_end(G, prm, stream):
             if ing[s] and s != holder:
                 k += 1
         if k:
-            _go_out_group(G, k, holder, stream)
+            _go_out_group(G, np.int64(k), np.int64(holder), stream)
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -491,6 +495,9 @@ def _find_mu(GA, GB, d0, d1, d2, dl, lam, prm, stream):
     return mu, GA[6][S_CARDS], GB[6][S_CARDS]
 
 
+# The exact replay passes typed values (np.int64(-1), np.bool_(...)), not literals, to `_run` and
+# `_go_out_group`: numba compiles a function once per distinct literal argument, and this rare path
+# gains nothing from the specialisations (benchmarks/cold_start.py).
 @njit(nogil=True, cache=True, _nrt=False)
 def play_one(d0, d1, d2, dl, stream, prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, per_seat):
     """Play one deal (as planes) and write row ``i`` of the result arrays (see kernel_general)."""
@@ -503,12 +510,12 @@ def play_one(d0, d1, d2, dl, stream, prm, G, GB, snap, cut, saved, i, out_u32, o
     lam = 0
     if prm[P_SHUFFLE_PILE]:
         sc[S_SHUF] = 1
-        _run(G, prm, stream, limit, -1, False, cut, snap)
+        _run(G, prm, stream, limit, np.int64(-1), np.bool_(False), cut, snap)
     else:
         if prm[P_SHUFFLE_ON_LOOP]:
             for k in range(4):
                 saved[k] = stream[k]
-        lam = _run(G, prm, stream, limit, -1, True, cut, snap)
+        lam = _run(G, prm, stream, limit, np.int64(-1), np.bool_(True), cut, snap)
     mu = 0
     c_mu = 0
     c_r = 0
@@ -522,7 +529,7 @@ def play_one(d0, d1, d2, dl, stream, prm, G, GB, snap, cut, saved, i, out_u32, o
                 for k in range(4):
                     stream[k] = saved[k]
             reset_game(G, d0, d1, d2, dl)
-            _run(G, prm, stream, limit, mu + lam, False, cut, snap)
+            _run(G, prm, stream, limit, mu + lam, np.bool_(False), cut, snap)
     if cut[0]:
         outcome = CUTOFF
         out_u32[0, i] = cut[1]

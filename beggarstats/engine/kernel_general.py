@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..kernel_cache import install as _install_kernel_cache
 from ..deals import deal_into
 from ..rng import scatter_inplace, seed_into
 
@@ -54,6 +55,9 @@ def pack_params(rules) -> np.ndarray:
     p[P_MAX_CARDS] = -1 if rules.max_cards is None else int(rules.max_cards)
     p[P_MOST] = rules.unfinished == "most_cards"
     return p
+
+
+_install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
 
 # ---------------------------------------------------------------------------------------------

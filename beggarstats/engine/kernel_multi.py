@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..kernel_cache import install as _install_kernel_cache
 from .kernel_ops import cttz, shr
 from .kernel_two import DONE, FALLBACK, _scatter_planes, play_two
 
@@ -33,6 +34,9 @@ _ONE = np.uint64(1)
 _TWO = np.uint64(2)
 _ZERO = np.uint64(0)
 _BRENT_FROM = 256  # the loop check starts at this trick (see the module docstring)
+
+
+_install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -116,7 +120,7 @@ def _plain_run(h0, h1, h2, ln, nxt, base, m, empty_end):
     return abest * m + jbest, _advance(h0, h1, h2, ln, nxt, base, m, abest, jbest)
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline="always")
+@njit(nogil=True, cache=True, _nrt=False)
 def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, passes_on, beggar_mode,
                shuffle, detect, limit, stream):
     """Play the deal in ``h0, h1, h2`` (planes) and ``ln`` (lengths); seat 0 leads.

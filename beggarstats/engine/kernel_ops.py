@@ -7,9 +7,14 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core.extending import intrinsic
 
+from ..kernel_cache import install as _install_kernel_cache
+
 __all__ = ["cttz", "shr"]
 
 _ZERO = np.uint64(0)
+
+
+_install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
 
 @intrinsic

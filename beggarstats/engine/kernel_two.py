@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..kernel_cache import install as _install_kernel_cache
 from .kernel_ops import cttz as _cttz
 from .kernel_ops import shr as _shr
 
@@ -26,6 +27,9 @@ _ONE = np.uint64(1)
 _TWO = np.uint64(2)
 _ZERO = np.uint64(0)
 _MASK32 = np.uint64(0xFFFFFFFF)
+
+
+_install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -110,7 +114,7 @@ def _won(winner, L, cards, tricks, m0, m1):
     return DONE, cards, tricks, winner, m0, m1, cards
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline="always")
+@njit(nogil=True, cache=True, _nrt=False)
 def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, max_cards, stream):
     """Play a two-player deal (seat 0's hand ``a*``, seat 1's ``b*``, as planes and lengths).
 

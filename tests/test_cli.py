@@ -1,0 +1,144 @@
+"""The command line as a user meets it (issue #13, item 5): every rough edge found, with a test."""
+
+import importlib
+import io
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from beggarstats.cli import build_parser, main
+from beggarstats.cli.play import EXAMPLE
+
+RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
+simulate_module = importlib.import_module("beggarstats.simulate")
+
+
+def test_the_play_help_example_plays(capsys):
+    assert main(["play", "--help"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "beggarstats play --deck any" in x)
+    assert line.split() == ["beggarstats", "play", "--deck", "any", EXAMPLE]
+    assert main(["play", "--deck", "any", EXAMPLE.strip("'")]) == 0
+    assert "seat 0 wins after 9 cards and 1 trick" in capsys.readouterr().out
+
+
+def test_a_short_deal_without_deck_any_says_how(capsys):
+    assert main(["play", EXAMPLE.strip("'")]) == 2
+    err = capsys.readouterr().err
+    assert "of the standard deck" in err and "--deck any" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["matches", "--matches", "5"]])
+@pytest.mark.parametrize("players", ["1", "7", "12"])
+def test_players_outside_2_to_6_exit_2(command, players, capsys):
+    assert main([*command, "--players", players]) == 2
+    assert "argument --players: invalid choice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, flag, parameter", [
+    (["simulate", "--games", "10", "--max-cards", "0"], "--max-cards", "max_cards"),
+    (["simulate", "--games", "10", "--jokers", "3"], "--jokers", "`jokers`"),
+    (["matches", "--matches", "5", "--max-rounds", "1"], "--max-rounds", "max_rounds"),
+    (["play", "--max-cards", "-4", RECORD], "--max-cards", "max_cards"),
+])
+def test_errors_name_the_flag_not_the_python_parameter(argv, flag, parameter, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert flag in err and parameter not in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("text, value", [("1e6", 10**6), ("1_000_000", 10**6), ("2.5e3", 2500),
+                                         ("1000000", 10**6), ("3.0", 3)])
+def test_counts_accept_float_and_underscore_notation(text, value):
+    args = build_parser("simulate").parse_args(["simulate", "--games", text, "--chunk-size", text])
+    assert args.games == value and args.chunk_size == value
+
+
+@pytest.mark.parametrize("text", ["1.5", "1e-3", "ten", "1e30"])
+def test_counts_refuse_what_is_not_a_whole_number(text, capsys):
+    assert main(["simulate", "--games", text]) == 2
+    err = capsys.readouterr().err
+    assert "argument --games:" in err and text in err
+
+
+def test_a_closed_pipe_ends_quietly():
+    proc = subprocess.Popen([sys.executable, "-m", "beggarstats", "play", "--trace", RECORD],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout.readline().startswith(b"deal")
+    proc.stdout.close()  # `| head -1`: the reader goes away; the trace is far longer than a pipe holds
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141  # as a Unix tool killed by SIGPIPE
+    assert err == ""
+
+
+def test_simulate_out_is_checked_before_any_game(tmp_path, monkeypatch, capsys):
+    calls = []
+    monkeypatch.setattr(simulate_module, "simulate", lambda *a, **k: calls.append(a))
+    for out, message in [(tmp_path / "missing" / "g.parquet", "does not exist"),
+                         (tmp_path, "must name a .parquet file")]:
+        assert main(["simulate", "--games", "1e6", "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert "--out" in err and message in err
+    (tmp_path / "dir.parquet").mkdir()
+    assert main(["simulate", "--games", "10", "--out", str(tmp_path / "dir.parquet")]) == 2
+    assert "is a directory" in capsys.readouterr().err
+    assert calls == []
+
+
+def test_play_stdin_reports_every_bad_line_and_plays_the_rest(monkeypatch, capsys):
+    lines = ["K/-", "K/-Z", "", "# a comment", "Q/--", "K"]
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n".join(lines) + "\n"))
+    assert main(["play", "--json", "--deck", "any", "-"]) == 2
+    out, err = capsys.readouterr()
+    assert [json.loads(x)["deal"] for x in out.splitlines()] == ["K/-", "Q/--"]
+    errors = err.splitlines()
+    assert errors[0].startswith("beggarstats play: error: stdin line 2: hand 1, position 2")
+    assert errors[1].startswith("beggarstats play: error: stdin line 6: a deal needs at least 2 hands")
+    assert errors[2] == "beggarstats play: 2 bad deals skipped" and len(errors) == 3
+
+
+def test_play_stdin_closed_is_an_error_not_a_traceback():
+    done = subprocess.run(f"{sys.executable} -m beggarstats play - <&-", shell=True, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == "beggarstats play: error: stdin is closed: there are no deals to read from '-'\n"
+
+
+def test_a_store_of_another_run_says_what_differs(tmp_path, capsys):
+    argv = ["simulate", "--games", "20", "--store", str(tmp_path / "run")]
+    assert main([*argv, "--seed", "1"]) == 0
+    capsys.readouterr()
+    assert main([*argv, "--seed", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "holds another run (other seed)" in err and "differ)" not in err
+
+
+@pytest.mark.parametrize("fmt, bound", [("first_to_1000000000", "K from 1 to 65536"),
+                                        ("best_of_200000", "K from 1 to 65536")])
+def test_a_format_beyond_the_round_limit_says_the_real_range(fmt, bound, capsys):
+    assert main(["matches", "--matches", "5", "--format", fmt]) == 2
+    err = capsys.readouterr().err
+    assert bound in err and "from 1000000000 to" not in err and err.count("\n") == 1
+
+
+def test_figures_announces_the_compile_before_it_starts(monkeypatch, capsys):
+    from beggarstats.cli.warmup import warm_up
+    from beggarstats.engine import fast
+
+    compiled = []
+    monkeypatch.setattr(fast, "kernels_ready", lambda kernel: False)
+    monkeypatch.setattr(fast, "compile_kernels", lambda kernel, players: compiled.append(kernel))
+    warm_up("bits")
+    err = capsys.readouterr().err.splitlines()
+    assert re.fullmatch(r"compiling the game kernels \(one time, about \d+ s\)", err[0])
+    assert err[1].startswith("compiled the game kernels in") and compiled == ["bits"]
+    monkeypatch.setattr(fast, "kernels_ready", lambda kernel: True)
+    assert warm_up("bits") == 0.0 and capsys.readouterr().err == ""
+
+
+def test_figures_keeps_a_run_cache_only_when_asked():
+    parse = build_parser("figures").parse_args
+    assert parse(["figures"]).cache is False and parse(["figures", "--no-cache"]).cache is False
+    assert parse(["figures", "--cache"]).cache is True
