@@ -342,6 +342,36 @@ CASES = {
     #   s0 is empty at the trick: out. s1 wins.
     "shuffle-on-loop": Case("6, shuffle_on_loop", "J--/-J-", {"shuffle_on_loop": True}, "win", 1, 15, 5,
                             takers=(0, 1, 0, 1, 1), loop=(1, 2, 2, 6), seed=1),
+    # 3 players, the multi-player engines on the joker, shuffle and cut-off rules.
+    # jokers: s0 X, s1 -J---, s2 --.
+    #   beggar: s0 X (1): s1 pays all 5, its J plain: - J - - - (2-6): s0 takes (trick 1); s1 is
+    #           empty: out (3rd). s0 X (7): s2 - - (8, 9), cannot pay more: out; s0 wins (trick 2).
+    #   super:  s0 X (1), s1 - J (2, 3), s2 - (4): s1 takes X-J- (trick 1); s0 empty: out (3rd).
+    #           s1 - (5), s2 - (6, its last), s1 - (7): s2 cannot play: out; s1 wins (trick 2).
+    "joker-beggar-3p": Case("3, joker beggar, 3 players", "X/-J---/--", {"joker_mode": "beggar"},
+                            "win", 0, 9, 2, takers=(0, 0), place=(1, 3, 2)),
+    "joker-super-3p": Case("3, joker super, 3 players", "X/-J---/--", {"joker_mode": "super"},
+                           "win", 1, 7, 2, takers=(1, 1), place=(3, 1, 2)),
+    # shuffle_pile: s0 J, s1 -, s2 Q. s0 J (1), s1 - (2): s0 takes J- shuffled (the draws of the
+    #   2-player shuffle case); s1 empty: out (3rd).
+    #   seed 1, slot 0: s0 J- : s0 J (3), s2 Q (4), s0 - (5), cannot pay more: out; s2 wins.
+    #   seed 0, slot 1: s0 -J : s0 - (3), s2 Q (4), s0 J (5): s2 cannot pay: out; s0 wins.
+    "shuffle-pile-3p-slot-0": Case("6, shuffle_pile, 3 players", "J/-/Q", {"shuffle_pile": True},
+                                   "win", 2, 5, 2, takers=(0, 2), place=(2, 3, 1), seed=1),
+    "shuffle-pile-3p-slot-1": Case("6, shuffle_pile, 3 players", "J/-/Q", {"shuffle_pile": True},
+                                   "win", 0, 5, 2, takers=(0, 0), place=(1, 3, 2), seed=0),
+    # cut-off on "K/-/----" (claimant, traced above) at 5 cards: s0 K (1), s1 - (2), out (3rd),
+    #   s0 takes K- (trick 1); s0 K (3), s2 - - (4, 5): cut off. s0 holds 1, s2 2: s2 wins by
+    #   most_cards, s0 has no place.
+    "cutoff-3p-most-cards": Case("5, cut-off, most_cards, 3 players", "K/-/----",
+                                 {"max_cards": 5, "unfinished": "most_cards"}, "cutoff", 2, 5, 1,
+                                 takers=(0,), place=(None, 3, 1)),
+    # loop with 3 players: s0 J--, s1 -, s2 J-. s0 J (1), s1 - (2): s0 takes J- (trick 1); s1 is
+    #   empty: out (3rd). Boundary 1: s0 leads, s0 --J-, s2 J-: from here the 2-player loop above
+    #   (s2 takes -J- at 5 cards, s0 takes -J- at 8): boundary 3 = boundary 1, a loop with one
+    #   seat out: mu = 1 trick (2 cards), cycle 2 tricks (6 cards).
+    "loop-3p": Case("5, loops, 3 players", "J--/-/J-", {}, "loop", None, 8, 3, takers=(0, 2, 0),
+                    loop=(1, 2, 2, 6), place=(None, 3, None)),
     # 6 players. s0 -, s1 -, s2 J, s3 -, s4 -, s5 -.
     #   s0 - (1), s1 - (2), s2 J (3), s3 - (4): s2 takes --J- (trick 1); s0, s1, s3 are empty at
     #   the trick: out together (4th). s2 - (5), s4 - (6), s5 - (7), s2 - (8); s4 must play and
