@@ -35,7 +35,7 @@ import numpy as np
 import pytest
 
 import beggarstats as bs
-from beggarstats.cards import parse_deal
+from beggarstats.cards import composition, parse_deal
 from beggarstats.engine.fast import OUTCOME_CODES, play_deals
 from beggarstats.engine.kernel_general import NO_LIMIT, pack_params, P_STEP
 from beggarstats.engine.kernel_multi import play_multi
@@ -43,7 +43,7 @@ from beggarstats.engine.kernel_two import DONE, FALLBACK, play_two
 from beggarstats.engine.reference import play_hands
 from beggarstats.play import rules_for_deal
 from beggarstats.rng import GameStream, next_u64, stream_state
-from beggarstats.rules import Rules
+from beggarstats.rules import _CHOICES, Rules
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 MASK32 = 0xFFFFFFFF
@@ -187,14 +187,14 @@ CASES = {
     # §3.1-3.5, who leads: number cards pass the turn, a paid tribute takes the pile, the taker
     # leads the next trick. s0 -----, s1 -Q--.
     #   trick 1 (s0 leads): s0 - (1), s1 - (2), s0 - (3), s1 Q (4): s0 owes 2: - (5), - (6), paid;
-    #     s1 takes ---Q-- -> s1 has --  + ---Q-- = 8 cards, s0 has 1.
+    #     s1 takes ---Q-- -> s1 has -- + ---Q-- = 8 cards, s0 has 1.
     #   trick 2 (s1 leads, the taker): s1 - (7), s0 - (8, its last), s1 - (9); s0 must play and
     #     cannot: out, s1 wins and takes the pile of 3 (trick 2).
     "tribute-taker-leads": Case("3, taking the pile, who leads", "-----/-Q--", {},
                                 "win", 1, 9, 2, takers=(1, 1), place=(2, 1)),
     # §3.4 a penalty card while paying: K -> A -> J. s0 K---J-, s1 -A--.
     #   s0 K (1); s1 owes 3: - (2), A (3): s0 owes 4: - (4), - (5), - (6), J (7): s1 owes 1: - (8);
-    #   s0 takes K-A---J- (trick 1): s0 -K-A---J- (9), s1 - (1).
+    #   s0 takes K-A---J- (trick 1): s0 holds -K-A---J- (9 cards), s1 - (1 card).
     #   s0 - (9), s1 - (10, its last), s0 K (11); s1 owes 3, cannot: out; s0 wins, takes --K (trick 2).
     "penalty-chain": Case("3.4, counter-penalty chain", "K---J-/-A--", {},
                           "win", 0, 11, 2, takers=(0, 0), place=(1, 2)),
@@ -404,15 +404,18 @@ def test_the_draws_the_shuffle_traces_use(seed, size, slot):
 
 
 def test_every_rule_has_a_case():
-    """The map from docs/RULES.md to the cases: every option value of Rules is played somewhere."""
+    """Every value of every option of Rules is played by some case (a default value by every case
+    that does not set the option), so a new option or value fails here until it gets a deal."""
     played = {(k, v) for case in CASES.values() for k, v in case.options.items()}
-    for option, values in {"end": ("trick", "empty", "unable"), "exhausted_tribute": ("claimant", "passes_on"),
-                           "direction": ("cw", "ccw"), "joker_mode": ("super", "beggar"),
-                           "unfinished": ("most_cards",), "shuffle_pile": (True,),
-                           "shuffle_on_loop": (True,)}.items():
+    defaults = Rules()
+    for option, values in _CHOICES.items():
         for value in values:
-            assert (option, value) in played, (option, value)
+            assert value == getattr(defaults, option) or (option, value) in played, (option, value)
+    for flag in ("shuffle_pile", "shuffle_on_loop"):
+        assert (flag, True) in played
     assert any("max_cards" in case.options for case in CASES.values())
+    compositions = [composition(parse_deal(case.deal)) for case in CASES.values()]
+    assert {c[5] for c in compositions} >= {0, 1, 2}                    # jokers
     assert {len(parse_deal(case.deal)) for case in CASES.values()} >= {2, 3, 4, 5, 6}
 
 
