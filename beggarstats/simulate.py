@@ -13,11 +13,13 @@ import math
 
 import joblib
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 
 from .checks import check_flag, check_n_jobs, check_rules, check_seed, whole
 from .deals import random_deal
 from .engine.reference import play_hands
+from .limits import MAX_CHUNK_SIZE, MAX_GAME_ID, check_fits, check_id_range
 from .progress import progress_bar
 from .rng import fresh_seed
 from .rules import RULES_VERSION
@@ -28,6 +30,12 @@ __all__ = ["simulate", "simulate_to_store", "replay", "DEFAULT_CHUNK_SIZE"]
 
 DEFAULT_CHUNK_SIZE = 2**16  # games per task: ~1-2 MB of rows, long enough to hide dispatch costs
 _MIN_AUTO_CHUNK = 1024
+# Peak memory of `simulate` per game (and per seat row with per_seat), for refusing a frame that
+# cannot fit before anything is played: the returned frame (26.5 bytes per game, 32.6 with 32-bit
+# trick counts, 4 more past 2^32 ids) plus the Arrow chunks it is converted from
+# (benchmarks/memory.py measures it).
+_PEAK_BYTES_PER_GAME = 64
+_PEAK_BYTES_PER_SEAT = 48
 
 
 def _batch_engine():
@@ -99,9 +107,8 @@ def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, 
 
 
 def _prepare(n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store=None):
-    n_games = whole("n_games", n_games, 0)
-    start = whole("start", start, 0)
-    chunk_size = whole("chunk_size", chunk_size, 1, none=True)
+    n_games, start = check_id_range(n_games, start)
+    chunk_size = whole("chunk_size", chunk_size, 1, MAX_CHUNK_SIZE, none=True)
     check_n_jobs(n_jobs)
     check_flag("per_seat", per_seat)
     rules = check_rules(rules)
@@ -132,11 +139,48 @@ def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size
         n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store)
     st = Store.open(store, rules=rules, seed=seed, per_seat=per_seat)
     stop = start + n_games
-    ranges = st.missing(start, stop)
-    _run(ranges, rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs, chunk_size=chunk_size,
-         progress=progress, total=n_games, ids_as=id_type(stop),
-         sink=lambda lo, hi, games, seats: st.write_chunk(lo, hi, games, seats))
+    if not n_games:
+        return st
+    covered = any(lo <= start and stop <= hi for lo, hi in st.requested)
+    if covered and not st.missing(start, stop) and not _cut_short(st, start, stop):
+        return st  # nothing to write: a finished (possibly read-only) store is only read
+    with st.lock():  # one writer at a time; a second run is refused (StoreBusy)
+        st.request(start, stop)
+        st.drop_cut_short(start, stop)
+        ranges = st.missing(start, stop)
+        _run(ranges, rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs, chunk_size=chunk_size,
+             progress=progress, total=n_games, ids_as=id_type(stop),
+             sink=lambda lo, hi, games, seats: st.write_chunk(lo, hi, games, seats))
+        st.check_complete(start, stop)
     return st
+
+
+def _cut_short(st, start, stop) -> bool:
+    from .store import _looks_whole
+    return any(not _looks_whole(p) for lo, hi, p in st.chunks() if hi > start and lo < stop)
+
+
+def _check_frame_fits(n_games, rules, per_seat):
+    per_game = _PEAK_BYTES_PER_GAME + (_PEAK_BYTES_PER_SEAT * rules.players if per_seat else 0)
+    check_fits(n_games, per_game, "games" + (" with per-seat rows" if per_seat else ""),
+               "keep them in a store instead (`simulate_to_store(n, seed=..., store=DIR)`, or "
+               "`beggarstats simulate --store DIR`) and load the columns you need with `beggarstats.load`.")
+
+
+def _frame_from_chunks(parts, empty: pa.Table, attrs: dict) -> pd.DataFrame:
+    """One frame from per-chunk column dicts (in id order), converted one column at a time: each
+    column's Arrow chunks are released as soon as it is converted, so the peak is the frame plus
+    the Arrow columns not yet converted."""
+    data = {}
+    for name in empty.column_names:
+        pieces = [c for part in parts for c in part.pop(name).chunks]
+        col = pa.chunked_array(pieces, empty.schema.field(name).type) if pieces else empty.column(name)
+        del pieces
+        data[name] = to_frame(pa.table({name: col}))[name].array
+        del col
+    frame = pd.DataFrame(data, copy=False)
+    frame.attrs.update(attrs)
+    return frame
 
 
 def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, progress=False,
@@ -186,6 +230,8 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
         ``min_cards``, ``place`` (nullable), ``out_cards`` (nullable), ``won``.
     """
     if store is not None and store is not False:
+        n_checked, start_checked = check_id_range(n_games, start)
+        _check_frame_fits(n_checked, check_rules(rules), check_flag("per_seat", per_seat))
         st = simulate_to_store(n_games, rules=rules, seed=seed, n_jobs=n_jobs, chunk_size=chunk_size,
                                progress=progress, store=store, per_seat=per_seat, start=start)
         stop = start + n_games
@@ -196,21 +242,32 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
 
     n_games, rules, seed, chunk_size, per_seat, start = _prepare(
         n_games, rules, seed, n_jobs, chunk_size, per_seat, start)
+    _check_frame_fits(n_games, rules, per_seat)
     stop = start + n_games
     ids_as = id_type(stop)
-    done = []
+    games_parts, seats_parts = [], []
+
+    def keep(lo, hi, games, seats):  # columns only: the tables themselves are not kept
+        games_parts.append((lo, {n: games.column(n) for n in games.column_names}))
+        if per_seat:
+            seats_parts.append((lo, {n: seats.column(n) for n in seats.column_names}))
+
     _run([(start, stop)] if n_games else [], rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs,
-         chunk_size=chunk_size, progress=progress, total=n_games, ids_as=ids_as,
-         sink=lambda lo, hi, games, seats: done.append((lo, games, seats)))
-    done.sort(key=lambda t: t[0])
+         chunk_size=chunk_size, progress=progress, total=n_games, ids_as=ids_as, sink=keep)
     empty = _empty_tables(rules, per_seat, ids_as)
     attrs = {"rules": rules.to_dict(), "seed": seed, "rules_version": RULES_VERSION,
              "n_games": n_games, "start": start}
-    games = to_frame(pa.concat_tables([t[1] for t in done] or [empty["games"]]), attrs)
+
+    def frame(parts, kind):
+        parts.sort(key=lambda t: t[0])
+        columns = [p for _, p in parts]
+        parts.clear()
+        return _frame_from_chunks(columns, empty[kind], attrs)
+
+    games = frame(games_parts, "games")
     if not per_seat:
         return games
-    seats = to_frame(pa.concat_tables([t[2] for t in done] or [empty["seats"]]), attrs)
-    return games, seats
+    return games, frame(seats_parts, "seats")
 
 
 def replay(seed, game, rules=None, *, trace=True):
@@ -229,7 +286,7 @@ def replay(seed, game, rules=None, *, trace=True):
     seed = check_seed(seed)
     if seed is None:
         raise ValueError("The value for `seed` must be a whole number from 0 to 2**64 - 1, but None was passed.")
-    game = whole("game", game, 0)
+    game = whole("game", game, 0, MAX_GAME_ID)
     deal, stream = random_deal(seed, game, rules)
     result = play_hands(deal, rules, rng=stream, trace=trace)
     return result.deal, result
