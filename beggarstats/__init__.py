@@ -22,11 +22,12 @@ from .play import play  # noqa: E402
 from .records import load_records, replay_records  # noqa: E402
 from .rules import RULES_VERSION, Rules  # noqa: E402
 from .simulate import replay, simulate, simulate_to_store  # noqa: E402
-from .store import load, save  # noqa: E402
+from .store import load, save, verify  # noqa: E402
 
 __all__ = [
     "analysis", "DealError", "parse_deal", "format_deal", "random_deal", "Deck", "STANDARD", "ITALIAN",
     "GameResult", "Trick", "simulate_matches", "play", "load_records", "replay_records",
     "RULES_VERSION", "Rules", "replay", "simulate", "simulate_to_store", "load", "save",
+    "verify",
 ]
 __version__ = "0.1.0"

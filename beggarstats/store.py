@@ -52,6 +52,8 @@ STORE_FORMAT = 2  # 2: CRC in chunk names, page checksums, requested ranges, loc
 _CHUNK = re.compile(r"^(games|seats)-(\d+)-(\d+)-([0-9a-f]{8})\.parquet$")
 _OLD_CHUNK = re.compile(r"^(games|seats)-(\d+)-(\d+)\.parquet$")
 _TMP = re.compile(r"^\..*\.tmp$")
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)  # read once: files get the usual permissions (mkstemp makes them 0600)
 
 
 class StoreError(ValueError):
@@ -82,6 +84,7 @@ def _atomic_write_bytes(path: Path, data: bytes) -> None:
     """``data`` into ``path`` through a temporary file of an unpredictable name in the same directory."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(tmp, 0o666 & ~_UMASK)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
@@ -610,6 +613,7 @@ def save(frame, path) -> Path:
     table = with_attrs(table.replace_schema_metadata({}), dict(frame.attrs))
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.chmod(tmp, 0o666 & ~_UMASK)
     os.close(fd)
     try:
         pq.write_table(table, tmp, write_page_checksum=True)
