@@ -24,7 +24,7 @@ from .progress import progress_bar
 from .rng import fresh_seed
 from .rules import RULES_VERSION
 from .store import Store
-from .tables import games_table, id_type, seats_table, to_frame
+from .tables import GamesFrameBuilder, games_table, id_type, seats_table, to_frame
 
 __all__ = ["simulate", "simulate_to_store", "replay", "DEFAULT_CHUNK_SIZE"]
 
@@ -44,12 +44,19 @@ def _batch_engine():
     return play_games
 
 
-def _run_chunk(engine, rules, seed, lo, hi, per_seat, ids_as):
-    """Play games lo..hi-1 and build their tables (runs on a worker)."""
+def _run_chunk(engine, rules, seed, lo, hi, per_seat, ids_as, raw=False):
+    """Play games lo..hi-1 and build their tables (runs on a worker); with ``raw`` the games are
+    the engine's arrays (for `GamesFrameBuilder`)."""
     ids = np.arange(lo, hi, dtype=np.int64)
     arrays = engine(rules, seed, ids, per_seat=per_seat)
     seats = seats_table(arrays, ids, rules, ids_as) if per_seat else None
+    if raw:
+        return lo, hi, {k: arrays[k] for k in _GAME_ARRAYS}, seats
     return lo, hi, games_table(arrays, ids, rules, ids_as), seats
+
+
+_GAME_ARRAYS = ("outcome", "winner", "cards", "tricks", "looped", "loop_start_tricks", "loop_start_cards",
+                "loop_tricks", "loop_cards")
 
 
 def _empty_tables(rules, per_seat, ids_as=pa.uint32()):
@@ -86,14 +93,14 @@ def _chunks(ranges, chunk_size, n_jobs):
             a = b
 
 
-def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, ids_as, sink):
+def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, ids_as, sink, raw=False):
     """Play the games of ``ranges``, handing each finished chunk to ``sink(lo, hi, games, seats)``."""
     engine = _batch_engine()
     todo = sum(hi - lo for lo, hi in ranges)
     bar = progress_bar(progress, total, initial=total - todo, desc="simulate")
     try:
         if todo:
-            tasks = (joblib.delayed(_run_chunk)(engine, rules, seed, lo, hi, per_seat, ids_as)
+            tasks = (joblib.delayed(_run_chunk)(engine, rules, seed, lo, hi, per_seat, ids_as, raw)
                      for lo, hi in _chunks(ranges, chunk_size, n_jobs))
             # Unordered generator: rows are written/kept as chunks finish, never all held by joblib.
             parallel = joblib.Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator_unordered")
@@ -245,29 +252,26 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
     _check_frame_fits(n_games, rules, per_seat)
     stop = start + n_games
     ids_as = id_type(stop)
-    games_parts, seats_parts = [], []
+    attrs = {"rules": rules.to_dict(), "seed": seed, "rules_version": RULES_VERSION,
+             "n_games": n_games, "start": start}
+    builder = GamesFrameBuilder(n_games, start, rules, ids_as)  # the frame's columns, filled in place
+    seats_parts = []
 
-    def keep(lo, hi, games, seats):  # columns only: the tables themselves are not kept
-        games_parts.append((lo, {n: games.column(n) for n in games.column_names}))
-        if per_seat:
+    def keep(lo, hi, arrays, seats):
+        builder.add(lo, arrays)
+        if per_seat:  # columns only: the tables themselves are not kept
             seats_parts.append((lo, {n: seats.column(n) for n in seats.column_names}))
 
     _run([(start, stop)] if n_games else [], rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs,
-         chunk_size=chunk_size, progress=progress, total=n_games, ids_as=ids_as, sink=keep)
-    empty = _empty_tables(rules, per_seat, ids_as)
-    attrs = {"rules": rules.to_dict(), "seed": seed, "rules_version": RULES_VERSION,
-             "n_games": n_games, "start": start}
-
-    def frame(parts, kind):
-        parts.sort(key=lambda t: t[0])
-        columns = [p for _, p in parts]
-        parts.clear()
-        return _frame_from_chunks(columns, empty[kind], attrs)
-
-    games = frame(games_parts, "games")
+         chunk_size=chunk_size, progress=progress, total=n_games, ids_as=ids_as, sink=keep, raw=True)
+    games = builder.frame(attrs)
+    del builder
     if not per_seat:
         return games
-    return games, frame(seats_parts, "seats")
+    seats_parts.sort(key=lambda t: t[0])
+    columns = [p for _, p in seats_parts]
+    seats_parts.clear()
+    return games, _frame_from_chunks(columns, _empty_tables(rules, per_seat, ids_as)["seats"], attrs)
 
 
 def replay(seed, game, rules=None, *, trace=True):
