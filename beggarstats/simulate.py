@@ -13,7 +13,6 @@ import math
 
 import joblib
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 
 from .checks import check_flag, check_n_jobs, check_rules, check_seed, whole
@@ -24,7 +23,7 @@ from .progress import progress_bar
 from .rng import fresh_seed
 from .rules import RULES_VERSION
 from .store import Store
-from .tables import GamesFrameBuilder, games_table, id_type, seats_table, to_frame
+from .tables import GamesFrameBuilder, SeatsFrameBuilder, games_table, id_type, seats_table, to_frame
 
 __all__ = ["simulate", "simulate_to_store", "replay", "DEFAULT_CHUNK_SIZE"]
 
@@ -45,18 +44,14 @@ def _batch_engine():
 
 
 def _run_chunk(engine, rules, seed, lo, hi, per_seat, ids_as, raw=False):
-    """Play games lo..hi-1 and build their tables (runs on a worker); with ``raw`` the games are
-    the engine's arrays (for `GamesFrameBuilder`)."""
+    """Play games lo..hi-1 and build their tables (runs on a worker); with ``raw`` the engine's
+    arrays instead (for the frame builders of `simulate`)."""
     ids = np.arange(lo, hi, dtype=np.int64)
     arrays = engine(rules, seed, ids, per_seat=per_seat)
-    seats = seats_table(arrays, ids, rules, ids_as) if per_seat else None
     if raw:
-        return lo, hi, {k: arrays[k] for k in _GAME_ARRAYS}, seats
+        return lo, hi, arrays, None
+    seats = seats_table(arrays, ids, rules, ids_as) if per_seat else None
     return lo, hi, games_table(arrays, ids, rules, ids_as), seats
-
-
-_GAME_ARRAYS = ("outcome", "winner", "cards", "tricks", "looped", "loop_start_tricks", "loop_start_cards",
-                "loop_tricks", "loop_cards")
 
 
 def _empty_tables(rules, per_seat, ids_as=pa.uint32()):
@@ -174,22 +169,6 @@ def _check_frame_fits(n_games, rules, per_seat):
                "`beggarstats simulate --store DIR`) and load the columns you need with `beggarstats.load`.")
 
 
-def _frame_from_chunks(parts, empty: pa.Table, attrs: dict) -> pd.DataFrame:
-    """One frame from per-chunk column dicts (in id order), converted one column at a time: each
-    column's Arrow chunks are released as soon as it is converted, so the peak is the frame plus
-    the Arrow columns not yet converted."""
-    data = {}
-    for name in empty.column_names:
-        pieces = [c for part in parts for c in part.pop(name).chunks]
-        col = pa.chunked_array(pieces, empty.schema.field(name).type) if pieces else empty.column(name)
-        del pieces
-        data[name] = to_frame(pa.table({name: col}))[name].array
-        del col
-    frame = pd.DataFrame(data, copy=False)
-    frame.attrs.update(attrs)
-    return frame
-
-
 def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, progress=False,
              store=None, per_seat=False, start=0):
     """Play ``n_games`` random games and return one row per game.
@@ -254,24 +233,21 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
     ids_as = id_type(stop)
     attrs = {"rules": rules.to_dict(), "seed": seed, "rules_version": RULES_VERSION,
              "n_games": n_games, "start": start}
-    builder = GamesFrameBuilder(n_games, start, rules, ids_as)  # the frame's columns, filled in place
-    seats_parts = []
+    # The frames' columns are allocated once and filled in place as chunks finish (peak memory:
+    # the frames plus the chunks in flight; benchmarks/memory.py).
+    games = GamesFrameBuilder(n_games, start, rules, ids_as)
+    seats = SeatsFrameBuilder(n_games, start, rules, ids_as) if per_seat else None
 
-    def keep(lo, hi, arrays, seats):
-        builder.add(lo, arrays)
-        if per_seat:  # columns only: the tables themselves are not kept
-            seats_parts.append((lo, {n: seats.column(n) for n in seats.column_names}))
+    def keep(lo, hi, arrays, _):
+        games.add(lo, arrays)
+        if seats is not None:
+            seats.add(lo, arrays)
 
     _run([(start, stop)] if n_games else [], rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs,
          chunk_size=chunk_size, progress=progress, total=n_games, ids_as=ids_as, sink=keep, raw=True)
-    games = builder.frame(attrs)
-    del builder
-    if not per_seat:
-        return games
-    seats_parts.sort(key=lambda t: t[0])
-    columns = [p for _, p in seats_parts]
-    seats_parts.clear()
-    return games, _frame_from_chunks(columns, _empty_tables(rules, per_seat, ids_as)["seats"], attrs)
+    if seats is None:
+        return games.frame(attrs)
+    return games.frame(attrs), seats.frame(attrs)
 
 
 def replay(seed, game, rules=None, *, trace=True):

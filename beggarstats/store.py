@@ -390,6 +390,12 @@ class Store:
         if gaps:
             raise StoreError(f"After the run the store {str(self.path)!r} still lacks games {_say_ranges(gaps)} "
                              f"({sum(b - a for a, b in gaps):,} games); run the same command again to play them.")
+        chosen = {p for _, _, p in self.chunks()}
+        extra = [p.name for lo, hi, _, p in self._files("games") if hi > start and lo < stop and p not in chosen]
+        if extra:
+            raise StoreError(f"The store {str(self.path)!r} holds games twice ({', '.join(extra[:3])} overlap other "
+                             f"chunks): something other than this run wrote into it. Run `beggarstats store verify "
+                             f"{self.path} --repair`, then the same command again.")
         if self.per_seat:
             for lo, hi, path in self.chunks("seats"):
                 if hi > start and lo < stop and not path.exists():

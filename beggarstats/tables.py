@@ -41,7 +41,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 __all__ = ["OUTCOMES", "GAME_COLUMNS", "SEAT_COLUMNS", "id_type", "games_table", "seats_table",
-           "to_frame", "with_attrs", "attrs_of", "GamesFrameBuilder"]
+           "to_frame", "with_attrs", "attrs_of", "GamesFrameBuilder", "SeatsFrameBuilder"]
 
 OUTCOMES = ("win", "loop", "cutoff")  # the engine's outcome codes 0, 1, 2
 LOOP_COLUMNS = ("loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")
@@ -228,6 +228,59 @@ class GamesFrameBuilder:
         }
         for name in LOOP_COLUMNS:
             data[name] = _arrow_column(self.counts[name], loop_bits, n - n_loops)
+        frame = pd.DataFrame(data, copy=False)
+        frame.attrs.update(attrs)
+        return frame
+
+
+_SEAT_ARRAYS = {"hand_size": np.uint8, "jacks": np.uint8, "queens": np.uint8, "kings": np.uint8, "aces": np.uint8,
+                "jokers": np.uint8, "tribute_total": np.uint16, "min_cards": np.int16, "place": np.int8,
+                "out_cards": np.uint32}
+
+
+class SeatsFrameBuilder:
+    """The per-seat frame of ids ``start .. start+n-1`` filled in place, as `GamesFrameBuilder`
+    (same columns and dtypes as `to_frame(seats_table(...))`)."""
+
+    def __init__(self, n: int, start: int, rules, ids_as: pa.DataType):
+        self.n, self.start, self.rules, self.ids_as = n, start, rules, ids_as
+        p = rules.players
+        self.cols = {k: np.zeros(n * p, t) for k, t in _SEAT_ARRAYS.items()}
+        self.out_seen = np.zeros(n * p, bool)
+        self.winner = np.zeros(n, np.int8)
+
+    def add(self, lo: int, arrays: dict) -> None:
+        k, p = len(arrays["winner"]), self.rules.players
+        i = lo - self.start
+        at = slice(i * p, (i + k) * p)
+        for name, col in self.cols.items():
+            values = np.asarray(arrays[name]).reshape(k * p)
+            if name == "out_cards":
+                self.out_seen[at] = values >= 0
+                values = np.where(values < 0, 0, values)
+            col[at] = values
+        self.winner[i:i + k] = arrays["winner"]
+
+    def frame(self, attrs: dict) -> pd.DataFrame:
+        n, rules, p = self.n, self.rules, self.rules.players
+        game = np.repeat(np.arange(self.start, self.start + n,
+                                   dtype=np.uint32 if self.ids_as == pa.uint32() else np.int64), p)
+        placed = self.cols["place"] >= 0
+        data = {
+            "game": game,
+            "players": np.full(n * p, p, np.uint8),
+            "rules": (_categorical(pa.chunked_array([], pa.string())) if n == 0 else
+                      pd.Categorical.from_codes(np.zeros(n * p, np.int8), [rules.name])),
+            "seat": np.tile(np.arange(p, dtype=np.uint8), n),
+        }
+        for name in ("hand_size",) + KIND_COLUMNS + ("tribute_total", "min_cards"):
+            data[name] = self.cols[name]
+        data["place"] = _arrow_column(self.cols["place"], pa.py_buffer(np.packbits(placed, bitorder="little")),
+                                      n * p - int(np.count_nonzero(placed)))
+        data["out_cards"] = _arrow_column(self.cols["out_cards"],
+                                          pa.py_buffer(np.packbits(self.out_seen, bitorder="little")),
+                                          n * p - int(np.count_nonzero(self.out_seen)))
+        data["won"] = (self.winner[:, None] == np.arange(p)).reshape(n * p)
         frame = pd.DataFrame(data, copy=False)
         frame.attrs.update(attrs)
         return frame

@@ -453,3 +453,19 @@ def test_play_checks_card_values_given_as_lists(hands, where):
     standard = bs.play("---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---")
     from beggarstats.cards import parse_deal
     assert bs.play([list(h) for h in parse_deal(standard.deal)]).cards == standard.cards == 8344
+
+
+def test_a_chunk_stored_twice_is_found_after_a_run_and_repaired(tmp_path):
+    """Overlapping files (a chunk copied in from a run with other chunk sizes) are never loaded
+    twice: the next run says so, verify names the extra file, repair removes it."""
+    store, other = tmp_path / "run", tmp_path / "other"
+    bs.simulate_to_store(400, seed=15, store=store, chunk_size=100)
+    bs.simulate_to_store(100, seed=15, store=other, start=50, chunk_size=100)
+    (extra,) = _chunks(other)
+    shutil.copy(extra, store)  # games 50..149: valid, same configuration, overlapping two chunks
+    with pytest.raises(StoreError, match="holds games twice"):
+        bs.simulate_to_store(500, seed=15, store=store, chunk_size=100)
+    assert [(p.kind, p.path.name) for p in verify(store)] == [("overlap", extra.name)]
+    verify(store, repair=True)
+    pd.testing.assert_frame_equal(bs.simulate(500, seed=15, store=store), bs.simulate(500, seed=15))
+    assert verify(store) == []
