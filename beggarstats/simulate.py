@@ -30,11 +30,11 @@ __all__ = ["simulate", "simulate_to_store", "replay", "DEFAULT_CHUNK_SIZE"]
 DEFAULT_CHUNK_SIZE = 2**16  # games per task: ~1-2 MB of rows, long enough to hide dispatch costs
 _MIN_AUTO_CHUNK = 1024
 # Peak memory of `simulate` per game (and per seat row with per_seat), for refusing a frame that
-# cannot fit before anything is played: the returned frame (26.5 bytes per game, 32.6 with 32-bit
-# trick counts, 4 more past 2^32 ids) plus the Arrow chunks it is converted from
-# (benchmarks/memory.py measures it).
-_PEAK_BYTES_PER_GAME = 64
-_PEAK_BYTES_PER_SEAT = 48
+# cannot fit before anything is played: the frame (26.5 bytes per game, 32.6 with 32-bit trick
+# counts, 4 more past 2^32 ids; 23 per seat row) and a margin for the chunks in flight.
+# benchmarks/memory.py measured 27.4-28.2 bytes per game at 10^7 games, 91 with 2 seats.
+_PEAK_BYTES_PER_GAME = 40
+_PEAK_BYTES_PER_SEAT = 32
 
 
 def _batch_engine():
