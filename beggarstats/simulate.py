@@ -127,7 +127,9 @@ def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size
     """Play games ``start .. start+n_games-1`` into a parquet store, never holding all rows.
 
     Only game ids the store lacks are played, so an interrupted run resumes where it stopped and a
-    finished one costs nothing. Arguments as `simulate`; ``store`` is True (``data/runs/<key>``) or
+    finished one costs nothing. The run holds the store's lock while it writes: a second run on
+    the same store meanwhile is refused (`beggarstats.store.StoreBusy`, a ValueError). Before
+    returning, every id asked for is checked to be stored exactly once. Arguments as `simulate`; ``store`` is True (``data/runs/<key>``) or
     a directory. With ``seed=None`` a directory that already holds a run continues with its seed.
 
     Returns
@@ -145,7 +147,8 @@ def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size
         return st
     covered = any(lo <= start and stop <= hi for lo, hi in st.requested)
     if covered and not st.missing(start, stop) and not _cut_short(st, start, stop):
-        return st  # nothing to write: a finished (possibly read-only) store is only read
+        st.check_complete(start, stop)  # nothing to write (the store may be read-only): only check
+        return st
     with st.lock():  # one writer at a time; a second run is refused (StoreBusy)
         st.request(start, stop)
         st.drop_cut_short(start, stop)

@@ -69,7 +69,7 @@ def counting(monkeypatch):
 # -- kill -9 and resume -----------------------------------------------------------------------------
 @pytest.mark.slow
 def test_kill_9_at_random_points_then_resume(tmp_path, per_seat=True, jobs=2):
-    n, chunk, seed = 500_000, 12_500, 5
+    n, chunk, seed = 300_000, 7_500, 5
     store = tmp_path / "run"
     args = ["simulate", "--games", n, "--seed", seed, "--store", store, "--chunk-size", chunk, "--jobs", jobs]
     args += ["--per-seat"] if per_seat else []
@@ -109,9 +109,10 @@ from pathlib import Path
 from beggarstats.cli import main
 import beggarstats.simulate, beggarstats.engine.fast  # everything imported before the start signal
 go = Path(sys.argv[1])
+Path(sys.argv[2]).touch()  # ready
 while not go.exists():
     time.sleep(0.001)
-sys.exit(main(sys.argv[2:]))
+sys.exit(main(sys.argv[3:]))
 """
 
 
@@ -122,11 +123,15 @@ def test_concurrent_writers_one_is_refused_and_no_game_is_lost(tmp_path):
     n, seed = 400_000, 5
     store, go = tmp_path / "run", tmp_path / "go"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    procs = [subprocess.Popen([sys.executable, "-c", _READY_THEN_RUN, str(go), "simulate", "--games", str(n),
+    ready = [tmp_path / "ready0", tmp_path / "ready1"]
+    procs = [subprocess.Popen([sys.executable, "-c", _READY_THEN_RUN, str(go), str(r), "simulate", "--games", str(n),
                                "--store", str(store), "--seed", str(seed), *extra], cwd=ROOT, env=env,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for extra in (["--chunk-size", "10000"], ["--chunk-size", "3001", "--jobs", "2"])]
-    time.sleep(5)  # both have (most likely) imported everything (numba's cache included) and wait
+             for r, extra in zip(ready, (["--chunk-size", "10000"], ["--chunk-size", "3001", "--jobs", "2"]))]
+    end = time.monotonic() + 120
+    while not all(r.exists() for r in ready):  # both have imported everything and wait
+        assert time.monotonic() < end and all(p.poll() is None for p in procs)
+        time.sleep(0.01)
     go.touch()
     results = [(p.wait(), *p.communicate()) for p in procs]
     codes = sorted(code for code, _, _ in results)
