@@ -27,8 +27,17 @@ import pytest
 import beggarstats as bs
 from beggarstats import store as store_module
 from beggarstats.cli import main
-from beggarstats.limits import MAX_CHUNK_SIZE
-from beggarstats.store import Store, StoreBusy, StoreError, load, verify
+from beggarstats.store import Store, load
+
+# Looked up rather than imported, so that this module also runs against a version without them
+# (every case here failed before issue #11, each on its own assertions rather than at import).
+StoreError = getattr(store_module, "StoreError", ValueError)
+StoreBusy = getattr(store_module, "StoreBusy", ValueError)
+MAX_CHUNK_SIZE = 2**22
+
+
+def verify(store, **kw):
+    return store_module.verify(store, **kw)
 
 from _reference_batch import CountingEngine
 
@@ -423,6 +432,11 @@ def test_a_frame_that_does_not_fit_is_refused_with_the_estimate(monkeypatch, cou
         bs.simulate(20_000, seed=1, per_seat=True)
     assert engine.calls == 0
     assert len(bs.simulate(1000, seed=1)) == 1000  # what fits runs
+
+
+def test_the_chunk_size_cap():
+    from beggarstats.limits import MAX_CHUNK_SIZE as cap
+    assert cap == MAX_CHUNK_SIZE
 
 
 def test_the_highest_game_ids_play(counting):
