@@ -23,7 +23,7 @@ from .progress import progress_bar
 from .rng import fresh_seed
 from .rules import RULES_VERSION
 from .store import Store
-from .tables import GamesFrameBuilder, SeatsFrameBuilder, games_table, id_type, seats_table, to_frame
+from .tables import GamesFrameBuilder, SeatsFrameBuilder, games_table, id_type, seats_table
 
 __all__ = ["simulate", "simulate_to_store", "replay", "DEFAULT_CHUNK_SIZE"]
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import importlib
-import json
 import os
 import random
 import shutil
