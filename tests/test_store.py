@@ -172,3 +172,17 @@ def test_frames_built_in_place_equal_frames_read_from_a_store(tmp_path, monkeypa
         assert in_memory["loop_cards"].isna().any() and in_memory["winner"].isna().any()
         assert in_memory.attrs == {"rules": Rules().to_dict(), "seed": 1, "rules_version": RULES_VERSION,
                                    "n_games": n, "start": 0}
+
+
+def test_a_store_of_the_older_format_is_refused_with_what_to_do(tmp_path):
+    """Stores written before checksums (format 1: chunk names without a CRC) are never read as if
+    they had been checked."""
+    from beggarstats.store import StoreError
+
+    simulate_to_store(20, seed=4, store=tmp_path)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    del manifest["format"], manifest["requested"]
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    for call in (lambda: load(tmp_path), lambda: simulate(20, seed=4, store=tmp_path)):
+        with pytest.raises(StoreError, match="older beggarstats .*delete it or pass another directory"):
+            call()
