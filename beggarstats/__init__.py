@@ -41,12 +41,14 @@ _LAZY = {
     "simulate_to_store": (".simulate", "simulate_to_store"),
     "load": (".store", "load"),
     "save": (".store", "save"),
+    "verify": (".store", "verify"),
 }
 
 __all__ = [
     "analysis", "DealError", "parse_deal", "format_deal", "random_deal", "Deck", "STANDARD", "ITALIAN",
     "GameResult", "Trick", "simulate_matches", "play", "load_records", "replay_records",
     "RULES_VERSION", "Rules", "replay", "simulate", "simulate_to_store", "load", "save",
+    "verify",
 ]
 
 

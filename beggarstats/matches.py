@@ -40,6 +40,7 @@ import pandas as pd
 from .checks import check_n_jobs, check_rules, check_seed, whole
 from .deals import random_deal
 from .engine.reference import play_hands
+from .limits import MAX_CHUNK_SIZE, check_fits
 from .progress import progress_bar
 from .rng import GameStream, fresh_seed, mix64
 from .rules import RULES_VERSION, Rules
@@ -56,6 +57,11 @@ _GAME_OUTCOMES = ("win", "loop", "cutoff")
 _SALT = 0x6D61746368657321    # b"matches!": the match table is not the simulate() table
 _MASK64 = 2**64 - 1
 _RUNNING = -1
+# Peak bytes per match (the per-chunk tallies, their concatenation and the frame; ~175 measured
+# with 2 players), checked against the available memory before anything is played.
+_PEAK_BYTES_PER_MATCH = 160
+_PEAK_BYTES_PER_MATCH_SEAT = 16
+_PEAK_BYTES_PER_ROUND_ROW = 120  # return_rounds: a few rounds per match
 
 
 # -- formats -------------------------------------------------------------------------------------
@@ -355,6 +361,10 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
     n_matches = whole("n_matches", n_matches, 0, MAX_MATCHES)
     fmt = MatchFormat.parse(format)
     max_rounds = _check_max_rounds(max_rounds, fmt)
+    per_match = _PEAK_BYTES_PER_MATCH + _PEAK_BYTES_PER_MATCH_SEAT * rules.players
+    if return_rounds:
+        per_match += _PEAK_BYTES_PER_ROUND_ROW * (fmt.cap or rules.players * fmt.target)
+    check_fits(n_matches, per_match, "matches", "ask for fewer matches per call.")
     seed = fresh_seed() if seed is None else check_seed(seed)
     table_seed = match_table_seed(seed)
     engine_name, play_games = _engine(engine)
@@ -364,8 +374,8 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
 
     workers = max(1, joblib.effective_n_jobs(n_jobs))
     if chunk_size is None:
-        chunk_size = max(1000, math.ceil(n_matches / (4 * workers)))
-    chunk_size = whole("chunk_size", chunk_size, 1, MAX_MATCHES)
+        chunk_size = min(MAX_CHUNK_SIZE, max(1000, math.ceil(n_matches / (4 * workers))))
+    chunk_size = whole("chunk_size", chunk_size, 1, MAX_CHUNK_SIZE)
     bounds = [(a, min(a + chunk_size, n_matches)) for a in range(0, n_matches, chunk_size)]
     tasks = (joblib.delayed(_run_chunk)(a, b, rules, fmt, table_seed, replay, max_rounds, play_games, return_rounds)
              for a, b in bounds)

@@ -46,6 +46,26 @@ def check_deal(hands, rules: Rules) -> None:
     raise DealError(f"the deal is missing {missing} of the {rules.deck.label()} deck ({sum(have)} of {sum(want)} cards)")
 
 
+def hands_from_values(deal) -> tuple[tuple[int, ...], ...]:
+    """A deal given as sequences of card values (0 number card, 1 Jack, 2 Queen, 3 King, 4 Ace,
+    5 joker), checked like the text form: a bad value is a `DealError` naming hand and position."""
+    import numbers
+
+    try:
+        hands = [list(h) for h in deal]
+    except TypeError:
+        raise DealError(f"a deal must be a string like '--K-/-Q--' or a sequence of hands, each a sequence of card "
+                        f"values 0-5, not {type(deal).__name__}") from None
+    out = []
+    for seat, hand in enumerate(hands):
+        for pos, card in enumerate(hand, start=1):
+            if not isinstance(card, numbers.Integral) or isinstance(card, bool) or not 0 <= card <= 5:
+                raise DealError(f"hand {seat}, position {pos}: {card!r} is not a card value (0 number card, 1 Jack, "
+                                f"2 Queen, 3 King, 4 Ace, 5 joker)")
+        out.append(tuple(int(c) for c in hand))
+    return tuple(out)
+
+
 def rules_for_deal(hands, rules: Rules | None = None, *, any_deck: bool = False) -> Rules:
     """The rules a deal is played under: ``rules`` with ``players`` set to the number of hands
     (and, with ``any_deck``, the deck and jokers set to the deal's own composition)."""
@@ -77,7 +97,7 @@ def play(deal, rules: Rules | None = None, *, any_deck: bool = False, rng=None, 
     trace : bool
         Record every trick in ``result.trace``.
     """
-    hands = parse_deal(deal) if isinstance(deal, str) else tuple(tuple(int(c) for c in h) for h in deal)
+    hands = parse_deal(deal) if isinstance(deal, str) else hands_from_values(deal)
     rules = rules_for_deal(hands, rules, any_deck=any_deck)
     check_deal(hands, rules)
     return play_hands(hands, rules, rng=rng, trace=trace)

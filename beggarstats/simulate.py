@@ -18,16 +18,23 @@ import pyarrow as pa
 from .checks import check_flag, check_n_jobs, check_rules, check_seed, whole
 from .deals import random_deal
 from .engine.reference import play_hands
+from .limits import MAX_CHUNK_SIZE, MAX_GAME_ID, check_fits, check_id_range
 from .progress import progress_bar
 from .rng import fresh_seed
 from .rules import RULES_VERSION
 from .store import Store
-from .tables import games_table, id_type, seats_table, to_frame
+from .tables import GamesFrameBuilder, SeatsFrameBuilder, games_table, id_type, seats_table
 
 __all__ = ["simulate", "simulate_to_store", "replay", "DEFAULT_CHUNK_SIZE"]
 
 DEFAULT_CHUNK_SIZE = 2**16  # games per task: ~1-2 MB of rows, long enough to hide dispatch costs
 _MIN_AUTO_CHUNK = 1024
+# Peak memory of `simulate` per game (and per seat row with per_seat), for refusing a frame that
+# cannot fit before anything is played: the frame (26.5 bytes per game, 32.6 with 32-bit trick
+# counts, 4 more past 2^32 ids; 23 per seat row) and a margin for the chunks in flight.
+# benchmarks/memory.py measured 27.4-28.2 bytes per game at 10^7 games, 91 with 2 seats.
+_PEAK_BYTES_PER_GAME = 40
+_PEAK_BYTES_PER_SEAT = 32
 
 
 def _batch_engine():
@@ -36,10 +43,13 @@ def _batch_engine():
     return play_games
 
 
-def _run_chunk(engine, rules, seed, lo, hi, per_seat, ids_as):
-    """Play games lo..hi-1 and build their tables (runs on a worker)."""
+def _run_chunk(engine, rules, seed, lo, hi, per_seat, ids_as, raw=False):
+    """Play games lo..hi-1 and build their tables (runs on a worker); with ``raw`` the engine's
+    arrays instead (for the frame builders of `simulate`)."""
     ids = np.arange(lo, hi, dtype=np.int64)
     arrays = engine(rules, seed, ids, per_seat=per_seat)
+    if raw:
+        return lo, hi, arrays, None
     seats = seats_table(arrays, ids, rules, ids_as) if per_seat else None
     return lo, hi, games_table(arrays, ids, rules, ids_as), seats
 
@@ -78,14 +88,14 @@ def _chunks(ranges, chunk_size, n_jobs):
             a = b
 
 
-def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, ids_as, sink):
+def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, ids_as, sink, raw=False):
     """Play the games of ``ranges``, handing each finished chunk to ``sink(lo, hi, games, seats)``."""
     engine = _batch_engine()
     todo = sum(hi - lo for lo, hi in ranges)
     bar = progress_bar(progress, total, initial=total - todo, desc="simulate")
     try:
         if todo:
-            tasks = (joblib.delayed(_run_chunk)(engine, rules, seed, lo, hi, per_seat, ids_as)
+            tasks = (joblib.delayed(_run_chunk)(engine, rules, seed, lo, hi, per_seat, ids_as, raw)
                      for lo, hi in _chunks(ranges, chunk_size, n_jobs))
             # Unordered generator: rows are written/kept as chunks finish, never all held by joblib.
             parallel = joblib.Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator_unordered")
@@ -99,9 +109,8 @@ def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, 
 
 
 def _prepare(n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store=None):
-    n_games = whole("n_games", n_games, 0)
-    start = whole("start", start, 0)
-    chunk_size = whole("chunk_size", chunk_size, 1, none=True)
+    n_games, start = check_id_range(n_games, start)
+    chunk_size = whole("chunk_size", chunk_size, 1, MAX_CHUNK_SIZE, none=True)
     check_n_jobs(n_jobs)
     check_flag("per_seat", per_seat)
     rules = check_rules(rules)
@@ -118,7 +127,9 @@ def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size
     """Play games ``start .. start+n_games-1`` into a parquet store, never holding all rows.
 
     Only game ids the store lacks are played, so an interrupted run resumes where it stopped and a
-    finished one costs nothing. Arguments as `simulate`; ``store`` is True (``data/runs/<key>``) or
+    finished one costs nothing. The run holds the store's lock while it writes: a second run on
+    the same store meanwhile is refused (`beggarstats.store.StoreBusy`, a ValueError). Before
+    returning, every id asked for is checked to be stored exactly once. Arguments as `simulate`; ``store`` is True (``data/runs/<key>``) or
     a directory. With ``seed=None`` a directory that already holds a run continues with its seed.
 
     Returns
@@ -132,11 +143,33 @@ def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size
         n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store)
     st = Store.open(store, rules=rules, seed=seed, per_seat=per_seat)
     stop = start + n_games
-    ranges = st.missing(start, stop)
-    _run(ranges, rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs, chunk_size=chunk_size,
-         progress=progress, total=n_games, ids_as=id_type(stop),
-         sink=lambda lo, hi, games, seats: st.write_chunk(lo, hi, games, seats))
+    if not n_games:
+        return st
+    covered = any(lo <= start and stop <= hi for lo, hi in st.requested)
+    if covered and not st.missing(start, stop) and not _cut_short(st, start, stop):
+        st.check_complete(start, stop)  # nothing to write (the store may be read-only): only check
+        return st
+    with st.lock():  # one writer at a time; a second run is refused (StoreBusy)
+        st.request(start, stop)
+        st.drop_cut_short(start, stop)
+        ranges = st.missing(start, stop)
+        _run(ranges, rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs, chunk_size=chunk_size,
+             progress=progress, total=n_games, ids_as=id_type(stop),
+             sink=lambda lo, hi, games, seats: st.write_chunk(lo, hi, games, seats))
+        st.check_complete(start, stop)
     return st
+
+
+def _cut_short(st, start, stop) -> bool:
+    from .store import _looks_whole
+    return any(not _looks_whole(p) for lo, hi, p in st.chunks() if hi > start and lo < stop)
+
+
+def _check_frame_fits(n_games, rules, per_seat):
+    per_game = _PEAK_BYTES_PER_GAME + (_PEAK_BYTES_PER_SEAT * rules.players if per_seat else 0)
+    check_fits(n_games, per_game, "games" + (" with per-seat rows" if per_seat else ""),
+               "keep them in a store instead (`simulate_to_store(n, seed=..., store=DIR)`, or "
+               "`beggarstats simulate --store DIR`) and load the columns you need with `beggarstats.load`.")
 
 
 def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, progress=False,
@@ -186,6 +219,8 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
         ``min_cards``, ``place`` (nullable), ``out_cards`` (nullable), ``won``.
     """
     if store is not None and store is not False:
+        n_checked, start_checked = check_id_range(n_games, start)
+        _check_frame_fits(n_checked, check_rules(rules), check_flag("per_seat", per_seat))
         st = simulate_to_store(n_games, rules=rules, seed=seed, n_jobs=n_jobs, chunk_size=chunk_size,
                                progress=progress, store=store, per_seat=per_seat, start=start)
         stop = start + n_games
@@ -196,21 +231,26 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
 
     n_games, rules, seed, chunk_size, per_seat, start = _prepare(
         n_games, rules, seed, n_jobs, chunk_size, per_seat, start)
+    _check_frame_fits(n_games, rules, per_seat)
     stop = start + n_games
     ids_as = id_type(stop)
-    done = []
-    _run([(start, stop)] if n_games else [], rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs,
-         chunk_size=chunk_size, progress=progress, total=n_games, ids_as=ids_as,
-         sink=lambda lo, hi, games, seats: done.append((lo, games, seats)))
-    done.sort(key=lambda t: t[0])
-    empty = _empty_tables(rules, per_seat, ids_as)
     attrs = {"rules": rules.to_dict(), "seed": seed, "rules_version": RULES_VERSION,
              "n_games": n_games, "start": start}
-    games = to_frame(pa.concat_tables([t[1] for t in done] or [empty["games"]]), attrs)
-    if not per_seat:
-        return games
-    seats = to_frame(pa.concat_tables([t[2] for t in done] or [empty["seats"]]), attrs)
-    return games, seats
+    # The frames' columns are allocated once and filled in place as chunks finish (peak memory:
+    # the frames plus the chunks in flight; benchmarks/memory.py).
+    games = GamesFrameBuilder(n_games, start, rules, ids_as)
+    seats = SeatsFrameBuilder(n_games, start, rules, ids_as) if per_seat else None
+
+    def keep(lo, hi, arrays, _):
+        games.add(lo, arrays)
+        if seats is not None:
+            seats.add(lo, arrays)
+
+    _run([(start, stop)] if n_games else [], rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs,
+         chunk_size=chunk_size, progress=progress, total=n_games, ids_as=ids_as, sink=keep, raw=True)
+    if seats is None:
+        return games.frame(attrs)
+    return games.frame(attrs), seats.frame(attrs)
 
 
 def replay(seed, game, rules=None, *, trace=True):
@@ -229,7 +269,7 @@ def replay(seed, game, rules=None, *, trace=True):
     seed = check_seed(seed)
     if seed is None:
         raise ValueError("The value for `seed` must be a whole number from 0 to 2**64 - 1, but None was passed.")
-    game = whole("game", game, 0)
+    game = whole("game", game, 0, MAX_GAME_ID)
     deal, stream = random_deal(seed, game, rules)
     result = play_hands(deal, rules, rng=stream, trace=trace)
     return result.deal, result

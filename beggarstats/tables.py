@@ -41,7 +41,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 __all__ = ["OUTCOMES", "GAME_COLUMNS", "SEAT_COLUMNS", "id_type", "games_table", "seats_table",
-           "to_frame", "with_attrs", "attrs_of"]
+           "to_frame", "with_attrs", "attrs_of", "GamesFrameBuilder", "SeatsFrameBuilder"]
 
 OUTCOMES = ("win", "loop", "cutoff")  # the engine's outcome codes 0, 1, 2
 LOOP_COLUMNS = ("loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")
@@ -167,3 +167,120 @@ def attrs_of(schema: pa.Schema) -> dict | None:
     """The attrs stored by `with_attrs`, or None."""
     raw = (schema.metadata or {}).get(_META_KEY)
     return json.loads(raw) if raw else None
+
+
+def _arrow_column(values: np.ndarray, validity: pa.Buffer | None, null_count: int) -> pd.arrays.ArrowExtensionArray:
+    """An Arrow-backed pandas column over ``values`` without copying them (``validity``: a bitmap)."""
+    arr = pa.Array.from_buffers(pa.from_numpy_dtype(values.dtype), len(values), [validity, pa.py_buffer(values)],
+                                null_count=null_count)
+    return pd.arrays.ArrowExtensionArray(pa.chunked_array([arr]))
+
+
+class GamesFrameBuilder:
+    """The games frame of ids ``start .. start+n-1``, filled in place chunk by chunk (in any order)
+    from `engine.fast.play_games` arrays, with exactly the columns and dtypes `to_frame` gives
+    `games_table`. The final columns are allocated once and the frame wraps them without a copy,
+    so the peak is the frame plus the chunks in flight (`simulate` in memory; benchmarks/memory.py).
+    Trick counts start 16-bit and a column is widened to 32 bits once a value needs it."""
+
+    def __init__(self, n: int, start: int, rules, ids_as: pa.DataType):
+        self.n, self.start, self.rules, self.ids_as = n, start, rules, ids_as
+        self.outcome = np.zeros(n, np.int8)
+        self.winner = np.zeros(n, np.int8)
+        self.cards = np.zeros(n, np.uint32)
+        self.looped = np.zeros(n, bool)
+        self.counts = {name: np.zeros(n, np.uint16 if name in TRICK_COLUMNS else np.uint32)
+                       for name in ("tricks",) + LOOP_COLUMNS}
+
+    def add(self, lo: int, arrays: dict) -> None:
+        """Put the results of games ``lo .. lo+k-1`` in place."""
+        k = len(arrays["cards"])
+        at = slice(lo - self.start, lo - self.start + k)
+        self.outcome[at] = arrays["outcome"]
+        self.winner[at] = arrays["winner"]
+        self.cards[at] = arrays["cards"]
+        looped = np.asarray(arrays["looped"], dtype=bool)
+        self.looped[at] = looped
+        for name, col in self.counts.items():
+            values = np.asarray(arrays[name])
+            if name in LOOP_COLUMNS:
+                values = np.where(looped, values, 0)
+            if col.dtype == np.uint16 and k and int(values.max()) > 0xFFFF:
+                col = self.counts[name] = col.astype(np.uint32)
+            col[at] = values
+
+    def frame(self, attrs: dict) -> pd.DataFrame:
+        n, rules = self.n, self.rules
+        game = np.arange(self.start, self.start + n, dtype=np.uint32 if self.ids_as == pa.uint32() else np.int64)
+        has_winner = self.winner >= 0
+        winner_bits = pa.py_buffer(np.packbits(has_winner, bitorder="little"))
+        loop_bits = pa.py_buffer(np.packbits(self.looped, bitorder="little"))
+        n_loops = int(np.count_nonzero(self.looped))
+        data = {
+            "game": game,
+            "players": np.full(n, rules.players, np.uint8),
+            "rules": (_categorical(pa.chunked_array([], pa.string())) if n == 0 else  # as `to_frame` does
+                      pd.Categorical.from_codes(np.zeros(n, np.int8), [rules.name])),
+            "outcome": pd.Categorical.from_codes(self.outcome, list(OUTCOMES)),
+            "winner": _arrow_column(self.winner, winner_bits, n - int(np.count_nonzero(has_winner))),
+            "cards": self.cards,
+            "tricks": _arrow_column(self.counts["tricks"], None, 0),
+        }
+        for name in LOOP_COLUMNS:
+            data[name] = _arrow_column(self.counts[name], loop_bits, n - n_loops)
+        frame = pd.DataFrame(data, copy=False)
+        frame.attrs.update(attrs)
+        return frame
+
+
+_SEAT_ARRAYS = {"hand_size": np.uint8, "jacks": np.uint8, "queens": np.uint8, "kings": np.uint8, "aces": np.uint8,
+                "jokers": np.uint8, "tribute_total": np.uint16, "min_cards": np.int16, "place": np.int8,
+                "out_cards": np.uint32}
+
+
+class SeatsFrameBuilder:
+    """The per-seat frame of ids ``start .. start+n-1`` filled in place, as `GamesFrameBuilder`
+    (same columns and dtypes as `to_frame(seats_table(...))`)."""
+
+    def __init__(self, n: int, start: int, rules, ids_as: pa.DataType):
+        self.n, self.start, self.rules, self.ids_as = n, start, rules, ids_as
+        p = rules.players
+        self.cols = {k: np.zeros(n * p, t) for k, t in _SEAT_ARRAYS.items()}
+        self.out_seen = np.zeros(n * p, bool)
+        self.winner = np.zeros(n, np.int8)
+
+    def add(self, lo: int, arrays: dict) -> None:
+        k, p = len(arrays["winner"]), self.rules.players
+        i = lo - self.start
+        at = slice(i * p, (i + k) * p)
+        for name, col in self.cols.items():
+            values = np.asarray(arrays[name]).reshape(k * p)
+            if name == "out_cards":
+                self.out_seen[at] = values >= 0
+                values = np.where(values < 0, 0, values)
+            col[at] = values
+        self.winner[i:i + k] = arrays["winner"]
+
+    def frame(self, attrs: dict) -> pd.DataFrame:
+        n, rules, p = self.n, self.rules, self.rules.players
+        game = np.repeat(np.arange(self.start, self.start + n,
+                                   dtype=np.uint32 if self.ids_as == pa.uint32() else np.int64), p)
+        placed = self.cols["place"] >= 0
+        data = {
+            "game": game,
+            "players": np.full(n * p, p, np.uint8),
+            "rules": (_categorical(pa.chunked_array([], pa.string())) if n == 0 else
+                      pd.Categorical.from_codes(np.zeros(n * p, np.int8), [rules.name])),
+            "seat": np.tile(np.arange(p, dtype=np.uint8), n),
+        }
+        for name in ("hand_size",) + KIND_COLUMNS + ("tribute_total", "min_cards"):
+            data[name] = self.cols[name]
+        data["place"] = _arrow_column(self.cols["place"], pa.py_buffer(np.packbits(placed, bitorder="little")),
+                                      n * p - int(np.count_nonzero(placed)))
+        data["out_cards"] = _arrow_column(self.cols["out_cards"],
+                                          pa.py_buffer(np.packbits(self.out_seen, bitorder="little")),
+                                          n * p - int(np.count_nonzero(self.out_seen)))
+        data["won"] = (self.winner[:, None] == np.arange(p)).reshape(n * p)
+        frame = pd.DataFrame(data, copy=False)
+        frame.attrs.update(attrs)
+        return frame

@@ -79,7 +79,7 @@ def test_extend_and_heal_gaps(tmp_path, counting):
     more = counting()
     simulate(300, seed=3, store=store, chunk_size=50)
     assert more.games == 100
-    (store / f"games-{100:012d}-{150:012d}.parquet").unlink()  # a lost chunk
+    next(store.glob(f"games-{100:012d}-{150:012d}-*.parquet")).unlink()  # a lost chunk
     heal = counting()
     got = simulate(300, seed=3, store=store, chunk_size=1000)
     assert heal.games == 50 and heal.calls == 1
@@ -139,3 +139,50 @@ def test_save_and_load_one_file(tmp_path):
     assert back.attrs == df.attrs
     with pytest.raises(ValueError, match="not a beggarstats store"):
         load(tmp_path)
+
+
+def _wide_engine(rules, seed, games, *, per_seat=False):
+    """Synthetic arrays with loops; games from id 150 on need 32-bit trick counts."""
+    import numpy as np
+
+    n = len(games)
+    rng = np.random.default_rng(int(games[0]) if n else 0)
+    looped = rng.random(n) < 0.3
+    big = np.where(games >= 150, 70_000, 0)
+    out = {"cards": rng.integers(0, 9000, n).astype(np.uint32), "tricks": (rng.integers(0, 1200, n) + big).astype(np.uint32),
+           "outcome": looped.astype(np.uint8), "winner": np.where(looped, -1, rng.integers(0, 2, n)).astype(np.int8),
+           "looped": looped}
+    for k in ("loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards"):
+        out[k] = np.where(looped, rng.integers(0, 500, n) + (big if k == "loop_tricks" else 0), 0).astype(np.uint32)
+    return out
+
+
+@pytest.mark.parametrize("n", [0, 140, 200])
+def test_frames_built_in_place_equal_frames_read_from_a_store(tmp_path, monkeypatch, n):
+    """`simulate` fills the frame's columns in place (memory); a store goes through Arrow tables and
+    `to_frame`: the two give the same frame, dtypes included (16-bit trick counts widened to 32
+    when a later chunk needs it, nulls where no loop or no winner)."""
+    monkeypatch.setattr(sim, "_batch_engine", lambda: _wide_engine)
+    in_memory = simulate(n, seed=1, chunk_size=50, n_jobs=2)
+    pd.testing.assert_frame_equal(in_memory, simulate(n, seed=1, chunk_size=50, store=tmp_path))
+    wide = str(in_memory["tricks"].dtype) == "uint32[pyarrow]"
+    assert wide == (n > 150) and str(in_memory["loop_tricks"].dtype) == str(in_memory["tricks"].dtype)
+    assert str(in_memory["loop_start_tricks"].dtype) == "uint16[pyarrow]"
+    if n:
+        assert in_memory["loop_cards"].isna().any() and in_memory["winner"].isna().any()
+        assert in_memory.attrs == {"rules": Rules().to_dict(), "seed": 1, "rules_version": RULES_VERSION,
+                                   "n_games": n, "start": 0}
+
+
+def test_a_store_of_the_older_format_is_refused_with_what_to_do(tmp_path):
+    """Stores written before checksums (format 1: chunk names without a CRC) are never read as if
+    they had been checked."""
+    from beggarstats.store import StoreError
+
+    simulate_to_store(20, seed=4, store=tmp_path)
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    del manifest["format"], manifest["requested"]
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    for call in (lambda: load(tmp_path), lambda: simulate(20, seed=4, store=tmp_path)):
+        with pytest.raises(StoreError, match="older beggarstats .*delete it or pass another directory"):
+            call()

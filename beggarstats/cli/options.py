@@ -85,3 +85,20 @@ def check_run_options(args, count: str) -> None:
     chunk = getattr(args, "chunk_size", None)
     if chunk is not None and chunk < 1:
         raise ValueError(f"--chunk-size must be a whole number >= 1, but {chunk} was passed")
+    check_run_bounds(args, count)
+
+
+def check_run_bounds(args, count: str) -> None:
+    """Upper bounds, checked before anything is allocated: ids up to 2**63 - 1, tasks of at most
+    `limits.MAX_CHUNK_SIZE` (issue #11)."""
+    from ..limits import MAX_CHUNK_SIZE, MAX_GAME_ID
+
+    n, start = getattr(args, count), getattr(args, "start", 0)
+    if n > MAX_GAME_ID + 1:
+        raise ValueError(f"--{count} must be at most 2**63 = {MAX_GAME_ID + 1}, but {n} was passed")
+    if start + n > MAX_GAME_ID + 1:
+        raise ValueError(f"--start {start} with --{count} {n} asks for ids past the largest game id "
+                         f"2**63 - 1: --start must be at most {MAX_GAME_ID + 1 - n}")
+    chunk = getattr(args, "chunk_size", None)
+    if chunk is not None and chunk > MAX_CHUNK_SIZE:
+        raise ValueError(f"--chunk-size must be at most {MAX_CHUNK_SIZE}, but {chunk} was passed")

@@ -98,6 +98,8 @@ def _play_one(args, where: str, deal: str, several: bool):
 
 
 def run(args) -> int:
+    if not 0 <= args.seed < 2**64:
+        raise ValueError(f"--seed must be a whole number from 0 to 2**64 - 1, but {args.seed} was passed")
     first = True
     several = len(args.deals) > 1 or args.deals == ["-"]
     bad = 0

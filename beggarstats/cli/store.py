@@ -1,0 +1,51 @@
+"""`beggarstats store verify DIR [--repair]`: check every file of a store, optionally remove the bad ones."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "store", help="check a store directory (and repair it)",
+        description="Work on a store directory written by `simulate --store` / `simulate_to_store`.")
+    actions = p.add_subparsers(dest="action", metavar="ACTION")
+    actions.required = True
+    v = actions.add_parser(
+        "verify", help="read and check every chunk; list every problem",
+        description="Read every chunk of the store and check its checksum, its parquet page checksums and "
+                    "its configuration against the manifest; list damaged, foreign or duplicate chunks, "
+                    "games asked for but missing and stray temporary files. Exit status 0: sound; 1: problems "
+                    "were found (with --repair: and the bad files were removed).")
+    v.add_argument("dir", metavar="DIR", help="the store directory")
+    v.add_argument("--repair", action="store_true",
+                   help="remove the bad files, so that running the same simulate command again replays "
+                        "exactly their games")
+    return p
+
+
+def run(args) -> int:
+    from ..store import verify
+
+    where = Path(args.dir)
+    if not where.is_dir():
+        raise ValueError(f"DIR {args.dir!r} is not a directory")
+    problems = verify(where, repair=args.repair)
+    if not problems:
+        print(f"store {where}: sound")
+        return 0
+    for problem in problems:
+        print(f"{problem.kind:<9} {problem.message}")
+    removed = [p for p in problems if p.path is not None and p.kind != "manifest"]
+    missing = sum(p.ids[1] - p.ids[0] for p in problems if p.ids is not None and p.kind == "missing")
+    print(f"store {where}: {len(problems)} problem{'s' if len(problems) != 1 else ''}")
+    if args.repair and removed:
+        print(f"removed {len(removed)} file{'s' if len(removed) != 1 else ''}; run the same simulate command again "
+              f"to play the {missing:,} missing games")
+    elif removed:
+        print(f"run `beggarstats store verify {where} --repair` to remove the bad files, then the same simulate "
+              f"command again to replay their games")
+    return 1

@@ -1,0 +1,82 @@
+"""Peak memory of `simulate` against the frame it returns (issue #11).
+
+    python benchmarks/memory.py                 # 10^7 games, n_jobs 1 and 2, plus per_seat at 10^6
+    python benchmarks/memory.py --games 1000000
+
+Every row runs in a fresh process: import beggarstats, warm the kernels on a few games, note the
+resident set (RSS) as the baseline, run `simulate`, and read the process's peak RSS
+(``getrusage``: what the operating system had to provide). ``peak`` is peak RSS minus baseline;
+``frame`` is ``memory_usage(deep=True)`` of the returned frame(s); the target is peak <= 2x frame.
+A matches row measures `simulate_matches` the same way, against its frame.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+_CHILD = r"""
+import json, resource, sys
+import beggarstats as bs
+
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize()
+
+kind, n, jobs, per_seat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "1"
+if kind == "simulate":
+    bs.simulate(2000, seed=0, n_jobs=jobs, per_seat=per_seat)   # warm: kernels loaded, pools up
+else:
+    bs.simulate_matches(2000, seed=0, n_jobs=jobs)
+base = rss()
+if kind == "simulate":
+    out = bs.simulate(n, seed=1, n_jobs=jobs, per_seat=per_seat)
+else:
+    out = bs.simulate_matches(n, seed=1, n_jobs=jobs)
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - base
+frames = out if isinstance(out, tuple) else (out,)
+frame = sum(int(f.memory_usage(deep=True).sum()) for f in frames)
+print(json.dumps({"base": base, "peak": peak, "frame": frame}))
+"""
+
+
+def measure(kind: str, n: int, jobs: int, per_seat: bool) -> dict:
+    env = {**os.environ, "PYTHONPATH": ROOT + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    done = subprocess.run([sys.executable, "-c", _CHILD, kind, str(n), str(jobs), "1" if per_seat else "0"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=10**7)
+    args = ap.parse_args(argv)
+    n = args.games
+    rows = [("simulate", n, 1, False), ("simulate", n, 2, False), ("simulate", n // 10, 2, True),
+            ("matches", n // 10, 2, False)]
+    head = f"{'run':<40} {'rows':>12} {'baseline MB':>12} {'frame MB':>9} {'peak MB':>8} {'B/row frame':>12} " \
+           f"{'B/row peak':>11} {'peak/frame':>10}  target"
+    print(head)
+    print("-" * len(head))
+    ok = True
+    for kind, k, jobs, per_seat in rows:
+        m = measure(kind, k, jobs, per_seat)
+        ratio = m["peak"] / m["frame"]
+        label = f"{kind}({k:,}, n_jobs={jobs}{', per_seat' if per_seat else ''})"
+        good = ratio <= 2.0 if kind == "simulate" else None
+        ok &= good is not False
+        print(f"{label:<40} {k:>12,} {m['base'] / 1e6:>12.0f} {m['frame'] / 1e6:>9.0f} {m['peak'] / 1e6:>8.0f} "
+              f"{m['frame'] / k:>12.1f} {m['peak'] / k:>11.1f} {ratio:>9.2f}x  "
+              f"{'-' if good is None else ('ok' if good else 'MISS')}")
+    print("-" * len(head))
+    print("target: simulate peak <= 2x its frame" + ("; met" if ok else "; MISSED"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
