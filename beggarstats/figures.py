@@ -1,7 +1,7 @@
 """`make_figures()`: every published figure and the findings table, from cached or fresh runs.
 
 The runs go through `simulate(..., store=...)`, so a second call loads the parquet store
-(``data/runs/<key>`` by default) instead of playing the games again. Sample sizes scale with one
+(``<per-user cache>/runs/<key>`` by default) instead of playing the games again. Sample sizes scale with one
 number, ``games`` (the 2-player standard run); see `sizes`. Statistics come from
 `beggarstats.analysis`, drawings from `beggarstats.plots`; this module only wires them together.
 """
@@ -327,7 +327,7 @@ def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, sto
     n_jobs : int
         Workers for `simulate` (-1: all cores).
     store : True, False or path
-        True caches runs in ``data/runs/<key>``; a path caches them in ``<path>/<key>``; False
+        True caches runs in ``<per-user cache>/runs/<key>``; a path caches them in ``<path>/<key>``; False
         plays every game in memory.
     progress : bool
         A tqdm bar over the steps.

@@ -129,7 +129,7 @@ def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size
     Only game ids the store lacks are played, so an interrupted run resumes where it stopped and a
     finished one costs nothing. The run holds the store's lock while it writes: a second run on
     the same store meanwhile is refused (`beggarstats.store.StoreBusy`, a ValueError). Before
-    returning, every id asked for is checked to be stored exactly once. Arguments as `simulate`; ``store`` is True (``data/runs/<key>``) or
+    returning, every id asked for is checked to be stored exactly once. Arguments as `simulate`; ``store`` is True (``<per-user cache>/runs/<key>``) or
     a directory. With ``seed=None`` a directory that already holds a run continues with its seed.
 
     Returns
@@ -195,7 +195,7 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
     progress : {False, True, 'notebook'}
         A tqdm progress bar (``tqdm.auto``: a widget inside Jupyter); 'notebook' forces the widget.
     store : True or path, optional
-        Keep results in a resumable parquet store (``True``: ``data/runs/<key>``) and read them
+        Keep results in a resumable parquet store (``True``: ``<per-user cache>/runs/<key>``) and read them
         from there: a repeated call loads instead of recomputing, an interrupted one resumes
         (with ``seed=None``, a directory that already holds a run continues with its seed).
         For runs too large for memory use `simulate_to_store` and `beggarstats.store.load`.

@@ -2,7 +2,7 @@
 
 Layout::
 
-    data/runs/<key>/                     (or any directory the user names)
+    <per-user cache>/runs/<key>/                    (or any directory the user names)
         manifest.json                    the configuration (rules, seed, rules_version, per_seat,
                                          key) and the ranges of game ids asked for so far
         .lock                            held by the run writing into the store
@@ -76,8 +76,11 @@ def store_key(rules: Rules, seed: int, per_seat: bool = False) -> str:
 
 
 def default_path(rules: Rules, seed: int, per_seat: bool = False) -> Path:
-    """``data/runs/<key>`` relative to the current directory."""
-    return Path("data") / "runs" / store_key(rules, seed, per_seat)
+    """``<runs_dir>/<key>``: the per-user run cache (`beggarstats.kernel_cache.runs_dir`), never the
+    current directory."""
+    from .kernel_cache import runs_dir
+
+    return runs_dir() / store_key(rules, seed, per_seat)
 
 
 def _atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -290,7 +293,7 @@ class Store:
     def open(cls, store, *, rules: Rules, seed: int, per_seat: bool) -> "Store":
         """Open (creating if needed) the store for this configuration.
 
-        ``store=True`` is ``data/runs/<key>``; a path names the directory. A directory that already
+        ``store=True`` is ``<per-user cache>/runs/<key>``; a path names the directory. A directory that already
         holds another configuration is refused rather than mixed.
         """
         config = _config(rules, seed, per_seat)

@@ -89,14 +89,15 @@ def test_extend_and_heal_gaps(tmp_path, counting):
                                   simulate(50, seed=3, start=120))
 
 
-def test_default_location_and_manifest(tmp_path, monkeypatch):
+def test_default_location_and_manifest(tmp_path, monkeypatch, run_cache):
     monkeypatch.chdir(tmp_path)
     df = simulate(20, seed=4, store=True)
+    assert list(tmp_path.iterdir()) == []  # store=True never writes into the working directory
     key = store_key(Rules(), 4)
-    manifest = json.loads((tmp_path / "data" / "runs" / key / "manifest.json").read_text())
+    manifest = json.loads((run_cache / key / "manifest.json").read_text())
     assert manifest["seed"] == 4 and manifest["rules_version"] == RULES_VERSION
     assert manifest["rules"] == Rules().to_dict() and manifest["per_seat"] is False
-    pd.testing.assert_frame_equal(load(tmp_path / "data" / "runs" / key), df)
+    pd.testing.assert_frame_equal(load(run_cache / key), df)
     assert store_key(Rules(), 4, per_seat=True) != key and store_key(Rules(), 5) != key
 
 
