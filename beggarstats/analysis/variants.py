@@ -209,7 +209,7 @@ def compare_variants(data: pd.DataFrame, *, baseline: str = "standard", measure:
     if design == "paired":
         check_frame(data, ["game"])
     check_level(confidence)
-    every = sorted(set(data["rules"].astype(str)))
+    every = sorted({str(v) for v in pd.unique(data["rules"])})  # per distinct value, not per row
     if baseline not in every:
         raise ValueError(f"The value for `baseline` must be one of {every} (the rules in the data), "
                          f"but {baseline!r} was passed.")
