@@ -29,4 +29,7 @@ __all__ = [
     "GameResult", "Trick", "simulate_matches", "play", "load_records", "replay_records",
     "RULES_VERSION", "Rules", "replay", "simulate", "simulate_to_store", "load", "save",
 ]
+from .summary import Summary, summarize  # noqa: E402  (issue 15: streaming summaries)
+
+__all__ += ["Summary", "summarize"]
 __version__ = "0.1.0"

@@ -14,7 +14,7 @@ import sys
 __all__ = ["main", "COMMANDS"]
 
 # Sub-command modules, in the order `beggarstats --help` lists them.
-COMMANDS = ("play", "records", "simulate", "matches", "figures")
+COMMANDS = ("play", "records", "simulate", "summarize", "matches", "figures")
 
 
 class _Parser(argparse.ArgumentParser):
