@@ -9,7 +9,8 @@ for the summary's one group (``players``, ``rules``):
 * `seat_win_rates` - Wilson intervals (statsmodels) and binomial tests (scipy) against 1/n;
 * `tail_rate` - the geometric tail's per-card end rate (maximum likelihood on the frequencies);
 * `loop_share` - loops among all games with the exact Clopper-Pearson interval (statsmodels);
-* `tail_extrapolation` - P(length > L) for lengths beyond those seen, from the fitted tail.
+* `tail_extrapolation` - P(length > L) for lengths beyond those seen, from the fitted tail;
+* `scale_findings` - the rows a large run adds to the findings table.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ from .engine.fast import OUTCOME_CODES
 from .summary import Summary
 
 __all__ = ["length_summary", "kaplan_meier", "seat_win_rates", "tail_rate", "loop_share",
-           "tail_extrapolation", "weighted_quantile"]
+           "tail_extrapolation", "scale_findings", "findings_markdown", "RECORD_CARDS", "weighted_quantile"]
+
+RECORD_CARDS = 8344  # the longest known game (R. Nessler, 2022; data/records.csv)
 
 
 def _check_summary(summary):
@@ -192,3 +195,69 @@ def tail_extrapolation(summary: Summary, lengths, *, measure: str = "cards", sta
                      "probability": probs[0], "probability_low": probs[1], "probability_high": probs[2],
                      "deals_to_exceed": 1 / probs[0], "deals_low": 1 / probs[2], "deals_high": 1 / probs[1]})
     return pd.DataFrame(rows)
+
+
+def scale_findings(summary: Summary, *, record: int = RECORD_CARDS, start: float = 0.99,
+                   confidence: float = 0.95) -> pd.DataFrame:
+    """The findings of one large run, one row each: ``finding``, ``estimate``, ``low``, ``high``,
+    ``games``, ``method``.
+
+    * the share of deals that loop (exact Clopper-Pearson interval; with none seen ``high`` is the
+      exact upper bound);
+    * the per-card end rate of games beyond the KM quantile ``start`` (default: the longest 1%);
+    * P(a random deal lasts longer than ``record`` cards), extrapolated with that rate, and the
+      expected number of random deals to beat the record (its reciprocal). The interval carries
+      the rate's uncertainty only: it assumes the tail stays geometric out to ``record``, which
+      `tail_extrapolation` checks against the counts seen at shorter lengths;
+    * the longest finished game seen (cards), with its game id in ``method``.
+    """
+    key = _check_summary(summary)
+    n = summary.n_games
+    loops = loop_share(summary, confidence=confidence).iloc[0]
+    tail = tail_rate(summary, start=start, confidence=confidence).iloc[0]
+    ext = tail_extrapolation(summary, [record], start=start, confidence=confidence).iloc[0]
+    p = key["players"]
+    rows = [
+        dict(finding=f"share of random deals that loop ({p} players)", estimate=loops["share"], low=loops["low"],
+             high=loops["high"], games=n, method=f"{int(loops['loops'])} loops; exact Clopper-Pearson"),
+        dict(finding=f"end rate per card beyond {tail['threshold']:.0f} cards ({p} players)", estimate=tail["rate"],
+             low=tail["rate_low"], high=tail["rate_high"], games=n,
+             method=f"geometric tail MLE on the longest {100 * (1 - start):g}%"),
+        dict(finding=f"P(random deal lasts longer than {record:,} cards) ({p} players)", estimate=ext["probability"],
+             low=ext["probability_low"], high=ext["probability_high"], games=n,
+             method="geometric tail extrapolated"),
+        dict(finding=f"random deals to expect one longer than {record:,} cards ({p} players)",
+             estimate=ext["deals_to_exceed"], low=ext["deals_low"], high=ext["deals_high"], games=n,
+             method="1 / P, geometric tail extrapolated"),
+    ]
+    if summary.longest["game"].size:
+        rows.append(dict(finding=f"longest game found, cards ({p} players)", estimate=float(summary.longest["cards"][0]),
+                         low=np.nan, high=np.nan, games=n,
+                         method=f"seed {summary.seed}, game {int(summary.longest['game'][0])}"))
+    df = pd.DataFrame(rows)
+    for i, (k, v) in enumerate(key.items()):
+        df.insert(i, k, v)
+    return df
+
+
+def _fmt(x) -> str:
+    if x is None or (isinstance(x, float) and np.isnan(x)):
+        return "-"
+    x = float(x)
+    if x == 0:
+        return "0"
+    if x.is_integer() and abs(x) < 1e6:
+        return f"{x:,.0f}"
+    if abs(x) >= 1e6 or abs(x) < 1e-3:
+        return f"{x:.2e}"
+    return f"{x:.5f}"
+
+
+def findings_markdown(findings: pd.DataFrame) -> str:
+    """`scale_findings` rows as the markdown table quoted in README.md and docs/scaling.md (a test
+    regenerates it from the committed summaries, so the quoted numbers cannot go stale)."""
+    lines = ["| finding | estimate | 95% interval | games | how |", "|---|---:|---:|---:|---|"]
+    for r in findings.itertuples():
+        interval = "-" if np.isnan(r.low) else f"[{_fmt(r.low)}, {_fmt(r.high)}]"
+        lines.append(f"| {r.finding} | {_fmt(r.estimate)} | {interval} | {r.games:,} | {r.method} |")
+    return "\n".join(lines)
