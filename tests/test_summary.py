@@ -45,6 +45,7 @@ FAMILIES = [
     Rules(deck=Deck(numbers=8, jacks=2, queens=0, kings=0, aces=0)),  # small deck: many loops
     Rules(players=3, deck=Deck(numbers=10, jacks=1, queens=1, kings=0, aces=0), shuffle_on_loop=True),
     Rules(deck=Deck(numbers=50, jacks=4, queens=4, kings=4, aces=4)),  # 66 cards: the general kernel
+    *[Rules(players=p) for p in range(7, 13)],  # every other player count the engines allow
 ]
 CAP = 250  # small, so that the games beyond the cap are exercised
 
