@@ -6,7 +6,9 @@ for the summary's one group (``players``, ``rules``):
 * `length_summary` - mean (t interval), sd, quantiles, max, outcome shares;
 * `kaplan_meier` - survival of length, wins as events, loops and cut-offs censored (statsmodels
   ``SurvfuncRight`` with frequency weights);
+* `length_distribution` - the empirical distribution (count, share, cdf, survival per length);
 * `seat_win_rates` - Wilson intervals (statsmodels) and binomial tests (scipy) against 1/n;
+* `seat_fairness_test` - chi-square test of wins per seat against equal shares (scipy);
 * `tail_rate` - the geometric tail's per-card end rate (maximum likelihood on the frequencies);
 * `loop_share` - loops among all games with the exact Clopper-Pearson interval (statsmodels);
 * `tail_extrapolation` - P(length > L) for lengths beyond those seen, from the fitted tail;
@@ -24,7 +26,7 @@ from statsmodels.stats.proportion import proportion_confint
 from .engine.fast import OUTCOME_CODES
 from .summary import Summary
 
-__all__ = ["length_summary", "kaplan_meier", "seat_win_rates", "tail_rate", "loop_share",
+__all__ = ["length_summary", "length_distribution", "kaplan_meier", "seat_win_rates", "seat_fairness_test", "tail_rate", "loop_share",
            "tail_extrapolation", "scale_findings", "findings_markdown", "RECORD_CARDS", "weighted_quantile"]
 
 RECORD_CARDS = 8344  # the longest known game (R. Nessler, 2022; data/records.csv)
@@ -83,6 +85,16 @@ def length_summary(summary: Summary, *, measure: str = "cards", outcomes=("win",
     return pd.DataFrame([row])
 
 
+def length_distribution(summary: Summary, *, measure: str = "cards", outcomes=("win",)) -> pd.DataFrame:
+    """`analysis.length_distribution` of a summary: ``length``, ``count``, ``share``, ``cdf``,
+    ``survival`` (share longer), one row per length seen among games with the given ``outcomes``."""
+    key = _check_summary(summary)
+    x, c = summary.frequencies(measure, outcomes)
+    share = c / max(int(c.sum()), 1)
+    cdf = np.cumsum(share)
+    return pd.DataFrame(dict(key, length=x, count=c, share=share, cdf=cdf, survival=1 - cdf))
+
+
 def _events_and_censored(summary, measure):
     xe, ce = summary.frequencies(measure, ("win",))
     xc, cc = summary.frequencies(measure, ("loop", "cutoff"))
@@ -92,7 +104,7 @@ def _events_and_censored(summary, measure):
 def kaplan_meier(summary: Summary, *, measure: str = "cards") -> pd.DataFrame:
     """Kaplan-Meier survival P(length > t) at every length where a game ended: ``length``,
     ``at_risk``, ``events``, ``survival``, ``se`` (Greenwood). Wins are events; loops and cut-offs are
-    censored at their length. statsmodels' ``SurvfuncRight`` with frequency weights does the work."""
+    censored at their length. statsmodels' ``SurvfuncRight`` with frequency weights gives the curve."""
     key = _check_summary(summary)
     xe, ce, xc, cc = _events_and_censored(summary, measure)
     time = np.concatenate([xe, xc]).astype(float)
@@ -101,8 +113,12 @@ def kaplan_meier(summary: Summary, *, measure: str = "cards") -> pd.DataFrame:
     if not time.size or not xe.size:
         return pd.DataFrame(columns=[*key, "length", "at_risk", "events", "survival", "se"])
     sf = SurvfuncRight(time, status, freq_weights=weights)
-    df = pd.DataFrame({"length": sf.surv_times, "at_risk": sf.n_risk, "events": sf.n_events,
-                       "survival": sf.surv_prob, "se": sf.surv_prob_se})
+    # With frequency weights statsmodels reports Tsiatis' standard error of the cumulative hazard,
+    # not of S; Greenwood's, as `analysis.km_table` gives, is S * sqrt(sum d / (n (n - d))).
+    n, d = sf.n_risk, sf.n_events
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = sf.surv_prob * np.sqrt(np.cumsum(d / (n * (n - d))))
+    df = pd.DataFrame({"length": sf.surv_times, "at_risk": n, "events": d, "survival": sf.surv_prob, "se": se})
     for i, (k, v) in enumerate(key.items()):
         df.insert(i, k, v)
     return df
@@ -124,6 +140,16 @@ def seat_win_rates(summary: Summary, *, confidence: float = 0.95) -> pd.DataFram
                          rate=k / games if games else np.nan, low=low, high=high, expected=1 / n,
                          p_value=stats.binomtest(k, games, 1 / n).pvalue if games else np.nan))
     return pd.DataFrame(rows)
+
+
+def seat_fairness_test(summary: Summary) -> pd.DataFrame:
+    """`analysis.seat_fairness_test` of a summary: chi-square goodness of fit of wins per seat
+    against equal shares: ``games`` (with a winner), ``no_winner``, ``chi2``, ``dof``, ``p_value``."""
+    key = _check_summary(summary)
+    games = int(summary.wins.sum())
+    chi2, p = stats.chisquare(summary.wins) if games else (np.nan, np.nan)
+    return pd.DataFrame([dict(key, games=games, no_winner=summary.n_games - games, chi2=float(chi2),
+                              dof=len(summary.wins) - 1, p_value=float(p))])
 
 
 def loop_share(summary: Summary, *, confidence: float = 0.95) -> pd.DataFrame:

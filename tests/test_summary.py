@@ -18,7 +18,8 @@ import pytest
 
 import beggarstats as bs
 from beggarstats import summary_analysis as sa
-from beggarstats.analysis import geometric_tail, km_table, length_summary, seat_win_rates
+from beggarstats.analysis import (geometric_tail, km_table, length_distribution, length_summary,
+                                  seat_fairness_test, seat_win_rates)
 from beggarstats.engine.fast import OUTCOME_CODES
 from beggarstats.decks import Deck
 from beggarstats.rules import Rules
@@ -235,6 +236,14 @@ def test_length_summary_matches_rows(pair):
             pd.testing.assert_frame_equal(got[want.columns], want, check_dtype=False)
 
 
+def test_length_distribution_matches_rows(pair):
+    s, games = pair
+    for outcomes in (("win",), ("cutoff",)):
+        want = length_distribution(games, measure="tricks", outcomes=outcomes)
+        got = sa.length_distribution(s, measure="tricks", outcomes=outcomes)
+        pd.testing.assert_frame_equal(got[want.columns], want, check_dtype=False)
+
+
 def test_kaplan_meier_matches_rows(pair):
     s, games = pair
     want = km_table(games["cards"].to_numpy(float), games["outcome"].astype(str).to_numpy() == "win")
@@ -251,6 +260,12 @@ def test_seat_win_rates_match_rows(pair):
     want = seat_win_rates(games)
     got = sa.seat_win_rates(s)
     pd.testing.assert_frame_equal(got[want.columns], want, check_dtype=False)
+
+
+def test_seat_fairness_test_matches_rows(pair):
+    s, games = pair
+    want = seat_fairness_test(games)
+    pd.testing.assert_frame_equal(sa.seat_fairness_test(s)[want.columns], want, check_dtype=False)
 
 
 def test_tail_rate_matches_geometric_tail(pair):
