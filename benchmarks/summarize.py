@@ -105,6 +105,10 @@ def main(argv=None) -> int:
         print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)))
     if len(peaks) > 1:
         print(f"peak RSS, largest minus smallest run: {peaks[-1] - peaks[0]:+.1f} MB")
+    per_core = rates["summarize"] / args.jobs
+    hours = 1e10 / per_core / 3600
+    print(f"per core: {per_core:,.0f} games/s -> 10^10 games take {hours:,.1f} core-hours "
+          f"({hours * 60 / 64:,.0f} minutes on 64 cores, {hours / 2:,.1f} hours on this machine's 2)")
     return 0
 
 
