@@ -27,9 +27,10 @@ from .engine.fast import OUTCOME_CODES
 from .summary import Summary
 
 __all__ = ["length_summary", "length_distribution", "kaplan_meier", "seat_win_rates", "seat_fairness_test", "tail_rate", "loop_share",
-           "tail_extrapolation", "scale_findings", "findings_markdown", "RECORD_CARDS", "weighted_quantile"]
+           "tail_extrapolation", "scale_findings", "findings_markdown", "extrapolation_markdown", "TAIL_CHECKS", "RECORD_CARDS", "weighted_quantile"]
 
 RECORD_CARDS = 8344  # the longest known game (R. Nessler, 2022; data/records.csv)
+TAIL_CHECKS = (1500, 2000, 2500, 3000, 3500, 4000, 4500, RECORD_CARDS)  # lengths the quoted check lists
 
 
 def _check_summary(summary):
@@ -276,7 +277,7 @@ def _fmt(x) -> str:
         return f"{x:,.0f}"
     if abs(x) >= 1e6 or abs(x) < 1e-3:
         return f"{x:.2e}"
-    return f"{x:.5f}"
+    return f"{x:.4g}" if abs(x) < 1 else f"{x:,.1f}"
 
 
 def findings_markdown(findings: pd.DataFrame) -> str:
@@ -286,4 +287,16 @@ def findings_markdown(findings: pd.DataFrame) -> str:
     for r in findings.itertuples():
         interval = "-" if np.isnan(r.low) else f"[{_fmt(r.low)}, {_fmt(r.high)}]"
         lines.append(f"| {r.finding} | {_fmt(r.estimate)} | {interval} | {r.games:,} | {r.method} |")
+    return "\n".join(lines)
+
+
+def extrapolation_markdown(summary: Summary, lengths=TAIL_CHECKS, *, start: float = 0.99) -> str:
+    """`tail_extrapolation` as the markdown table quoted in docs/scaling.md: games seen longer than
+    L beside the number the fitted tail expects, and the deals needed to expect one."""
+    ext = tail_extrapolation(summary, lengths, start=start)
+    lines = ["| longer than (cards) | games seen | expected by the tail | deals to expect one | 95% interval |",
+             "|---:|---:|---:|---:|---:|"]
+    for r in ext.itertuples():
+        lines.append(f"| {r.length:,.0f} | {r.seen:,} | {_fmt(r.expected)} | {_fmt(r.deals_to_exceed)} | "
+                     f"[{_fmt(r.deals_low)}, {_fmt(r.deals_high)}] |")
     return "\n".join(lines)

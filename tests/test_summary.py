@@ -302,6 +302,57 @@ def test_loop_share_clopper_pearson_by_hand():
     assert row["high"] == pytest.approx(1 - 0.025 ** (1 / 1000), rel=1e-9)
 
 
+# -- the committed findings ---------------------------------------------------------------------
+FINDINGS = sorted((ROOT / "data").glob("summary-*.json"))
+
+
+def test_findings_files_are_committed():
+    assert FINDINGS, "data/summary-*.json are missing"
+
+
+@pytest.mark.parametrize("path", FINDINGS, ids=lambda p: p.stem)
+def test_committed_longest_games_replay_with_the_reference_engine(path):
+    s = load_summary(path)
+    assert s.n_games >= 10**8 and s.longest["game"].size > 0
+    for i in range(s.longest["game"].size):
+        _, r = bs.replay(s.seed, int(s.longest["game"][i]), s.rules, trace=False)
+        assert (r.outcome, r.winner, r.cards, r.tricks) == (
+            "win", int(s.longest["winner"][i]), int(s.longest["cards"][i]), int(s.longest["tricks"][i]))
+    for i in range(s.loops["game"].size):
+        _, r = bs.replay(s.seed, int(s.loops["game"][i]), s.rules, trace=False)
+        assert r.loop_cards == int(s.loops["loop_cards"][i])
+
+
+def _quoted_table(text: str, marker: str) -> str:
+    start = text.index(f"<!-- {marker}")
+    start = text.index("\n", start) + 1
+    return text[start: text.index(f"<!-- end {marker} -->", start)].strip()
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/scaling.md"])
+def test_quoted_findings_are_generated_from_the_committed_summaries(doc):
+    table = sa.findings_markdown(pd.concat([sa.scale_findings(load_summary(p)) for p in FINDINGS],
+                                           ignore_index=True))
+    assert _quoted_table((ROOT / doc).read_text(), "scale findings") == table
+
+
+def test_quoted_tail_check_is_generated_from_the_committed_summary():
+    table = sa.extrapolation_markdown(load_summary(ROOT / "data" / "summary-p2.json"))
+    assert _quoted_table((ROOT / "docs" / "scaling.md").read_text(), "scale tail checks") == table
+
+
+def test_the_billion_deal_run():
+    """What docs/scaling.md says of the committed run: 10^9 two-player deals, no loop, no game beyond
+    the cap, the tail fitted on the longest 1% predicts the counts seen; and the file is small."""
+    path = ROOT / "data" / "summary-p2.json"
+    s = load_summary(path)
+    assert s.n_games == 10**9 and s.rules == Rules() and s.loops["game"].size == 0 and s.over_cap["game"].size == 0
+    assert path.stat().st_size < 100_000
+    ext = sa.tail_extrapolation(s, [1500, 2000, 2500, 3000, 3500, 4000], start=0.99)
+    # seen ~ Poisson(expected): every count within 3 standard deviations of the tail's prediction
+    assert (abs(ext["seen"] - ext["expected"]) < 3 * np.sqrt(ext["expected"]) + 1).all()
+
+
 # -- the command line ------------------------------------------------------------------------------
 def test_cli_prints_what_simulate_prints(capsys, tmp_path):
     from beggarstats.cli import main
