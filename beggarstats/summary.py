@@ -50,6 +50,7 @@ __all__ = ["Summary", "summarize", "load_summary", "DEFAULT_CAP", "DEFAULT_TOP",
 DEFAULT_CAP = 2**15  # cards: histograms are exact up to here (the record game has 8,344)
 DEFAULT_TOP = 100  # longest finished games kept
 SUMMARY_FILE = "summary.json"  # the checkpoint inside a store directory
+DEFAULT_CHECKPOINT = 10.0  # seconds between saves of a running summary
 FORMAT = 1
 
 #: Columns of the per-game lists (all int64; -1 = no winner).
@@ -386,7 +387,7 @@ def _store_file(store) -> Path:
 
 
 def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=False, store=None,
-              chunk_size=None, cap=DEFAULT_CAP, top=DEFAULT_TOP, checkpoint=10.0) -> Summary:
+              chunk_size=None, cap=DEFAULT_CAP, top=DEFAULT_TOP, checkpoint=None) -> Summary:
     """Play games ``start .. start+n_games-1`` and return their `Summary`, in constant memory.
 
     The games are exactly those of ``simulate(n_games, rules=rules, seed=seed, start=start)``; the
@@ -418,8 +419,8 @@ def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=Fa
         Lengths up to ``cap`` cards are counted in histograms, longer games listed (default 2^15).
     top : int
         Longest finished games kept (default 100).
-    checkpoint : float
-        Seconds between saves to ``store``.
+    checkpoint : float, optional
+        Seconds between saves to ``store`` (default `DEFAULT_CHECKPOINT`, 10).
 
     Returns
     -------
@@ -433,6 +434,7 @@ def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=Fa
     check_n_jobs(n_jobs)
     rules = check_rules(rules)
     seed = check_seed(seed)
+    checkpoint = DEFAULT_CHECKPOINT if checkpoint is None else checkpoint
     if isinstance(checkpoint, bool) or not isinstance(checkpoint, (int, float)) or not checkpoint >= 0:
         raise ValueError(f"The value for `checkpoint` must be a number of seconds >= 0, but {checkpoint!r} was passed.")
     path = None if store is None else _store_file(store)

@@ -207,6 +207,42 @@ def test_resumes_after_a_kill(tmp_path):
     assert resumed == summarize(200_000, seed=11, n_jobs=2)
 
 
+_INTERRUPTED_RUN = """
+import sys, time
+from pathlib import Path
+import beggarstats.summary as summary
+from beggarstats.cli import main
+real, calls = summary._batch_engine(), []
+def slow(rules, seed, ids, **kw):
+    calls.append(1)
+    if len(calls) == 6:
+        Path(sys.argv[1], "started").touch()
+    time.sleep(0.05)
+    return real(rules, seed, ids, **kw)
+summary._batch_engine = lambda: slow
+summary.DEFAULT_CHECKPOINT = 10**6
+sys.exit(main(["summarize", "--games", "200000", "--seed", "11", "--jobs", "1", "--chunk-size", "1000",
+               "--store", sys.argv[1]]))
+"""
+
+
+def test_ctrl_c_saves_everything_finished(tmp_path):
+    """Ctrl-C (SIGINT) on the command line: exit status 130, and the summary of every finished chunk
+    is saved on the way out (no periodic save happens in this run), so nothing computed is lost."""
+    proc = subprocess.Popen([sys.executable, "-c", _INTERRUPTED_RUN, str(tmp_path)], cwd=ROOT,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and not (tmp_path / "started").exists():
+        time.sleep(0.05)
+    assert not (tmp_path / "summary.json").exists()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    partial = load_summary(tmp_path / "summary.json")
+    assert 5000 <= partial.n_games < 200_000
+    assert summarize(200_000, n_jobs=2, store=tmp_path) == summarize(200_000, seed=11, n_jobs=2)
+
+
 @pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])
 def test_dask_cluster(processes):
     import dask.distributed as distributed
