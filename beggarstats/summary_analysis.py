@@ -247,7 +247,7 @@ def scale_findings(summary: Summary, *, record: int = RECORD_CARDS, start: float
     rows = [
         dict(finding=f"share of random deals that loop ({p} players)", estimate=loops["share"], low=loops["low"],
              high=loops["high"], games=n, method=f"{int(loops['loops'])} loops; exact Clopper-Pearson"),
-        dict(finding=f"end rate per card beyond {tail['threshold']:.0f} cards ({p} players)", estimate=tail["rate"],
+        dict(finding=f"end rate per card beyond {tail['threshold']:,.0f} cards ({p} players)", estimate=tail["rate"],
              low=tail["rate_low"], high=tail["rate_high"], games=n,
              method=f"geometric tail MLE on the longest {100 * (1 - start):g}%"),
         dict(finding=f"P(random deal lasts longer than {record:,} cards) ({p} players)", estimate=ext["probability"],
