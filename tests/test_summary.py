@@ -350,6 +350,7 @@ def test_findings_files_are_committed():
 def test_committed_longest_games_replay_with_the_reference_engine(path):
     s = load_summary(path)
     assert s.n_games >= 10**8 and s.longest["game"].size > 0
+    assert path.stat().st_size < 100_000  # "a few tens of kB" (docs/scaling.md)
     for i in range(s.longest["game"].size):
         _, r = bs.replay(s.seed, int(s.longest["game"][i]), s.rules, trace=False)
         assert (r.outcome, r.winner, r.cards, r.tricks) == (
