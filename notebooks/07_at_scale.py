@@ -64,8 +64,16 @@ for p, s in summaries.items():
 # %%
 pd.concat([sa.length_summary(s) for s in summaries.values()], ignore_index=True)
 
+# %% [markdown]
+# Seat win rates, each tested against a fair 1/n; the tests form one family (every seat of every
+# player count), so `p_holm` adjusts them together (Holm).
+
 # %%
-pd.concat([sa.seat_win_rates(s) for s in summaries.values()], ignore_index=True)
+from statsmodels.stats.multitest import multipletests
+
+seats = pd.concat([sa.seat_win_rates(s) for s in summaries.values()], ignore_index=True)
+seats["p_holm"] = multipletests(seats["p_value"], method="holm")[1]
+seats
 
 # %% [markdown]
 # ## Never-ending deals
