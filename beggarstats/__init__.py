@@ -42,13 +42,15 @@ _LAZY = {
     "load": (".store", "load"),
     "save": (".store", "save"),
     "verify": (".store", "verify"),
+    "Summary": (".summary", "Summary"),
+    "summarize": (".summary", "summarize"),
 }
 
 __all__ = [
     "analysis", "DealError", "parse_deal", "format_deal", "random_deal", "Deck", "STANDARD", "ITALIAN",
     "GameResult", "Trick", "simulate_matches", "play", "load_records", "replay_records",
     "RULES_VERSION", "Rules", "replay", "simulate", "simulate_to_store", "load", "save",
-    "verify",
+    "verify", "Summary", "summarize",
 ]
 
 

@@ -1,0 +1,77 @@
+"""`beggarstats summarize`: `simulate`'s printout for any number of games, in constant memory."""
+
+from __future__ import annotations
+
+import argparse
+
+from .options import add_rule_options, check_run_options, rules_from_args
+
+__all__ = ["add_parser", "run", "summary_text"]
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "summarize", help="play many random games, keeping only their summary (constant memory)",
+        description="Play random games (the same games as `simulate`: game g is fixed by (seed, g)), reducing "
+                    "them chunk by chunk to histograms and counts, and print what `simulate` prints.")
+    p.add_argument("--games", type=int, default=10_000, help="number of games (default 10000)")
+    p.add_argument("--seed", type=int, default=None, help="table seed (default: fresh entropy, printed)")
+    p.add_argument("--start", type=int, default=0, help="first game id (default 0)")
+    p.add_argument("--jobs", type=int, default=-1, help="parallel workers (default -1: all cores)")
+    p.add_argument("--chunk-size", type=int, default=None, help="games per task (default up to 65536)")
+    p.add_argument("--store", metavar="DIR", default=None,
+                   help="save the summary there as it grows (rerun the same command to resume)")
+    p.add_argument("--out", metavar="FILE.json", default=None, help="write the summary to a JSON file")
+    p.add_argument("--top", type=int, default=100, help="longest finished games kept (default 100)")
+    p.add_argument("--progress", action="store_true", help="show a progress bar")
+    add_rule_options(p, players=True)
+    return p
+
+
+def summary_text(s) -> str:
+    """What `beggarstats simulate` prints (`cli.simulate.summary`), from a `Summary`."""
+    import numpy as np
+    from statsmodels.stats.proportion import proportion_confint
+
+    from ..engine.fast import OUTCOME_CODES
+    from ..summary_analysis import weighted_quantile
+
+    n = s.n_games
+    start = s.ranges[0][0] if s.ranges else 0
+    lines = [f"games:    {n:,} (seed {s.seed}, ids {start}..{start + n - 1}, rules {s.rules.name if n else '-'}, "
+             f"{s.rules.players if n else '-'} players)"]
+    lines.append("outcomes: " + ", ".join(f"{k} {int(v):,} ({100 * v / n:.2f}%)" for k, v in zip(OUTCOME_CODES, s.outcomes)))
+    for col in ("cards", "tricks"):
+        x, c = s.frequencies(col, OUTCOME_CODES)
+        mean = np.dot(x.astype(float), c) / c.sum()
+        lines.append(f"{col + ':':<9} mean {mean:.1f}, median {weighted_quantile(x, c, 0.5):g}, max {x[-1]:,}")
+    wins, decided = s.wins, int(s.wins.sum())
+    lines.append(f"seat win rates (of {decided:,} games with a winner, 95% Wilson interval):")
+    for seat in range(s.rules.players):
+        if decided:
+            rate = wins[seat] / decided
+            low, high = proportion_confint(int(wins[seat]), decided, alpha=0.05, method="wilson")
+        else:
+            rate = low = high = float("nan")
+        lines.append(f"  seat {seat}: {rate:.4f} [{low:.4f}, {high:.4f}]  ({wins[seat]:,} wins)")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    from ..summary import summarize
+
+    check_run_options(args, "games")
+    if args.out is not None and not args.out.endswith(".json"):
+        raise ValueError(f"--out must name a .json file, but {args.out!r} was passed")
+    rules = rules_from_args(args)
+    try:
+        s = summarize(args.games, rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
+                      progress=args.progress, start=args.start, store=args.store, top=args.top)
+    except ValueError as exc:  # name the flag, not the Python parameter
+        raise ValueError(str(exc).replace("`store`", "--store").replace("`top`", "--top")) from None
+    print(summary_text(s))
+    if args.store is not None:
+        print(f"store:    {args.store}")
+    if args.out is not None:
+        print(f"written:  {s.save(args.out)}")
+    return 0

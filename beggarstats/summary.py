@@ -1,0 +1,490 @@
+"""`summarize()`: any number of random games reduced, chunk by chunk, to a fixed-size `Summary`.
+
+`simulate()` keeps one row per game (about 27 bytes each: 10^9 games are 26.5 GB). Most questions
+about length, seats and rare events need far less: `summarize` plays the same games (game ``g`` is
+fixed by ``(seed, g)``, exactly as in `simulate`) and reduces every chunk with numpy right after the
+kernel, inside the joblib task, so that only the chunk's aggregate crosses thread, process or Dask
+worker boundaries. What it keeps:
+
+* games per outcome (win / loop / cutoff) and wins per seat;
+* for each outcome, the exact frequency of every length in cards and in tricks up to ``cap`` cards;
+  the few games longer than ``cap`` are kept one by one (id, outcome, winner, cards, tricks), so the
+  length distribution stays exact;
+* every game whose trick-boundary state repeated (a loop), with its id and loop figures;
+* the ``top`` longest finished games, by id (ties: lower id first), replayable with
+  ``beggarstats.replay(seed, game, rules)``.
+
+Memory is fixed by ``cap`` (two rows of at most ``cap + 1`` counts per outcome) and ``top``; only the
+loops and the games beyond ``cap`` are listed one by one, and both are rare (none at all among
+10^9 standard two-player deals; see docs/scaling.md).
+
+Summaries of disjoint ranges of game ids add up (``a + b``); addition is exact integer arithmetic,
+so it is associative and commutative and a summary does not depend on ``n_jobs``, the backend or the
+chunking. ``store=`` makes a long run resumable: the aggregate of the finished chunks is saved to
+one small JSON file, atomically, every few seconds and when the run stops.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import joblib
+import numpy as np
+import pandas as pd
+
+from .checks import check_n_jobs, check_rules, check_seed, whole
+from .engine.fast import OUTCOME_CODES
+from .progress import progress_bar
+from .rng import fresh_seed
+from .rules import RULES_VERSION, Rules
+from .simulate import _batch_engine, _chunks
+
+__all__ = ["Summary", "summarize", "load_summary", "DEFAULT_CAP", "DEFAULT_TOP", "SUMMARY_FILE"]
+
+DEFAULT_CAP = 2**15  # cards: histograms are exact up to here (the record game has 8,344)
+DEFAULT_TOP = 100  # longest finished games kept
+SUMMARY_FILE = "summary.json"  # the checkpoint inside a store directory
+DEFAULT_CHECKPOINT = 10.0  # seconds between saves of a running summary
+FORMAT = 1
+
+#: Columns of the per-game lists (all int64; -1 = no winner).
+GAME_COLUMNS = ("game", "outcome", "winner", "cards", "tricks")
+LOOP_COLUMNS = GAME_COLUMNS + ("loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")
+MEASURES = ("cards", "tricks")
+
+
+def _records(columns, n=0):
+    return {c: np.zeros(n, np.int64) for c in columns}
+
+
+def _concat(a: dict, b: dict) -> dict:
+    out = {c: np.concatenate([a[c], b[c]]) for c in a}
+    order = np.argsort(out["game"], kind="stable")
+    return {c: v[order] for c, v in out.items()}
+
+
+def _top(rec: dict, k: int) -> dict:
+    """The ``k`` records with the most cards, ties broken by the lower game id; sorted that way."""
+    order = np.lexsort((rec["game"], -rec["cards"]))[:k]
+    return {c: v[order] for c, v in rec.items()}
+
+
+def _add_counts(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if a.size < b.size:
+        a, b = b, a
+    out = a.copy()
+    out[: b.size] += b
+    return out
+
+
+def _merge_ranges(ranges) -> tuple:
+    """Sorted, coalesced (lo, hi) ranges; overlapping ranges are an error (games counted twice)."""
+    out = []
+    for lo, hi in sorted((int(lo), int(hi)) for lo, hi in ranges if hi > lo):
+        if out and lo < out[-1][1]:
+            raise ValueError(f"Cannot add summaries that share games: ids {lo}..{min(hi, out[-1][1]) - 1} "
+                             f"are in both.")
+        if out and lo == out[-1][1]:
+            out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return tuple(out)
+
+
+@dataclass(eq=False)
+class Summary:
+    """Fixed-size aggregates of a set of random games of one table ``(rules, seed)``.
+
+    Build with `summarize`; add summaries of disjoint game ranges with ``+``; read with
+    `to_frame` (tidy tables) or the functions of `beggarstats.summary_analysis`.
+
+    Attributes
+    ----------
+    rules : Rules
+    seed : int
+    rules_version : int
+    cap : int
+        Lengths up to ``cap`` cards are counted in ``cards`` / ``tricks``; longer games are listed
+        in ``over_cap``.
+    top : int
+        How many longest finished games ``longest`` keeps.
+    ranges : tuple of (lo, hi)
+        The game ids summarised (half-open, sorted, coalesced).
+    outcomes : int64[3]
+        Games per outcome, in the order of ``OUTCOME_CODES`` (win, loop, cutoff).
+    wins : int64[players]
+        Games won by each seat.
+    cards, tricks : list of 3 int64 arrays
+        Per outcome, ``cards[o][x]`` games of that outcome lasted exactly ``x`` cards (only games of
+        at most ``cap`` cards); trailing zeros are trimmed.
+    over_cap, loops, longest : dict of column -> int64 array
+        Games longer than ``cap`` cards (sorted by id); games whose state repeated (sorted by id,
+        with the loop figures); the ``top`` longest finished games (longest first).
+    """
+
+    rules: Rules
+    seed: int
+    rules_version: int = RULES_VERSION
+    cap: int = DEFAULT_CAP
+    top: int = DEFAULT_TOP
+    ranges: tuple = ()
+    outcomes: np.ndarray = field(default_factory=lambda: np.zeros(3, np.int64))
+    wins: np.ndarray | None = None
+    cards: list = field(default_factory=lambda: [np.zeros(0, np.int64) for _ in OUTCOME_CODES])
+    tricks: list = field(default_factory=lambda: [np.zeros(0, np.int64) for _ in OUTCOME_CODES])
+    over_cap: dict = field(default_factory=lambda: _records(GAME_COLUMNS))
+    loops: dict = field(default_factory=lambda: _records(LOOP_COLUMNS))
+    longest: dict = field(default_factory=lambda: _records(GAME_COLUMNS))
+
+    def __post_init__(self):
+        if self.wins is None:
+            self.wins = np.zeros(self.rules.players, np.int64)
+
+    # -- size and identity ---------------------------------------------------------------------
+    @property
+    def n_games(self) -> int:
+        return int(sum(hi - lo for lo, hi in self.ranges))
+
+    def _config(self) -> dict:
+        return {"rules": self.rules.to_dict(), "seed": int(self.seed), "rules_version": int(self.rules_version),
+                "cap": int(self.cap), "top": int(self.top)}
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{o} {int(c):,}" for o, c in zip(OUTCOME_CODES, self.outcomes))
+        return (f"Summary({self.n_games:,} games of rules {self.rules.name!r}, {self.rules.players} players, "
+                f"seed {self.seed}: {counts})")
+
+    # -- merging -------------------------------------------------------------------------------
+    def __add__(self, other: "Summary") -> "Summary":
+        if not isinstance(other, Summary):
+            return NotImplemented
+        if (self.rules, self.seed, self.rules_version, self.cap, self.top) != (
+                other.rules, other.seed, other.rules_version, other.cap, other.top):
+            differs = [k for k, v in self._config().items() if other._config()[k] != v]
+            raise ValueError(f"Cannot add summaries of different runs (their {', '.join(differs)} differ).")
+        return Summary(
+            rules=self.rules, seed=self.seed, rules_version=self.rules_version, cap=self.cap, top=self.top,
+            ranges=_merge_ranges(self.ranges + other.ranges),
+            outcomes=self.outcomes + other.outcomes, wins=self.wins + other.wins,
+            cards=[_add_counts(a, b) for a, b in zip(self.cards, other.cards)],
+            tricks=[_add_counts(a, b) for a, b in zip(self.tricks, other.tricks)],
+            over_cap=_concat(self.over_cap, other.over_cap), loops=_concat(self.loops, other.loops),
+            longest=_top(_concat(self.longest, other.longest), self.top))
+
+    def __radd__(self, other):
+        if other == 0:  # sum(summaries)
+            return self
+        return NotImplemented
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Summary):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    # -- exact length distribution -------------------------------------------------------------
+    def frequencies(self, measure: str = "cards", outcomes=("win",)):
+        """The exact length distribution: (distinct lengths, games at each), ascending.
+
+        Combines the histogram (games up to ``cap`` cards) with the games listed beyond it.
+        """
+        if measure not in MEASURES:
+            raise ValueError(f"The value for `measure` must be one of {list(MEASURES)}, but {measure!r} was passed.")
+        outcomes = (outcomes,) if isinstance(outcomes, str) else tuple(outcomes)
+        bad = [o for o in outcomes if o not in OUTCOME_CODES]
+        if bad:
+            raise ValueError(f"The value for `outcomes` must hold only {list(OUTCOME_CODES)}, but {bad!r} was passed.")
+        hist = np.zeros(0, np.int64)
+        for o in outcomes:
+            hist = _add_counts(hist, getattr(self, measure)[OUTCOME_CODES.index(o)])
+        codes = [OUTCOME_CODES.index(o) for o in outcomes]
+        extra = self.over_cap[measure][np.isin(self.over_cap["outcome"], codes)]
+        values, counts = np.unique(extra, return_counts=True)
+        if values.size and values[0] < hist.size:
+            hist = _add_counts(hist, np.bincount(extra))
+            values, counts = np.zeros(0, np.int64), np.zeros(0, np.int64)
+        lengths = np.flatnonzero(hist)
+        return np.concatenate([lengths, values]).astype(np.int64), np.concatenate([hist[lengths], counts]).astype(np.int64)
+
+    # -- tidy tables ---------------------------------------------------------------------------
+    def to_frame(self, table: str = "lengths") -> pd.DataFrame:
+        """One tidy table of the summary.
+
+        Parameters
+        ----------
+        table : {'outcomes', 'seats', 'lengths', 'loops', 'longest', 'over_cap'}
+            ``outcomes``: one row per outcome (``games``, ``share``); ``seats``: one row per seat
+            (``wins``, ``games`` with a winner); ``lengths``: one row per (outcome, measure, length)
+            seen, with ``games`` - the exact distribution; ``loops``, ``longest``, ``over_cap``: one row
+            per listed game (``outcome`` as a category, ``winner`` nullable).
+            Every table starts with ``players`` and ``rules`` (the rules' name).
+        """
+        key = {"players": self.rules.players, "rules": self.rules.name}
+        n = self.n_games
+        if table == "outcomes":
+            df = pd.DataFrame({"outcome": list(OUTCOME_CODES), "games": self.outcomes.astype(np.int64)})
+            df["share"] = df["games"] / n if n else np.nan
+        elif table == "seats":
+            df = pd.DataFrame({"seat": np.arange(self.rules.players), "wins": self.wins.astype(np.int64),
+                               "games": int(self.wins.sum())})
+        elif table == "lengths":
+            parts = []
+            for o in OUTCOME_CODES:
+                for m in MEASURES:
+                    x, c = self.frequencies(m, (o,))
+                    parts.append(pd.DataFrame({"outcome": o, "measure": m, "length": x, "games": c}))
+            df = pd.concat(parts, ignore_index=True)
+            df["outcome"] = pd.Categorical(df["outcome"], categories=list(OUTCOME_CODES))
+        elif table in ("loops", "longest", "over_cap"):
+            df = pd.DataFrame(getattr(self, table))
+            df["outcome"] = pd.Categorical.from_codes(df["outcome"].astype(int), categories=list(OUTCOME_CODES))
+            df["winner"] = df["winner"].where(df["winner"] >= 0).astype("Int8")
+        else:
+            raise ValueError("The value for `table` must be one of ['outcomes', 'seats', 'lengths', 'loops', "
+                             f"'longest', 'over_cap'], but {table!r} was passed.")
+        for i, (k, v) in enumerate(key.items()):
+            df.insert(i, k, v)
+        return df
+
+    # -- files ---------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """A JSON-ready dict (histograms sparse: lengths and counts)."""
+        def sparse(h):
+            nz = np.flatnonzero(h)
+            return [nz.tolist(), h[nz].tolist()]
+
+        return {**self._config(), "ranges": [list(r) for r in self.ranges],
+                "outcomes": self.outcomes.tolist(), "wins": self.wins.tolist(),
+                "cards": {o: sparse(h) for o, h in zip(OUTCOME_CODES, self.cards)},
+                "tricks": {o: sparse(h) for o, h in zip(OUTCOME_CODES, self.tricks)},
+                **{name: {c: v.tolist() for c, v in getattr(self, name).items()}
+                   for name in ("over_cap", "loops", "longest")}}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Summary":
+        def dense(pair):
+            idx, counts = (np.asarray(v, np.int64) for v in pair)
+            h = np.zeros(int(idx.max()) + 1 if idx.size else 0, np.int64)
+            h[idx] = counts
+            return h
+
+        def records(rec, columns):
+            return {c: np.asarray(rec[c], np.int64) for c in columns}
+
+        return cls(rules=Rules.from_dict(d["rules"]), seed=int(d["seed"]), rules_version=int(d["rules_version"]),
+                   cap=int(d["cap"]), top=int(d["top"]), ranges=tuple(tuple(r) for r in d["ranges"]),
+                   outcomes=np.asarray(d["outcomes"], np.int64), wins=np.asarray(d["wins"], np.int64),
+                   cards=[dense(d["cards"][o]) for o in OUTCOME_CODES],
+                   tricks=[dense(d["tricks"][o]) for o in OUTCOME_CODES],
+                   over_cap=records(d["over_cap"], GAME_COLUMNS), loops=records(d["loops"], LOOP_COLUMNS),
+                   longest=records(d["longest"], GAME_COLUMNS))
+
+    def save(self, path) -> Path:
+        """Write the summary as JSON with a SHA-256 checksum, atomically (temporary file, then
+        `os.replace`): the file is either the old or the new summary, never half of one."""
+        path = Path(path)
+        body = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        text = json.dumps({"format": FORMAT, "sha256": hashlib.sha256(body.encode()).hexdigest(),
+                           "summary": json.loads(body)}, sort_keys=True, separators=(",", ":"))
+        tmp = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
+        try:
+            tmp.write_text(text + "\n")
+            os.replace(tmp, path)
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+        return path
+
+
+def load_summary(path) -> Summary:
+    """Read a summary written by `Summary.save`; a damaged or altered file is refused (its checksum)."""
+    path = Path(path)
+    try:
+        envelope = json.loads(path.read_text())
+        body = json.dumps(envelope["summary"], sort_keys=True, separators=(",", ":"))
+        ok = envelope.get("format") == FORMAT and hashlib.sha256(body.encode()).hexdigest() == envelope["sha256"]
+    except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
+        ok = False
+    if not ok:
+        raise ValueError(f"The summary file {str(path)!r} is damaged (bad JSON or checksum); delete it to start over.")
+    return Summary.from_dict(envelope["summary"])
+
+
+# -- the reduction next to the kernel -------------------------------------------------------------
+def _summarize_chunk(engine, rules, seed, lo, hi, cap, top) -> Summary:
+    """Play games lo..hi-1 and reduce them to a Summary (runs on a worker: only this crosses back)."""
+    a = engine(rules, seed, np.arange(lo, hi, dtype=np.int64))
+    cards, tricks, out, winner = a["cards"], a["tricks"], a["outcome"], a["winner"]
+    # (Comparisons and counts rather than bincount of the small-int arrays: several times faster.)
+    looped, cutoff = np.count_nonzero(out == 1), np.count_nonzero(out == 2)
+    outcomes = np.array([out.size - looped - cutoff, looped, cutoff], np.int64)
+    wins = np.array([np.count_nonzero(winner == seat) for seat in range(rules.players)], np.int64)
+    within = cards <= cap
+    all_within = bool(within.all())
+    hist_c, hist_t = [], []
+    for o in range(3):
+        if outcomes[o] == 0:
+            hist_c.append(np.zeros(0, np.int64))
+            hist_t.append(np.zeros(0, np.int64))
+        elif outcomes[o] == out.size and all_within:  # the usual case: no masks needed
+            hist_c.append(np.bincount(cards).astype(np.int64))
+            hist_t.append(np.bincount(tricks).astype(np.int64))
+        else:
+            m = within & (out == o)
+            hist_c.append(np.bincount(cards[m]).astype(np.int64))
+            hist_t.append(np.bincount(tricks[m]).astype(np.int64))
+
+    def pick(mask, columns):
+        idx = np.flatnonzero(mask)
+        cols = {"game": idx + lo, "outcome": out[idx], "winner": winner[idx], "cards": cards[idx],
+                "tricks": tricks[idx]}
+        for c in columns[len(GAME_COLUMNS):]:
+            cols[c] = a[c][idx]
+        return {c: np.asarray(cols[c], np.int64) for c in columns}
+
+    # Longest finished games: the top-th largest length read off the histogram (finished games
+    # beyond the cap are longer than any in it), then the candidates at or above it in exact order.
+    finished = out == 0
+    if top and outcomes[0] > top:
+        beyond = int(np.count_nonzero(finished & ~within)) if not all_within else 0
+        if beyond >= top:
+            bar = cap + 1
+        else:
+            at_least = np.cumsum(hist_c[0][::-1])[::-1] + beyond  # finished games with >= v cards
+            bar = int(np.flatnonzero(at_least >= top)[-1])
+        longest = _top(pick(finished & (cards >= bar), GAME_COLUMNS), top)
+    else:
+        longest = _top(pick(finished, GAME_COLUMNS), top)
+    return Summary(rules=rules, seed=seed, cap=cap, top=top, ranges=((lo, hi),), outcomes=outcomes, wins=wins,
+                   cards=hist_c, tricks=hist_t,
+                   over_cap=pick(~within, GAME_COLUMNS) if not all_within else _records(GAME_COLUMNS),
+                   loops=pick(a["looped"], LOOP_COLUMNS), longest=longest)
+
+
+def _missing(covered, start, stop):
+    """Sub-ranges of start..stop-1 not in ``covered`` (sorted disjoint ranges)."""
+    out, a = [], start
+    for lo, hi in covered:
+        if hi <= a or lo >= stop:
+            continue
+        if lo > a:
+            out.append((a, min(lo, stop)))
+        a = max(a, hi)
+    if a < stop:
+        out.append((a, stop))
+    return out
+
+
+def _store_file(store) -> Path:
+    if isinstance(store, (str, os.PathLike)) and not isinstance(store, bool):
+        return Path(store) / SUMMARY_FILE
+    raise ValueError(f"The value for `store` must be a directory path or None, but {store!r} was passed.")
+
+
+def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=False, store=None,
+              chunk_size=None, cap=DEFAULT_CAP, top=DEFAULT_TOP, checkpoint=None) -> Summary:
+    """Play games ``start .. start+n_games-1`` and return their `Summary`, in constant memory.
+
+    The games are exactly those of ``simulate(n_games, rules=rules, seed=seed, start=start)``; the
+    summary equals the aggregate of that frame, whatever ``n_jobs``, backend or ``chunk_size``.
+
+    Parameters
+    ----------
+    n_games : int
+    rules : Rules, optional
+        Default ``Rules()`` (2 players, standard deck).
+    seed : int, optional
+        Fixes the table; None draws fresh entropy (kept in ``.seed``), or with ``store`` reuses the
+        seed of the run saved there.
+    n_jobs : int
+        Parallel workers (default -1: every core); a ``joblib.parallel_config(backend=...)``
+        context (loky, dask) takes over from outside, as in `simulate`.
+    start : int
+        First game id.
+    progress : {False, True, 'notebook'}
+        A tqdm progress bar.
+    store : path, optional
+        A directory: the summary of the finished chunks is saved there (``summary.json``)
+        atomically every ``checkpoint`` seconds and when the run stops (also on Ctrl-C); the same
+        call resumes, playing only the game ids not yet summarised. A directory holding another
+        run (rules, seed, cap, top or rules version) is refused.
+    chunk_size : int, optional
+        Games per task (default as `simulate`: up to 2^16). Results do not depend on it.
+    cap : int
+        Lengths up to ``cap`` cards are counted in histograms, longer games listed (default 2^15).
+    top : int
+        Longest finished games kept (default 100).
+    checkpoint : float, optional
+        Seconds between saves to ``store`` (default `DEFAULT_CHECKPOINT`, 10).
+
+    Returns
+    -------
+    Summary
+    """
+    n_games = whole("n_games", n_games, 0)
+    start = whole("start", start, 0)
+    chunk_size = whole("chunk_size", chunk_size, 1, none=True)
+    cap = whole("cap", cap, 1)
+    top = whole("top", top, 0)
+    check_n_jobs(n_jobs)
+    rules = check_rules(rules)
+    seed = check_seed(seed)
+    checkpoint = DEFAULT_CHECKPOINT if checkpoint is None else checkpoint
+    if isinstance(checkpoint, bool) or not isinstance(checkpoint, (int, float)) or not checkpoint >= 0:
+        raise ValueError(f"The value for `checkpoint` must be a number of seconds >= 0, but {checkpoint!r} was passed.")
+    path = None if store is None else _store_file(store)
+    saved = None
+    if path is not None and path.exists():
+        saved = load_summary(path)
+        if seed is None:
+            seed = saved.seed
+    if seed is None:
+        seed = fresh_seed()
+    total = Summary(rules=rules, seed=seed, cap=cap, top=top)
+    if saved is not None:
+        if saved._config() != total._config():
+            differs = [k for k, v in total._config().items() if saved._config()[k] != v]
+            raise ValueError(f"The `store` directory {str(path.parent)!r} holds another run (its {', '.join(differs)} "
+                             f"differ); pass another directory or the same settings.")
+        total = saved
+    elif path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    stop = start + n_games
+    todo = _missing(total.ranges, start, stop)
+    left = sum(hi - lo for lo, hi in todo)
+    if not left:
+        return _restrict(total, start, stop)
+    engine = _batch_engine()
+    bar = progress_bar(progress, n_games, initial=n_games - left, desc="summarize")
+    last_save, dirty = time.monotonic(), False
+    try:
+        tasks = (joblib.delayed(_summarize_chunk)(engine, rules, seed, lo, hi, cap, top)
+                 for lo, hi in _chunks(todo, chunk_size, n_jobs))
+        parallel = joblib.Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator_unordered")
+        for part in parallel(tasks):
+            total = total + part
+            dirty = True
+            if bar is not None:
+                bar.update(part.n_games)
+            if path is not None and time.monotonic() - last_save >= checkpoint:
+                total.save(path)
+                last_save, dirty = time.monotonic(), False
+    finally:
+        if path is not None and dirty:
+            total.save(path)  # everything finished so far, also after Ctrl-C
+        if bar is not None:
+            bar.close()
+    return _restrict(total, start, stop)
+
+
+def _restrict(total: Summary, start: int, stop: int) -> Summary:
+    """``total`` if it covers exactly start..stop-1; a store holding more cannot be cut apart."""
+    if total.ranges == ((start, stop),) or (start == stop and not total.ranges):
+        return total
+    raise ValueError(f"The `store` holds games {list(total.ranges)}, not just ids {start}..{stop - 1}; a summary "
+                     f"cannot be split, so ask for all of them (or use another directory).")

@@ -1,0 +1,302 @@
+"""Statistics from a `Summary` (no rows needed): the exact length distribution is enough.
+
+Each function mirrors the frame-based one in `beggarstats.analysis` and returns the same columns
+for the summary's one group (``players``, ``rules``):
+
+* `length_summary` - mean (t interval), sd, quantiles, max, outcome shares;
+* `kaplan_meier` - survival of length, wins as events, loops and cut-offs censored (statsmodels
+  ``SurvfuncRight`` with frequency weights);
+* `length_distribution` - the empirical distribution (count, share, cdf, survival per length);
+* `seat_win_rates` - Wilson intervals (statsmodels) and binomial tests (scipy) against 1/n;
+* `seat_fairness_test` - chi-square test of wins per seat against equal shares (scipy);
+* `tail_rate` - the geometric tail's per-card end rate (maximum likelihood on the frequencies);
+* `loop_share` - loops among all games with the exact Clopper-Pearson interval (statsmodels);
+* `tail_extrapolation` - P(length > L) for lengths beyond those seen, from the fitted tail;
+* `scale_findings` - the rows a large run adds to the findings table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from statsmodels.duration.survfunc import SurvfuncRight
+from statsmodels.stats.proportion import proportion_confint
+
+from .engine.fast import OUTCOME_CODES
+from .summary import Summary
+
+__all__ = ["length_summary", "length_distribution", "kaplan_meier", "seat_win_rates", "seat_fairness_test", "tail_rate", "loop_share",
+           "tail_extrapolation", "scale_findings", "findings_markdown", "extrapolation_markdown", "TAIL_CHECKS", "RECORD_CARDS", "weighted_quantile"]
+
+RECORD_CARDS = 8344  # the longest known game (R. Nessler, 2022; data/records.csv)
+TAIL_CHECKS = (1500, 2000, 2500, 3000, 3500, 4000, 4500, RECORD_CARDS)  # lengths the quoted check lists
+
+
+def _check_summary(summary):
+    if not isinstance(summary, Summary):
+        raise ValueError(f"The value for `summary` must be a Summary (from summarize()), but {type(summary).__name__} "
+                         f"was passed.")
+    return {"players": summary.rules.players, "rules": summary.rules.name}
+
+
+def _check_level(value, name="confidence"):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
+        raise ValueError(f"The value for `{name}` must be a number between 0 and 1, but {value!r} was passed.")
+    return float(value)
+
+
+def weighted_quantile(values, counts, q: float) -> float:
+    """``np.quantile`` (linear interpolation) of the data in which ``values[i]`` occurs ``counts[i]``
+    times, without expanding it. ``values`` ascending."""
+    cum = np.cumsum(counts)
+    n = int(cum[-1])
+    h = (n - 1) * q
+    lo = int(np.floor(h))
+    hi = min(lo + 1, n - 1)
+    x_lo = values[np.searchsorted(cum, lo, side="right")]
+    x_hi = values[np.searchsorted(cum, hi, side="right")]
+    return float(x_lo + (h - lo) * (x_hi - x_lo))
+
+
+def length_summary(summary: Summary, *, measure: str = "cards", outcomes=("win",), quantiles=(0.5, 0.9, 0.99),
+                   confidence: float = 0.95) -> pd.DataFrame:
+    """`analysis.length_summary` of a summary: one row, the same columns."""
+    key = _check_summary(summary)
+    confidence = _check_level(confidence)
+    x, c = summary.frequencies(measure, outcomes)
+    qs = np.atleast_1d(np.asarray(quantiles, dtype=float))
+    if np.any((qs < 0) | (qs > 1)):
+        raise ValueError(f"The value for `quantiles` must hold numbers from 0 to 1, but {list(quantiles)!r} was passed.")
+    n = int(c.sum())
+    xf = x.astype(float)
+    mean = float(np.dot(xf, c) / n) if n else np.nan
+    sd = float(np.sqrt(np.dot(c, (xf - mean) ** 2) / (n - 1))) if n > 1 else np.nan
+    if n > 1:
+        half = stats.t.ppf(0.5 + confidence / 2, n - 1) * sd / np.sqrt(n)
+        low, high = mean - half, mean + half
+    else:
+        low = high = np.nan
+    row = dict(key, games=summary.n_games, n=n, mean=mean, mean_low=low, mean_high=high, sd=sd)
+    for q in qs:
+        row[f"q{100 * q:g}"] = weighted_quantile(x, c, q) if n else np.nan
+    row["max"] = float(x[-1]) if n else np.nan
+    for o, k in zip(OUTCOME_CODES, summary.outcomes):
+        row[f"share_{o}"] = k / summary.n_games if summary.n_games else np.nan
+    return pd.DataFrame([row])
+
+
+def length_distribution(summary: Summary, *, measure: str = "cards", outcomes=("win",)) -> pd.DataFrame:
+    """`analysis.length_distribution` of a summary: ``length``, ``count``, ``share``, ``cdf``,
+    ``survival`` (share longer), one row per length seen among games with the given ``outcomes``."""
+    key = _check_summary(summary)
+    x, c = summary.frequencies(measure, outcomes)
+    share = c / max(int(c.sum()), 1)
+    cdf = np.cumsum(share)
+    return pd.DataFrame(dict(key, length=x, count=c, share=share, cdf=cdf, survival=1 - cdf))
+
+
+def _events_and_censored(summary, measure):
+    xe, ce = summary.frequencies(measure, ("win",))
+    xc, cc = summary.frequencies(measure, ("loop", "cutoff"))
+    return xe, ce, xc, cc
+
+
+def kaplan_meier(summary: Summary, *, measure: str = "cards") -> pd.DataFrame:
+    """Kaplan-Meier survival P(length > t) at every length where a game ended: ``length``,
+    ``at_risk``, ``events``, ``survival``, ``se`` (Greenwood). Wins are events; loops and cut-offs are
+    censored at their length. statsmodels' ``SurvfuncRight`` with frequency weights gives the curve."""
+    key = _check_summary(summary)
+    xe, ce, xc, cc = _events_and_censored(summary, measure)
+    time = np.concatenate([xe, xc]).astype(float)
+    status = np.concatenate([np.ones(xe.size), np.zeros(xc.size)])
+    weights = np.concatenate([ce, cc]).astype(float)
+    if not time.size or not xe.size:
+        return pd.DataFrame(columns=[*key, "length", "at_risk", "events", "survival", "se"])
+    sf = SurvfuncRight(time, status, freq_weights=weights)
+    # With frequency weights statsmodels reports Tsiatis' standard error of the cumulative hazard,
+    # not of S; Greenwood's, as `analysis.km_table` gives, is S * sqrt(sum d / (n (n - d))).
+    n, d = sf.n_risk, sf.n_events
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = sf.surv_prob * np.sqrt(np.cumsum(d / (n * (n - d))))
+    df = pd.DataFrame({"length": sf.surv_times, "at_risk": n, "events": d, "survival": sf.surv_prob, "se": se})
+    for i, (k, v) in enumerate(key.items()):
+        df.insert(i, k, v)
+    return df
+
+
+def seat_win_rates(summary: Summary, *, confidence: float = 0.95) -> pd.DataFrame:
+    """`analysis.seat_win_rates` of a summary: per seat ``wins``, ``games`` (with a winner),
+    ``no_winner``, ``rate``, Wilson ``low``/``high``, ``expected`` (1/n) and the binomial ``p_value``."""
+    key = _check_summary(summary)
+    confidence = _check_level(confidence)
+    wins = summary.wins
+    games = int(wins.sum())
+    n = len(wins)
+    rows = []
+    for seat in range(n):
+        k = int(wins[seat])
+        low, high = proportion_confint(k, games, alpha=1 - confidence, method="wilson") if games else (np.nan, np.nan)
+        rows.append(dict(key, seat=seat, wins=k, games=games, no_winner=summary.n_games - games,
+                         rate=k / games if games else np.nan, low=low, high=high, expected=1 / n,
+                         p_value=stats.binomtest(k, games, 1 / n).pvalue if games else np.nan))
+    return pd.DataFrame(rows)
+
+
+def seat_fairness_test(summary: Summary) -> pd.DataFrame:
+    """`analysis.seat_fairness_test` of a summary: chi-square goodness of fit of wins per seat
+    against equal shares: ``games`` (with a winner), ``no_winner``, ``chi2``, ``dof``, ``p_value``."""
+    key = _check_summary(summary)
+    games = int(summary.wins.sum())
+    chi2, p = stats.chisquare(summary.wins) if games else (np.nan, np.nan)
+    return pd.DataFrame([dict(key, games=games, no_winner=summary.n_games - games, chi2=float(chi2),
+                              dof=len(summary.wins) - 1, p_value=float(p))])
+
+
+def loop_share(summary: Summary, *, confidence: float = 0.95) -> pd.DataFrame:
+    """Share of games whose state repeated, with the exact (Clopper-Pearson) interval. With no loop
+    seen, ``high`` is the exact upper bound: the largest share still consistent with seeing none."""
+    key = _check_summary(summary)
+    confidence = _check_level(confidence)
+    k, n = int(summary.loops["game"].size), summary.n_games
+    low, high = proportion_confint(k, n, alpha=1 - confidence, method="beta") if n else (np.nan, np.nan)
+    return pd.DataFrame([dict(key, games=n, loops=k, share=k / n if n else np.nan, low=low, high=high)])
+
+
+def _threshold(summary, measure, start):
+    """The shortest length by which a share ``start`` of the games has ended (KM quantile)."""
+    km = kaplan_meier(summary, measure=measure)
+    reached = km["length"][km["survival"] <= 1 - start]
+    return float(reached.iloc[0]) if len(reached) else np.nan
+
+
+def tail_rate(summary: Summary, *, measure: str = "cards", start: float = 0.5, threshold=None,
+              confidence: float = 0.95) -> pd.DataFrame:
+    """The per-card (per-trick) end rate p of games longer than a threshold u, as
+    `analysis.geometric_tail` (method 'mle'): a game longer than u lasts u + K with K geometric on
+    1, 2, ...; censored games (loops, cut-offs) give K > k. p = events / sum(k); Wald interval on
+    the observed information. ``threshold`` defaults to the KM quantile ``start`` (0.5: median).
+
+    Returns one row: ``threshold``, ``n_tail``, ``events``, ``rate``, ``rate_low``, ``rate_high``,
+    ``half_life``, and ``survival_at_threshold`` (share of all games longer than u, counting loops
+    and cut-offs as longer).
+    """
+    key = _check_summary(summary)
+    confidence = _check_level(confidence)
+    _check_level(start, "start")
+    u = _threshold(summary, measure, start) if threshold is None else float(threshold)
+    xe, ce, xc, cc = _events_and_censored(summary, measure)
+    te, tc = xe > u, xc > u
+    d = int(ce[te].sum())
+    n_tail = d + int(cc[tc].sum())
+    exposure = float(np.dot(xe[te] - u, ce[te]) + np.dot(xc[tc] - u, cc[tc]))
+    if d == 0:
+        p = low = high = np.nan
+    else:
+        p = d / exposure
+        info = d / p**2 + (exposure - d) / (1 - p) ** 2 if p < 1 else np.inf
+        half = stats.norm.ppf(0.5 + confidence / 2) / np.sqrt(info)
+        low, high = max(p - half, 0.0), min(p + half, 1.0)
+    return pd.DataFrame([dict(key, threshold=u, n_tail=n_tail, events=d, rate=p, rate_low=low, rate_high=high,
+                              half_life=np.log(2) / -np.log1p(-p) if 0 < p < 1 else np.nan,
+                              survival_at_threshold=n_tail / summary.n_games if summary.n_games else np.nan)])
+
+
+def tail_extrapolation(summary: Summary, lengths, *, measure: str = "cards", start: float = 0.5,
+                       threshold=None, confidence: float = 0.95) -> pd.DataFrame:
+    """The fitted geometric tail against the games seen: for each L in ``lengths``, the expected
+    number of games longer than L, n S(u) (1 - p)^(L - u), beside the number ``seen``; and the
+    implied probability and expected number of random deals to get one game longer than L
+    (1 / probability), with the rate's interval carried through (the uncertainty of S(u) is
+    negligible beside it and left out).
+    """
+    tail = tail_rate(summary, measure=measure, start=start, threshold=threshold, confidence=confidence).iloc[0]
+    x, c = summary.frequencies(measure, ("win", "loop", "cutoff"))
+    u, s_u, n = tail["threshold"], tail["survival_at_threshold"], summary.n_games
+    rows = []
+    for L in np.atleast_1d(lengths):
+        L = float(L)
+        probs = [s_u * (1 - r) ** (L - u) for r in (tail["rate"], tail["rate_high"], tail["rate_low"])]
+        rows.append({"players": summary.rules.players, "rules": summary.rules.name, "length": L,
+                     "seen": int(c[x > L].sum()), "expected": n * probs[0],
+                     "probability": probs[0], "probability_low": probs[1], "probability_high": probs[2],
+                     "deals_to_exceed": 1 / probs[0], "deals_low": 1 / probs[2], "deals_high": 1 / probs[1]})
+    return pd.DataFrame(rows)
+
+
+def scale_findings(summary: Summary, *, record: int = RECORD_CARDS, start: float = 0.99,
+                   confidence: float = 0.95) -> pd.DataFrame:
+    """The findings of one large run, one row each: ``finding``, ``estimate``, ``low``, ``high``,
+    ``games``, ``method``.
+
+    * the share of deals that loop (exact Clopper-Pearson interval; with none seen ``high`` is the
+      exact upper bound);
+    * the per-card end rate of games beyond the KM quantile ``start`` (default: the longest 1%);
+    * P(a random deal lasts longer than ``record`` cards), extrapolated with that rate, and the
+      expected number of random deals to beat the record (its reciprocal). The interval carries
+      the rate's uncertainty only: it assumes the tail stays geometric out to ``record``, which
+      `tail_extrapolation` checks against the counts seen at shorter lengths;
+    * the longest finished game seen (cards), with its game id in ``method``.
+    """
+    key = _check_summary(summary)
+    n = summary.n_games
+    loops = loop_share(summary, confidence=confidence).iloc[0]
+    tail = tail_rate(summary, start=start, confidence=confidence).iloc[0]
+    ext = tail_extrapolation(summary, [record], start=start, confidence=confidence).iloc[0]
+    p = key["players"]
+    rows = [
+        dict(finding=f"share of random deals that loop ({p} players)", estimate=loops["share"], low=loops["low"],
+             high=loops["high"], games=n, method=f"{int(loops['loops'])} loops; exact Clopper-Pearson"),
+        dict(finding=f"end rate per card beyond {tail['threshold']:,.0f} cards ({p} players)", estimate=tail["rate"],
+             low=tail["rate_low"], high=tail["rate_high"], games=n,
+             method=f"geometric tail MLE on the longest {100 * (1 - start):g}%"),
+        dict(finding=f"P(random deal lasts longer than {record:,} cards) ({p} players)", estimate=ext["probability"],
+             low=ext["probability_low"], high=ext["probability_high"], games=n,
+             method="geometric tail extrapolated"),
+        dict(finding=f"random deals to expect one longer than {record:,} cards ({p} players)",
+             estimate=ext["deals_to_exceed"], low=ext["deals_low"], high=ext["deals_high"], games=n,
+             method="1 / P, geometric tail extrapolated"),
+    ]
+    if summary.longest["game"].size:
+        rows.append(dict(finding=f"longest game found, cards ({p} players)", estimate=float(summary.longest["cards"][0]),
+                         low=np.nan, high=np.nan, games=n,
+                         method=f"seed {summary.seed}, game {int(summary.longest['game'][0])}"))
+    df = pd.DataFrame(rows)
+    for i, (k, v) in enumerate(key.items()):
+        df.insert(i, k, v)
+    return df
+
+
+def _fmt(x) -> str:
+    if x is None or (isinstance(x, float) and np.isnan(x)):
+        return "-"
+    x = float(x)
+    if x == 0:
+        return "0"
+    if x.is_integer() and abs(x) < 1e6:
+        return f"{x:,.0f}"
+    if abs(x) >= 1e6 or abs(x) < 1e-3:
+        return f"{x:.2e}"
+    return f"{x:.4g}" if abs(x) < 1 else f"{x:,.1f}"
+
+
+def findings_markdown(findings: pd.DataFrame) -> str:
+    """`scale_findings` rows as the markdown table quoted in README.md and docs/scaling.md (a test
+    regenerates it from the committed summaries, so the quoted numbers cannot go stale)."""
+    lines = ["| finding | estimate | 95% interval | games | how |", "|---|---:|---:|---:|---|"]
+    for r in findings.itertuples():
+        interval = "-" if np.isnan(r.low) else f"[{_fmt(r.low)}, {_fmt(r.high)}]"
+        lines.append(f"| {r.finding} | {_fmt(r.estimate)} | {interval} | {r.games:,} | {r.method} |")
+    return "\n".join(lines)
+
+
+def extrapolation_markdown(summary: Summary, lengths=TAIL_CHECKS, *, start: float = 0.99) -> str:
+    """`tail_extrapolation` as the markdown table quoted in docs/scaling.md: games seen longer than
+    L beside the number the fitted tail expects, and the deals needed to expect one."""
+    ext = tail_extrapolation(summary, lengths, start=start)
+    lines = ["| longer than (cards) | games seen | expected by the tail | deals to expect one | 95% interval |",
+             "|---:|---:|---:|---:|---:|"]
+    for r in ext.itertuples():
+        lines.append(f"| {r.length:,.0f} | {r.seen:,} | {_fmt(r.expected)} | {_fmt(r.deals_to_exceed)} | "
+                     f"[{_fmt(r.deals_low)}, {_fmt(r.deals_high)}] |")
+    return "\n".join(lines)

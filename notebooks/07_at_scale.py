@@ -1,0 +1,162 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 07 — At scale: a billion deals in a few kilobytes
+#
+# `beggarstats.summarize` plays random games chunk by chunk and keeps only fixed-size aggregates:
+# outcome counts, wins per seat, the exact length distribution (histograms up to a cap, the few longer
+# games one by one), every loop, and the longest games by id. This notebook reads the summaries
+# committed in `data/` (made with `beggarstats summarize`, commands in `docs/scaling.md`) instead of
+# replaying them, and asks the questions only scale answers: how often does a random deal never end,
+# how fast does the tail of game length thin out, and how many random deals would one have to play to
+# expect a game longer than the record (8,344 cards, R. Nessler 2022)?
+#
+# Every number below is computed from the committed summaries when the notebook runs.
+
+# %% tags=["parameters"]
+import os
+
+# Parameters: the committed summaries are read, not recomputed. N_GAMES sizes the small live run at
+# the end (set BEGGARSTATS_NOTEBOOK_GAMES to run quickly).
+N_GAMES = int(os.environ.get("BEGGARSTATS_NOTEBOOK_GAMES", 200_000))
+SEED = 2026
+N_JOBS = -1  # all cores
+RECORD = 8344  # cards: the longest known game
+
+# %%
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+
+import beggarstats as bs
+from beggarstats import summary_analysis as sa
+from beggarstats.summary import load_summary, summarize
+
+pd.set_option("display.width", 160)
+pd.set_option("display.max_columns", 20)
+pd.set_option("display.max_colwidth", 70)
+
+DATA = Path(bs.__file__).resolve().parents[1] / "data"
+summaries = {s.rules.players: s for s in map(load_summary, sorted(DATA.glob("summary-p*.json")))}
+big = summaries[2]
+for p, s in summaries.items():
+    print(s, f"- {Path(DATA / f'summary-p{p}.json').stat().st_size / 1024:.0f} KB on disk")
+
+# %% [markdown]
+# ## Outcomes and lengths
+#
+# The length statistics come from the exact frequency table, so they are the statistics of all the
+# games, not of a sample of them (finished games only: a loop has no length).
+
+# %%
+pd.concat([sa.length_summary(s) for s in summaries.values()], ignore_index=True)
+
+# %% [markdown]
+# Seat win rates, each tested against a fair 1/n; the tests form one family (every seat of every
+# player count), so `p_holm` adjusts them together (Holm).
+
+# %%
+from statsmodels.stats.multitest import multipletests
+
+seats = pd.concat([sa.seat_win_rates(s) for s in summaries.values()], ignore_index=True)
+seats["p_holm"] = multipletests(seats["p_value"], method="holm")[1]
+seats
+
+# %% [markdown]
+# ## Never-ending deals
+#
+# The first never-ending standard two-player deal was found only in 2024, by a search. Among random
+# deals, the share that loops is estimated with its exact (Clopper-Pearson) 95% interval; when no loop
+# is seen, the upper end is the largest share still consistent with having seen none.
+
+# %%
+loops = pd.concat([sa.loop_share(s) for s in summaries.values()], ignore_index=True)
+loops
+
+# %%
+print(f"Among {big.n_games:,} random two-player deals {int(loops.loc[0, 'loops'])} looped: the share is at most "
+      f"{loops.loc[0, 'high']:.2e} (95%, exact), i.e. at most one deal in {1 / loops.loc[0, 'high']:,.0f}.")
+
+# %% [markdown]
+# ## The tail of game length
+#
+# Past a few hundred cards, games end at an almost constant rate per card: the Kaplan-Meier survival
+# curve is a straight line on a log scale (a geometric tail). The rate is fitted by maximum likelihood
+# on the longest 1% of games; the table puts the fitted tail beside the counts seen at lengths it was
+# not told about.
+
+# %%
+km = sa.kaplan_meier(big)
+tail = sa.tail_rate(big, start=0.99).iloc[0]
+fig, ax = plt.subplots(figsize=(7, 4))
+ax.step(km["length"], km["survival"], where="post", label="Kaplan-Meier, all games")
+x = np.linspace(tail["threshold"], RECORD, 200)
+ax.plot(x, tail["survival_at_threshold"] * (1 - tail["rate"]) ** (x - tail["threshold"]), "--",
+        label=f"geometric tail, {tail['rate']:.5f} per card")
+ax.axvline(RECORD, color="grey", lw=0.8)
+ax.annotate("record", (RECORD, 1e-3), rotation=90, ha="right", color="grey")
+ax.set_yscale("log")
+ax.set_xlabel("cards played")
+ax.set_ylabel("P(game lasts longer)")
+ax.set_title(f"{big.n_games:,} two-player deals")
+ax.legend();
+
+# %%
+checks = sa.tail_extrapolation(big, sa.TAIL_CHECKS, start=0.99)
+checks[["length", "seen", "expected", "probability", "deals_to_exceed", "deals_low", "deals_high"]]
+
+# %%
+row = checks.iloc[-1]
+print(f"P(a random deal lasts longer than {RECORD:,} cards) = {row['probability']:.2e} "
+      f"[{row['probability_low']:.2e}, {row['probability_high']:.2e}]: about {row['deals_to_exceed']:.2e} random "
+      f"deals to expect one, if the tail stays geometric that far (the interval carries the rate's uncertainty only).")
+
+# %% [markdown]
+# ## The findings table rows
+
+# %%
+findings = pd.concat([sa.scale_findings(s) for s in summaries.values()], ignore_index=True)
+findings
+
+# %% [markdown]
+# ## The longest games found
+#
+# Each is replayable from (seed, game). The reference engine (pure Python, independent of the numba
+# kernels that produced the summary) replays the longest few here; the tests replay all of them.
+
+# %%
+longest = big.to_frame("longest")
+replayed = []
+for game in longest["game"].head(3):
+    deal, r = bs.replay(big.seed, int(game), big.rules, trace=False)
+    replayed.append(dict(game=int(game), deal=deal, outcome=r.outcome, winner=r.winner, cards=r.cards, tricks=r.tricks))
+pd.DataFrame(replayed).merge(longest[["game", "cards", "tricks"]], on="game", suffixes=("", "_summary"))
+
+# %%
+pd.concat([s.to_frame("longest").head(3) for s in summaries.values()], ignore_index=True)
+
+# %% [markdown]
+# ## Your own run
+#
+# Summaries of disjoint ranges of game ids add up exactly, whatever the number of workers or the
+# chunking: two halves give the summary of the whole.
+
+# %%
+whole = summarize(N_GAMES, seed=SEED, n_jobs=N_JOBS)
+halves = summarize(N_GAMES // 2, seed=SEED, n_jobs=N_JOBS) + summarize(
+    N_GAMES - N_GAMES // 2, seed=SEED, start=N_GAMES // 2, n_jobs=N_JOBS)
+print(whole, "\nthe two halves add up to it:", halves == whole)
+whole.to_frame("outcomes")
