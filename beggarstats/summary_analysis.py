@@ -23,6 +23,7 @@ from scipy import stats
 from statsmodels.duration.survfunc import SurvfuncRight
 from statsmodels.stats.proportion import proportion_confint
 
+from .analysis.tail import poisson_rates
 from .engine.fast import OUTCOME_CODES
 from .summary import Summary
 
@@ -174,8 +175,8 @@ def tail_rate(summary: Summary, *, measure: str = "cards", start: float = 0.5, t
               confidence: float = 0.95) -> pd.DataFrame:
     """The per-card (per-trick) end rate p of games longer than a threshold u, as
     `analysis.geometric_tail` (method 'mle'): a game longer than u lasts u + K with K geometric on
-    1, 2, ...; censored games (loops, cut-offs) give K > k. p = events / sum(k); Wald interval on
-    the observed information. ``threshold`` defaults to the KM quantile ``start`` (0.5: median).
+    1, 2, ...; censored games (loops, cut-offs) give K > k. p = events / sum(k), the Poisson GLM's
+    rate with exposure sum(k), and its interval (`analysis.tail.poisson_rates`). ``threshold`` defaults to the KM quantile ``start`` (0.5: median).
 
     Returns one row: ``threshold``, ``n_tail``, ``events``, ``rate``, ``rate_low``, ``rate_high``,
     ``half_life``, and ``survival_at_threshold`` (share of all games longer than u, counting loops
@@ -192,11 +193,9 @@ def tail_rate(summary: Summary, *, measure: str = "cards", start: float = 0.5, t
     exposure = float(np.dot(xe[te] - u, ce[te]) + np.dot(xc[tc] - u, cc[tc]))
     if d == 0:
         p = low = high = np.nan
-    else:
-        p = d / exposure
-        info = d / p**2 + (exposure - d) / (1 - p) ** 2 if p < 1 else np.inf
-        half = stats.norm.ppf(0.5 + confidence / 2) / np.sqrt(info)
-        low, high = max(p - half, 0.0), min(p + half, 1.0)
+    else:  # the same Poisson GLM with exposure as `analysis.geometric_tail`
+        rates, lows, highs, *_ = poisson_rates([d], [exposure], confidence=confidence)
+        p, low, high = rates[0], lows[0], min(highs[0], 1.0)
     return pd.DataFrame([dict(key, threshold=u, n_tail=n_tail, events=d, rate=p, rate_low=low, rate_high=high,
                               half_life=np.log(2) / -np.log1p(-p) if 0 < p < 1 else np.nan,
                               survival_at_threshold=n_tail / summary.n_games if summary.n_games else np.nan)])

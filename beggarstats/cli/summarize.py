@@ -4,25 +4,27 @@ from __future__ import annotations
 
 import argparse
 
-from .options import add_rule_options, check_run_options, rules_from_args
+from .options import add_rule_options, check_run_options, rules_from_args, whole_number
 
-__all__ = ["add_parser", "run", "summary_text"]
+__all__ = ["HELP", "add_parser", "run", "summary_text"]
+
+HELP = "play many random games, keeping only their summary (constant memory)"
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
-        "summarize", help="play many random games, keeping only their summary (constant memory)",
+        "summarize", help=HELP,
         description="Play random games (the same games as `simulate`: game g is fixed by (seed, g)), reducing "
                     "them chunk by chunk to histograms and counts, and print what `simulate` prints.")
-    p.add_argument("--games", type=int, default=10_000, help="number of games (default 10000)")
-    p.add_argument("--seed", type=int, default=None, help="table seed (default: fresh entropy, printed)")
-    p.add_argument("--start", type=int, default=0, help="first game id (default 0)")
-    p.add_argument("--jobs", type=int, default=-1, help="parallel workers (default -1: all cores)")
-    p.add_argument("--chunk-size", type=int, default=None, help="games per task (default up to 65536)")
+    p.add_argument("--games", type=whole_number, default=10_000, help="number of games (default 10000)")
+    p.add_argument("--seed", type=whole_number, default=None, help="table seed (default: fresh entropy, printed)")
+    p.add_argument("--start", type=whole_number, default=0, help="first game id (default 0)")
+    p.add_argument("--jobs", type=whole_number, default=-1, help="parallel workers (default -1: all cores)")
+    p.add_argument("--chunk-size", type=whole_number, default=None, help="games per task (default up to 65536)")
     p.add_argument("--store", metavar="DIR", default=None,
                    help="save the summary there as it grows (rerun the same command to resume)")
     p.add_argument("--out", metavar="FILE.json", default=None, help="write the summary to a JSON file")
-    p.add_argument("--top", type=int, default=100, help="longest finished games kept (default 100)")
+    p.add_argument("--top", type=whole_number, default=100, help="longest finished games kept (default 100)")
     p.add_argument("--progress", action="store_true", help="show a progress bar")
     add_rule_options(p, players=True)
     return p
