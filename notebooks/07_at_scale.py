@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -20,7 +22,7 @@
 # committed in `data/` (made with `beggarstats summarize`, commands in `docs/scaling.md`) instead of
 # replaying them, and asks the questions only scale answers: how often does a random deal never end,
 # how fast does the tail of game length thin out, and how many random deals would one have to play to
-# expect a game longer than the record (8,344 cards, R. Nessler 2022)?
+# expect a game longer than the longest known game (the record of the records table, printed below)?
 #
 # Every number below is computed from the committed summaries when the notebook runs.
 
@@ -32,7 +34,7 @@ import os
 N_GAMES = int(os.environ.get("BEGGARSTATS_NOTEBOOK_GAMES", 200_000))
 SEED = 2026
 N_JOBS = -1  # all cores
-RECORD = 8344  # cards: the longest known game
+print(f"N_GAMES = {N_GAMES:_}")
 
 # %%
 from pathlib import Path
@@ -50,6 +52,10 @@ pd.set_option("display.max_columns", 20)
 pd.set_option("display.max_colwidth", 70)
 
 DATA = Path(bs.__file__).resolve().parents[1] / "data"
+LONGEST = max((r for r in bs.load_records() if r["outcome"] == "win" and r["deck"] == "standard"),
+              key=lambda r: r["cards"])
+RECORD = int(LONGEST["cards"])  # cards: the longest known game
+print(f"the record: {LONGEST['name']}, {RECORD:,} cards")
 summaries = {s.rules.players: s for s in map(load_summary, sorted(DATA.glob("summary-p*.json")))}
 big = summaries[2]
 for p, s in summaries.items():
@@ -78,7 +84,7 @@ seats
 # %% [markdown]
 # ## Never-ending deals
 #
-# The first never-ending standard two-player deal was found only in 2024, by a search. Among random
+# The first never-ending standard two-player deal was found only recently, by a search (notebook 04 replays it). Among random
 # deals, the share that loops is estimated with its exact (Clopper-Pearson) 95% interval; when no loop
 # is seen, the upper end is the largest share still consistent with having seen none.
 
@@ -87,15 +93,18 @@ loops = pd.concat([sa.loop_share(s) for s in summaries.values()], ignore_index=T
 loops
 
 # %%
-print(f"Among {big.n_games:,} random two-player deals {int(loops.loc[0, 'loops'])} looped: the share is at most "
-      f"{loops.loc[0, 'high']:.2e} (95%, exact), i.e. at most one deal in {1 / loops.loc[0, 'high']:,.0f}.")
+from IPython.display import Markdown
+
+Markdown(f"**Reading.** Among {big.n_games:,} random two-player deals {int(loops.loc[0, 'loops'])} looped: the share "
+         f"is at most {loops.loc[0, 'high']:.2e} (95%, exact), i.e. at most one deal in {1 / loops.loc[0, 'high']:,.0f}.")
 
 # %% [markdown]
 # ## The tail of game length
 #
-# Past a few hundred cards, games end at an almost constant rate per card: the Kaplan-Meier survival
-# curve is a straight line on a log scale (a geometric tail). The rate is fitted by maximum likelihood
-# on the longest 1% of games; the table puts the fitted tail beside the counts seen at lengths it was
+# For two players, past the median length, the data are consistent with one end rate per card (the
+# constancy test of `figures/findings.md`): the Kaplan-Meier survival curve is then a straight line on
+# a log scale (a geometric tail). The rate is fitted by maximum likelihood
+# on the longest games (beyond the quantile `start=0.99` of length); the table puts the fitted tail beside the counts seen at lengths it was
 # not told about.
 
 # %%
@@ -120,9 +129,11 @@ checks[["length", "seen", "expected", "probability", "deals_to_exceed", "deals_l
 
 # %%
 row = checks.iloc[-1]
-print(f"P(a random deal lasts longer than {RECORD:,} cards) = {row['probability']:.2e} "
-      f"[{row['probability_low']:.2e}, {row['probability_high']:.2e}]: about {row['deals_to_exceed']:.2e} random "
-      f"deals to expect one, if the tail stays geometric that far (the interval carries the rate's uncertainty only).")
+Markdown(f"**Reading.** P(a random deal lasts longer than {RECORD:,} cards) = {row['probability']:.2e} "
+         f"[{row['probability_low']:.2e}, {row['probability_high']:.2e}]: about {row['deals_to_exceed']:.2e} random "
+         f"deals to expect one, *if* the tail stays geometric that far, beyond the longest game seen "
+         f"({int(big.to_frame('longest')['cards'].max()):,} cards); the interval carries the rate's sampling "
+         f"error only, not the doubt about that assumption.")
 
 # %% [markdown]
 # ## The findings table rows
