@@ -390,6 +390,7 @@ def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame
         _small_decks(small, out, rows)
         step("small decks")
         rows.extend(_run_rows(run, n, seed, len(variants), len(decks)))
+        rows.extend(scale_rows(ROOT / "data"))
         table = findings_frame(rows)
         table.attrs.update(games_played=run.played, games_loaded=run.loaded, sizes=n, seed=seed)
         write_findings(table, out)
@@ -399,6 +400,31 @@ def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame
     finally:
         step.close()
     return table
+
+
+# The units of `summary_analysis.scale_findings`' rows, in the order it returns them.
+_SCALE_UNITS = {"loop": "share", "rate": "per card", "prob": "share", "deals": "deals", "longest": "cards, max"}
+
+
+def scale_rows(folder: Path) -> list[dict]:
+    """The findings of the committed large runs (``summary-p*.json`` in ``folder``: 10^9 two-player
+    and 10^8 3-6 player deals, made by `beggarstats summarize`) as rows of the findings table; none
+    where the folder has no summaries (an installed package has no ``data/``). They test nothing,
+    so they stay outside the Holm family."""
+    paths = sorted(Path(folder).glob("summary-p*.json"))
+    if not paths:
+        return []
+    from . import summary_analysis as sa
+    from .summary import load_summary
+
+    rows = []
+    for path in paths:
+        s = load_summary(path)
+        for kind, row in zip(_SCALE_UNITS, sa.scale_findings(s).itertuples()):
+            name = f"at scale: {row.finding}" + (f" (seed {s.seed}, {row.method.split(', ')[-1]})" if kind == "longest" else "")
+            rows.append(finding(name, row.estimate, row.low, row.high, row.games, _SCALE_UNITS[kind],
+                                key=f"scale_{kind}_p{s.rules.players}"))
+    return rows
 
 
 def _run_rows(run, n, seed, n_variants, n_decks) -> list[dict]:

@@ -32,6 +32,8 @@ _UNITS = {
     "odds ratio": lambda v: f"{v:.3f}",
     "chi2": lambda v: f"{v:.1f}",
     "games": lambda v: f"{v:,.0f}",
+    "deals": lambda v: f"{v:.3g}",
+    "cards, max": lambda v: f"{v:,.0f}",
 }
 
 

@@ -88,7 +88,7 @@ def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engin
     est, low, high = (table[c].to_numpy(float) for c in ("estimate", "low", "high"))
     interval = ~np.isnan(low)
     assert np.all(np.isfinite(est)) and np.all(low[interval] <= est[interval]) and np.all(est[interval] <= high[interval])
-    assert set(table.loc[~interval, "unit"]) <= {"games", "chi2"}
+    assert set(table.loc[~interval, "unit"]) <= {"games", "chi2", "cards, max"}  # counts, a statistic, the longest game
     assert (table["n_games"] > 0).all()
     assert table.loc[0, "n_games"] <= int(GAMES)
     md = (out / "findings.md").read_text()

@@ -424,3 +424,22 @@ def test_cli_refuses_a_store_of_another_run(capsys, tmp_path):
     capsys.readouterr()
     assert main(["summarize", "--games", "100", "--seed", "2", "--store", str(tmp_path)]) == 2
     assert "--store" in capsys.readouterr().err
+
+
+def test_the_findings_table_carries_the_scale_rows():
+    """`beggarstats figures` puts the committed large runs' findings into figures/findings.csv (outside
+    the Holm family: they test nothing), equal to `scale_findings` of the committed summaries."""
+    from beggarstats.figures import scale_rows
+    from beggarstats.findings import read_findings
+
+    table = read_findings(ROOT / "figures" / "findings.csv").set_index("key")
+    rows = scale_rows(ROOT / "data")
+    assert len(rows) == 5 * len(FINDINGS)
+    for row in rows:
+        got = table.loc[row["key"]]
+        assert got["finding"] == row["finding"] and got["n_games"] == row["n_games"]
+        assert got["estimate"] == pytest.approx(row["estimate"], rel=1e-12)
+        assert np.isnan(got["p_value"]) and pd.isna(got["holm_reject"])
+    direct = pd.concat([sa.scale_findings(load_summary(p)) for p in FINDINGS], ignore_index=True)
+    assert [r["estimate"] for r in rows] == pytest.approx(direct["estimate"].tolist(), rel=1e-12)
+    assert scale_rows(ROOT / "notebooks") == []  # no summaries there: no rows
