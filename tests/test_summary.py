@@ -443,3 +443,23 @@ def test_the_findings_table_carries_the_scale_rows():
     direct = pd.concat([sa.scale_findings(load_summary(p)) for p in FINDINGS], ignore_index=True)
     assert [r["estimate"] for r in rows] == pytest.approx(direct["estimate"].tolist(), rel=1e-12)
     assert scale_rows(ROOT / "notebooks") == []  # no summaries there: no rows
+
+
+@pytest.mark.parametrize("name", ["length_summary", "length_distribution", "kaplan_meier", "seat_win_rates",
+                                  "seat_fairness_test", "tail_rate"])
+def test_the_analysis_functions_accept_a_summary(pair, name):
+    """`beggarstats.analysis.<name>(summary)` is the summary twin's answer, with the frame's columns."""
+    from beggarstats import analysis
+
+    s, games = pair
+    got = getattr(analysis, name)(s)
+    pd.testing.assert_frame_equal(got, getattr(sa, name)(s))
+    frame = getattr(analysis, name)(games)
+    if name == "kaplan_meier":  # the twin lists event lengths only, without the band (see above)
+        assert {"length", "at_risk", "survival", "se"} <= set(got.columns) & set(frame.columns)
+    else:
+        assert set(frame.columns) <= set(got.columns) and len(got) == len(frame)
+    if name in ("length_summary", "seat_win_rates"):
+        pd.testing.assert_frame_equal(got[frame.columns], frame, check_dtype=False)
+    with pytest.raises(TypeError, match="by"):
+        getattr(analysis, name)(s, by=("players",))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._checks import OUTCOMES, check_by, check_choice, check_frame, check_level, check_outcomes, group_items, numeric
+from ._checks import accepts_summary, OUTCOMES, check_by, check_choice, check_frame, check_level, check_outcomes, group_items, numeric
 from .intervals import mean_interval
 
 __all__ = ["length_summary", "MEASURES"]
@@ -13,6 +13,7 @@ __all__ = ["length_summary", "MEASURES"]
 MEASURES = ("cards", "tricks")
 
 
+@accepts_summary
 def length_summary(data: pd.DataFrame, *, measure: str = "cards", by=("players", "rules"),
                    outcomes=("win",), quantiles=(0.5, 0.9, 0.99), confidence: float = 0.95) -> pd.DataFrame:
     """Length statistics of games, one row per group.

@@ -11,7 +11,7 @@ import pandas as pd
 import statsmodels.api as sm
 from scipy import stats
 
-from ._checks import check_by, check_frame, check_level, group_items, numeric
+from ._checks import accepts_summary, check_by, check_frame, check_level, group_items, numeric
 from .hands import decided_seats, game_groups
 from .intervals import wilson_interval
 
@@ -39,6 +39,7 @@ def _groups(data, by):
         yield key, np.bincount(won, minlength=n), won.size, int(np.isnan(w).sum())
 
 
+@accepts_summary
 def seat_win_rates(data: pd.DataFrame, *, by=("players", "rules"), confidence: float = 0.95,
                    n_cards: int | None = None) -> pd.DataFrame:
     """Win rate of every seat with a Wilson interval and a two-sided binomial test against 1/n.
@@ -73,6 +74,7 @@ def seat_win_rates(data: pd.DataFrame, *, by=("players", "rules"), confidence: f
     return pd.DataFrame(rows)
 
 
+@accepts_summary
 def seat_fairness_test(data: pd.DataFrame, *, by=("players", "rules")) -> pd.DataFrame:
     """Chi-square goodness-of-fit test of wins per seat against equal shares, one row per group:
     ``by`` columns, ``games``, ``no_winner``, ``chi2``, ``dof`` (n - 1), ``p_value``."""

@@ -11,13 +11,14 @@ import numpy as np
 import pandas as pd
 from statsmodels.duration.survfunc import SurvfuncRight
 
-from ._checks import check_by, check_choice, check_frame, check_level, check_outcomes, group_items, numeric
+from ._checks import accepts_summary, check_by, check_choice, check_frame, check_level, check_outcomes, group_items, numeric
 from .intervals import z_value
 from .lengths import MEASURES
 
 __all__ = ["length_distribution", "kaplan_meier", "km_table"]
 
 
+@accepts_summary
 def length_distribution(data: pd.DataFrame, *, measure: str = "cards", by=("players", "rules"),
                         outcomes=("win",)) -> pd.DataFrame:
     """Empirical distribution of length among games with the given ``outcomes``.
@@ -99,6 +100,7 @@ def km_table(lengths, ended, *, confidence: float = 0.95, ci: str = "log-log") -
                          "low": low, "high": high})
 
 
+@accepts_summary
 def kaplan_meier(data: pd.DataFrame, *, measure: str = "cards", by=("players", "rules"),
                  confidence: float = 0.95, ci: str = "log-log") -> pd.DataFrame:
     """Kaplan-Meier survival of game length, P(length > t), per group (see `km_table` for columns).

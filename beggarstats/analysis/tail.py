@@ -16,7 +16,7 @@ import pandas as pd
 import statsmodels.api as sm
 from scipy import stats
 
-from ._checks import check_by, check_choice, check_frame, check_level, group_items, numeric
+from ._checks import accepts_summary, check_by, check_choice, check_frame, check_level, group_items, numeric
 from .lengths import MEASURES
 from .survival import km_table
 
@@ -92,6 +92,7 @@ def geometric_tail(lengths, ended, *, threshold: float, confidence: float = 0.95
     return out
 
 
+@accepts_summary
 def tail_rate(data: pd.DataFrame, *, measure: str = "cards", by=("players", "rules"), start: float = 0.5,
               method: str = "mle", confidence: float = 0.95) -> pd.DataFrame:
     """Per-card (or per-trick) end rate of long games, one row per group.
