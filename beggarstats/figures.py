@@ -146,18 +146,19 @@ def _check(games, seed, n_jobs):
 
 
 class _Steps:
-    """A tqdm bar over the steps (or nothing)."""
+    """A tqdm bar counting the games of every run (or nothing); the step in hand is its postfix.
+    Counting games, not steps, keeps the rate and the time left sane: the runs differ in size by
+    orders of magnitude, and the analysis steps between them play nothing."""
 
     def __init__(self, progress, total):
-        self.bar = None
-        if progress:
-            from tqdm.auto import tqdm
-            self.bar = tqdm(total=total, desc="figures", unit="step")
+        from .progress import progress_bar
 
-    def __call__(self, label):
+        self.bar = progress_bar(bool(progress), total, desc="figures")
+
+    def __call__(self, label, games=0):
         if self.bar is not None:
             self.bar.set_postfix_str(label, refresh=False)
-            self.bar.update()
+            self.bar.update(games)
 
     def close(self):
         if self.bar is not None:
@@ -350,7 +351,9 @@ def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, sto
     run = _Runner(seed, n_jobs, store)
     decks = small_decks()
     variants = variant_rules()
-    step = _Steps(progress, total=2 * len(PLAYERS) + len(variants) + len(decks) + 7)
+    total = (n["main2"] + n["main"] * (len(PLAYERS) - 1) + n["variant"] * len(variants)
+             + n["seats"] * len(PLAYERS) + n["small"] * len(decks))
+    step = _Steps(progress, total=total)
     rows: list[dict] = []
     with plots.theme():
         return _make(out, n, seed, run, decks, variants, step, rows, prose)
@@ -361,7 +364,7 @@ def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame
         main = {}
         for p in PLAYERS:
             main[p] = run(Rules(players=p), n["main2"] if p == 2 else n["main"])
-            step(f"{p} players")
+            step(f"{p} players", len(main[p]))
         games_all = pd.concat(main.values(), ignore_index=True)
         _lengths(games_all, out, rows)
         step("lengths")
@@ -371,14 +374,14 @@ def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame
         frames = {p: [main[p]] for p in PLAYERS}
         for rules in variants:
             frames[rules.players].append(run(rules, n["variant"]))
-            step(rules.name)
+            step(rules.name, n["variant"])
         _variants([f for p in PLAYERS if len(frames[p]) > 1 for f in frames[p]], out, rows)
         step("variants")
         del frames, main
         seats = []
         for p in PLAYERS:
             seats.append(run(Rules(players=p), n["seats"], per_seat=True)[1])
-            step(f"{p} players, per seat")
+            step(f"{p} players, per seat", n["seats"])
         _hands(pd.concat(seats, ignore_index=True), out, rows)
         step("hands")
         _records(out)
@@ -386,7 +389,7 @@ def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame
         small = []
         for family, size, deck in decks:
             small.append((family, size, deck, run(Rules(deck=deck), n["small"])))
-            step(f"{size}-card deck")
+            step(f"{size}-card deck", n["small"])
         _small_decks(small, out, rows)
         step("small decks")
         rows.extend(_run_rows(run, n, seed, len(variants), len(decks)))

@@ -92,6 +92,11 @@ def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, 
     """Play the games of ``ranges``, handing each finished chunk to ``sink(lo, hi, games, seats)``."""
     engine = _batch_engine()
     todo = sum(hi - lo for lo, hi in ranges)
+    if progress and todo:  # compile before the bar starts, with a word: no silent pause, a sane rate
+        from .engine.fast import kernel_for
+        from .warmup import warm_up
+
+        warm_up(kernel_for(rules), (rules.players,))
     bar = progress_bar(progress, total, initial=total - todo, desc="simulate")
     try:
         if todo:

@@ -124,7 +124,7 @@ def test_a_format_beyond_the_round_limit_says_the_real_range(fmt, bound, capsys)
 
 
 def test_figures_announces_the_compile_before_it_starts(monkeypatch, capsys):
-    from beggarstats.cli.warmup import warm_up
+    from beggarstats.warmup import warm_up
     from beggarstats.engine import fast
 
     compiled = []
@@ -142,3 +142,20 @@ def test_figures_keeps_a_run_cache_only_when_asked():
     parse = build_parser("figures").parse_args
     assert parse(["figures"]).cache is False and parse(["figures", "--no-cache"]).cache is False
     assert parse(["figures", "--cache"]).cache is True
+
+
+def test_simulate_with_a_progress_bar_compiles_first_with_a_word(monkeypatch, capsys):
+    """From Python too, progress=True compiles before the bar starts (no silent pause inside the
+    first chunk, no absurd rate); without a bar nothing is said."""
+    import beggarstats as bs
+    from beggarstats.engine import fast
+
+    order = []
+    monkeypatch.setattr(fast, "kernels_ready", lambda kernel: False)
+    monkeypatch.setattr(fast, "compile_kernels", lambda kernel, players: order.append(("compile", kernel, players)))
+    bs.simulate(50, rules=bs.Rules(players=3), seed=1, n_jobs=1, progress=True)
+    err = capsys.readouterr().err
+    assert order == [("compile", "bits", (3,))]
+    assert err.index("compiling the game kernels") < err.index("simulate")
+    bs.simulate(50, seed=1, n_jobs=1)
+    assert len(order) == 1 and "compiling" not in capsys.readouterr().err

@@ -129,3 +129,29 @@ def test_make_figures_refuses_bad_arguments(tmp_path):
         make_figures(tmp_path, games=1.5, progress=False)
     with pytest.raises(ValueError, match="`n_jobs`"):
         make_figures(tmp_path, games=10, n_jobs=0, progress=False)
+
+
+def test_the_progress_bar_counts_every_game_once(tmp_path, monkeypatch, mpl_agg):
+    """The bar's total is the games of every run and it ends there (a sane rate and time left), not
+    a count of steps of very different sizes."""
+    from beggarstats import figures
+
+    seen = {"done": 0, "labels": []}
+
+    class Spy(figures._Steps):
+        def __init__(self, progress, total):
+            super().__init__(progress, total)
+            seen["total"] = total
+
+        def __call__(self, label, games=0):
+            super().__call__(label, games)
+            seen["done"] += games
+            seen["labels"].append(label)
+            assert self.bar.unit == "game" and self.bar.n == seen["done"] <= self.bar.total
+
+    monkeypatch.setattr(figures, "_Steps", Spy)
+    figures.make_figures(tmp_path / "f", games=400, n_jobs=1, store=False, progress=True, prose=False)
+    n = sizes(400)
+    assert seen["done"] == seen["total"] == (n["main2"] + 4 * n["main"] + len(variant_rules()) * n["variant"]
+                                             + 5 * n["seats"] + len(small_decks()) * n["small"])
+    assert seen["labels"][-1] == "findings"

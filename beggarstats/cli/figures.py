@@ -48,7 +48,7 @@ def _megabytes(n: int) -> str:
 def run(args) -> int:
     from ..figures import FIGURES, make_figures
     from ..kernel_cache import runs_dir
-    from .warmup import warm_up
+    from ..warmup import warm_up
 
     check_run_options(args, "games")
     runs = runs_dir() if args.cache else None

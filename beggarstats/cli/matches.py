@@ -62,7 +62,7 @@ def summary(matches) -> str:
 def run(args) -> int:
     from ..engine.fast import kernel_for
     from ..matches import MatchFormat, _check_max_rounds, simulate_matches
-    from .warmup import warm_up
+    from ..warmup import warm_up
 
     check_run_options(args, "matches")
     rules = rules_from_args(args)

@@ -85,7 +85,7 @@ def run(args) -> int:
     from ..engine.fast import kernel_for
     from ..simulate import simulate, simulate_to_store
     from ..store import save
-    from .warmup import warm_up
+    from ..warmup import warm_up
 
     check_run_options(args, "games")
     if args.out is not None:

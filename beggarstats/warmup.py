@@ -22,7 +22,7 @@ def warm_up(kernel: str = "bits", players=(2, 3), *, stream=None) -> float:
     """Compile (or load) ``kernel`` for tables of ``players``; when it is not cached yet, announce it
     on ``stream`` (default stderr) and report the time taken. Returns the seconds spent compiling
     (0 if cached)."""
-    from ..engine import fast
+    from .engine import fast
 
     if fast.kernels_ready(kernel):
         return 0.0
