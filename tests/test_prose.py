@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from beggarstats.findings import finding, findings_frame, read_findings

@@ -10,7 +10,7 @@ from matplotlib.ticker import FuncFormatter
 
 from ..analysis._checks import check_choice, check_frame
 
-__all__ = ["new_axes", "finish", "levels", "palette", "check_choice", "check_frame", "check_hue", "theme",
+__all__ = ["new_axes", "finish", "levels", "hue_groups", "palette", "check_choice", "check_frame", "check_hue", "theme",
            "percent_axis", "legend_outside", "THEME"]
 
 # One look for every figure: seaborn's white grid, the default palette, slightly smaller titles.
@@ -63,6 +63,15 @@ def levels(data: pd.DataFrame, column):
     if column is None:
         return [None]
     return sorted(pd.unique(data[column].astype(object)), key=lambda v: (str(type(v)), v))
+
+
+def hue_groups(data: pd.DataFrame, hue):
+    """One ``(part, colour, offset, value)`` per level of ``hue`` (the whole frame, once, for None):
+    ``offset`` centres the levels on 0 (-1, 0, +1 for three), for dodging markers side by side."""
+    hues = levels(data, hue)
+    colours = palette(len(hues))
+    return [(data if h is None else data[data[hue].astype(object) == h], colours[i], i - (len(hues) - 1) / 2, h)
+            for i, h in enumerate(hues)]
 
 
 def palette(n: int):

@@ -10,7 +10,7 @@ from ..analysis import compare_variants, hand_strength_predictions
 from ..analysis.variants import METRICS
 from matplotlib.ticker import MaxNLocator
 
-from ._common import check_choice, check_frame, check_hue, finish, label, levels, new_axes, palette, percent_axis
+from ._common import check_choice, check_frame, check_hue, finish, hue_groups, label, new_axes, percent_axis
 
 __all__ = ["plot_variant_effects", "plot_hand_strength"]
 
@@ -85,16 +85,13 @@ def plot_hand_strength(data: pd.DataFrame, *, vary: str = "aces", hue="players",
     check_frame(data, ["value", "probability", "low", "high"])
     hue = check_hue(data, hue)
     fig, axes = new_axes(ax)
-    hues = levels(data, hue)
-    colours = palette(len(hues))
-    for i, h in enumerate(hues):
-        part = data if h is None else data[data[hue].astype(object) == h]
+    for part, colour, _, h in hue_groups(data, hue):
         x = part["value"].to_numpy(float)
-        axes.plot(x, part["probability"], color=colours[i], label=None if h is None else label(hue, h))
-        axes.fill_between(x, part["low"], part["high"], color=colours[i], alpha=0.2, linewidth=0)
+        axes.plot(x, part["probability"], color=colour, label=None if h is None else label(hue, h))
+        axes.fill_between(x, part["low"], part["high"], color=colour, alpha=0.2, linewidth=0)
         if observed and "observed" in part:
             seen = part["seats"].to_numpy(float) >= max(min_seats, 1)
-            axes.scatter(x[seen], part["observed"].to_numpy(float)[seen], color=colours[i],
+            axes.scatter(x[seen], part["observed"].to_numpy(float)[seen], color=colour,
                          s=10 + 40 * np.sqrt(part["seats"].to_numpy(float)[seen] / part["seats"].max()))
     predictor = data["predictor"].iloc[0] if "predictor" in data and len(data) else vary
     axes.set_xlabel(_HAND.get(predictor, f"{predictor} in the dealt hand"))

@@ -8,7 +8,7 @@ import pandas as pd
 from ..analysis import comebacks, seat_win_rates
 import matplotlib.pyplot as plt
 
-from ._common import check_frame, check_hue, finish, label, legend_outside, levels, new_axes, palette, percent_axis
+from ._common import check_frame, check_hue, finish, hue_groups, label, legend_outside, new_axes, palette, percent_axis
 
 __all__ = ["plot_seat_win_rates", "plot_seat_advantage", "plot_comebacks"]
 
@@ -24,17 +24,16 @@ def plot_seat_win_rates(data: pd.DataFrame, *, hue="players", ax=None):
     check_frame(data, ["players", "seat", "rate", "low", "high", "expected"])
     hue = check_hue(data, hue)
     fig, axes = new_axes(ax)
-    hues = levels(data, hue)
-    colours = palette(len(hues))
-    for i, h in enumerate(hues):
-        part = data if h is None else data[data[hue].astype(object) == h]
-        x = part["seat"].to_numpy(float) + (i - (len(hues) - 1) / 2) * 0.12
+    groups = hue_groups(data, hue)
+    for part, colour, offset, h in groups:
+        x = part["seat"].to_numpy(float) + offset * 0.12
         y = part["rate"].to_numpy(float)
         axes.errorbar(x, y, yerr=[y - part["low"].to_numpy(float), part["high"].to_numpy(float) - y],
-                      fmt="o", markersize=3, color=colours[i], capsize=3, label=None if h is None else label(hue, h))
+                      fmt="o", markersize=3, color=colour, capsize=3, label=None if h is None else label(hue, h))
+    colour_of = {h: colour for _, colour, _, h in groups}
     for n in sorted(pd.unique(data["players"].astype(int))):
-        i = hues.index(n) if hue == "players" and n in hues else 0
-        axes.hlines(1 / n, -0.4, n - 0.6, colors=[colours[i]], linestyles="--", linewidth=1)
+        colour = colour_of.get(n) if hue == "players" else None
+        axes.hlines(1 / n, -0.4, n - 0.6, colors=[colour or groups[0][1]], linestyles="--", linewidth=1)
     axes.set_xticks(range(int(data["seat"].max()) + 1))
     axes.set_xlabel("seat (0 leads)")
     axes.set_ylabel("win rate (%)")
@@ -93,14 +92,12 @@ def plot_comebacks(data: pd.DataFrame, *, hue="rules", ax=None, **options):
     hue = check_hue(data, hue)
     fig, axes = new_axes(ax)
     players = sorted(pd.unique(data["players"].astype(int)))
-    hues = levels(data, hue)
-    width = 0.8 / len(hues)
-    colours = palette(len(hues))
-    for i, h in enumerate(hues):
-        part = data if h is None else data[data[hue].astype(object) == h]
-        x = np.array([players.index(int(p)) for p in part["players"]]) + (i - (len(hues) - 1) / 2) * width
+    groups = hue_groups(data, hue)
+    width = 0.8 / len(groups)
+    for part, colour, offset, h in groups:
+        x = np.array([players.index(int(p)) for p in part["players"]]) + offset * width
         y = part["rate"].to_numpy(float)
-        axes.bar(x, y, width=width, color=colours[i], label=None if h is None else label(hue, h),
+        axes.bar(x, y, width=width, color=colour, label=None if h is None else label(hue, h),
                  yerr=[y - part["low"].to_numpy(float), part["high"].to_numpy(float) - y], capsize=3)
     axes.set_xticks(range(len(players)), [f"{p} players" for p in players])
     threshold = data["threshold"].iloc[0] if "threshold" in data.columns and len(data) else ""

@@ -8,7 +8,7 @@ import seaborn as sns
 
 from ..analysis import kaplan_meier
 from ..analysis._checks import check_outcomes
-from ._common import check_choice, check_frame, check_hue, finish, label, levels, legend_outside, new_axes, palette, percent_axis
+from ._common import check_choice, check_frame, check_hue, finish, hue_groups, label, levels, legend_outside, new_axes, palette, percent_axis
 
 __all__ = ["plot_lengths", "plot_survival", "plot_hazard_bands"]
 
@@ -129,18 +129,15 @@ def plot_hazard_bands(data: pd.DataFrame, *, hue="players", ax=None):
     check_frame(data, ["band_low", "band_high", "rate", "low", "high", "events", "exposure"])
     hue = check_hue(data, hue)
     fig, axes = new_axes(ax)
-    hues = levels(data, hue)
-    colours = palette(len(hues))
-    for i, h in enumerate(hues):
-        part = data if h is None else data[data[hue].astype(object) == h]
+    for part, colour, offset, h in hue_groups(data, hue):
         lo, hi = part["band_low"].to_numpy(float), part["band_high"].to_numpy(float)
         width = np.nanmin(hi - lo) if np.isfinite(hi).any() else 1.0
-        mid = np.where(np.isfinite(hi), (lo + hi) / 2, lo + width / 2) + (i - (len(hues) - 1) / 2) * width * 0.08
+        mid = np.where(np.isfinite(hi), (lo + hi) / 2, lo + width / 2) + offset * width * 0.08
         y = part["rate"].to_numpy(float)
         axes.errorbar(mid, y, yerr=[y - part["low"].to_numpy(float), part["high"].to_numpy(float) - y], fmt="o",
-                      markersize=3, capsize=2, color=colours[i], label=None if h is None else label(hue, h))
+                      markersize=3, capsize=2, color=colour, label=None if h is None else label(hue, h))
         one = part["events"].sum() / part["exposure"].sum()
-        axes.hlines(one, lo.min(), mid.max(), colors=[colours[i]], linestyles="--", linewidth=0.8)
+        axes.hlines(one, lo.min(), mid.max(), colors=[colour], linestyles="--", linewidth=0.8)
     percent_axis(axes.yaxis, digits=2)
     axes.set_xlabel("game length (cards; each band drawn at its middle, the last band open-ended)")
     axes.set_ylabel("games ending per card played (%)")
