@@ -20,3 +20,18 @@ def test_quick_start_is_two_commands():
 def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text()
     assert _quick_start_commands()[1] in ci.splitlines()
+
+
+def test_the_speed_prose_quotes_the_speed_table_beside_it():
+    """The ratios the Speed section states in words are the table's own, rounded."""
+    import re
+
+    text = (ROOT / "README.md").read_text().split("## Speed", 1)[1].split("## Layout", 1)[0]
+    table, prose = text.split("```", 2)[1], text.split("```", 2)[2]
+    cpu = float(re.search(r"in CPU time .*: ([0-9.]+)x", table).group(1))
+    end_to_end = float(re.search(r"simulate\(\) end-to-end, n_jobs=1\s+[0-9,]+\s+([0-9.]+)x", table).group(1))
+    parallel = float(re.search(r"simulate\(\) n_jobs=2\s+[0-9,]+\s+([0-9.]+)x", table).group(1))
+    assert f"runs at about {cpu:.2f}x" in prose
+    assert f"keeps {end_to_end:.2f}x of the bare engine and scales {parallel:.1f}x on two cores" in prose
+    six = re.search(r"standard, 6 players .* ([0-9.]+)x +(ok|MISS)", table)
+    assert ("6 players sit just under their 0.7x line" in prose) == (six.group(2) == "MISS")
