@@ -6,7 +6,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["whole", "check_flag", "check_seed", "check_rules", "check_n_jobs"]
+__all__ = ["whole", "check_flag", "check_seed", "check_n_jobs"]
 
 
 def whole(name: str, value, low: int, high: int | None = None, *, none: bool = False):
@@ -30,20 +30,6 @@ def check_flag(name: str, value) -> bool:
 def check_seed(seed):
     """A seed is None (fresh entropy, drawn by the caller) or a whole number below 2**64."""
     return whole("seed", seed, 0, 2**64 - 1, none=True)
-
-
-def check_rules(rules):
-    """``None`` -> the standard rules; a dict from ``Rules.to_dict()`` is accepted too."""
-    from .rules import Rules
-
-    if rules is None:
-        return Rules()
-    if isinstance(rules, dict):
-        return Rules.from_dict(rules)
-    if not isinstance(rules, Rules):
-        raise ValueError(f"The value for `rules` must be a Rules, a dict from Rules.to_dict() or None, "
-                         f"but {rules!r} was passed.")
-    return rules
 
 
 def check_n_jobs(n_jobs):

@@ -37,13 +37,13 @@ from typing import Callable, Iterable
 import numpy as np
 import pandas as pd
 
-from .checks import check_n_jobs, check_rules, check_seed, whole
+from .checks import check_n_jobs, check_seed, whole
 from .deals import random_deal
 from .engine.reference import play_hands
 from .limits import MAX_CHUNK_SIZE, check_fits
 from .progress import progress_bar
 from .rng import GameStream, fresh_seed, mix64
-from .rules import RULES_VERSION, Rules
+from .rules import RULES_VERSION, Rules, check_rules
 
 __all__ = [
     "simulate_matches", "play_match", "MatchFormat", "match_table_seed", "round_deal",
@@ -55,7 +55,6 @@ MAX_MATCHES = 2**47           # so that every game id fits an int64
 MATCH_OUTCOMES = ("win", "draw", "unfinished")
 _GAME_OUTCOMES = ("win", "loop", "cutoff")
 _SALT = 0x6D61746368657321    # b"matches!": the match table is not the simulate() table
-_MASK64 = 2**64 - 1
 _RUNNING = -1
 # Peak bytes per match (the per-chunk tallies, their concatenation and the frame; ~175 measured
 # with 2 players), checked against the available memory before anything is played.

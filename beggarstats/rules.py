@@ -9,7 +9,7 @@ import numpy as np
 from .checks import check_flag, whole
 from .decks import Deck, STANDARD
 
-__all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS"]
+__all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS", "check_rules"]
 
 # Bumped whenever the outcome of any game changes (never for speed-ups). It goes into every saved
 # result and cache key.
@@ -154,3 +154,15 @@ class Rules:
         if isinstance(deck, dict):
             d["deck"] = Deck.from_counts(deck["counts"], name=deck.get("name", "custom"))
         return cls(**d)
+
+
+def check_rules(rules):
+    """``None`` -> the standard rules; a dict from ``Rules.to_dict()`` is accepted too."""
+    if rules is None:
+        return Rules()
+    if isinstance(rules, dict):
+        return Rules.from_dict(rules)
+    if not isinstance(rules, Rules):
+        raise ValueError(f"The value for `rules` must be a Rules, a dict from Rules.to_dict() or None, "
+                         f"but {rules!r} was passed.")
+    return rules

@@ -13,15 +13,14 @@ import math
 
 import joblib
 import numpy as np
-import pyarrow as pa
 
-from .checks import check_flag, check_n_jobs, check_rules, check_seed, whole
+from .checks import check_flag, check_n_jobs, check_seed, whole
 from .deals import random_deal
 from .engine.reference import play_hands
 from .limits import MAX_CHUNK_SIZE, MAX_GAME_ID, check_fits, check_id_range
 from .progress import progress_bar
 from .rng import fresh_seed
-from .rules import RULES_VERSION
+from .rules import RULES_VERSION, check_rules
 from .store import Store
 from .tables import GamesFrameBuilder, SeatsFrameBuilder, games_table, id_type, seats_table
 
@@ -52,20 +51,6 @@ def _run_chunk(engine, rules, seed, lo, hi, per_seat, ids_as, raw=False):
         return lo, hi, arrays, None
     seats = seats_table(arrays, ids, rules, ids_as) if per_seat else None
     return lo, hi, games_table(arrays, ids, rules, ids_as), seats
-
-
-def _empty_tables(rules, per_seat, ids_as=pa.uint32()):
-    """Zero-game tables with the right schema (for n_games=0 and empty stores)."""
-    ids = np.zeros(0, np.int64)
-    p = rules.players
-    arrays = {k: np.zeros(0, np.uint32) for k in ("cards", "tricks", "outcome", "winner", "looped",
-                                                  "loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")}
-    for k in ("hand_size", "jacks", "queens", "kings", "aces", "jokers", "tribute_total", "min_cards", "place",
-              "out_cards"):
-        arrays[k] = np.zeros((0, p), np.int64)
-    tables = {"games": games_table(arrays, ids, rules, ids_as)}
-    tables["seats"] = seats_table(arrays, ids, rules, ids_as)
-    return tables
 
 
 def _chunks(ranges, chunk_size, n_jobs):

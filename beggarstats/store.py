@@ -42,7 +42,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .rules import RULES_VERSION, Rules
-from .tables import attrs_of, to_frame, with_attrs
+from .tables import attrs_of, empty_tables, to_frame, with_attrs
 
 __all__ = ["Store", "StoreError", "StoreBusy", "Problem", "store_key", "default_path", "load", "save", "verify"]
 
@@ -467,8 +467,7 @@ class Store:
         return pa.concat_tables(parts)
 
     def _empty_schema(self, kind: str) -> pa.Schema:
-        from .simulate import _empty_tables  # the schema of a zero-game chunk
-        return _empty_tables(self.rules, self.per_seat)[kind].schema
+        return empty_tables(self.rules, self.per_seat)[kind].schema  # of a zero-game chunk
 
     def frame(self, *, seats: bool = False, start: int | None = None, stop: int | None = None, columns=None,
               partial: bool = False):

@@ -38,11 +38,11 @@ import joblib
 import numpy as np
 import pandas as pd
 
-from .checks import check_n_jobs, check_rules, check_seed, whole
+from .checks import check_n_jobs, check_seed, whole
 from .engine.fast import OUTCOME_CODES
 from .progress import progress_bar
 from .rng import fresh_seed
-from .rules import RULES_VERSION, Rules
+from .rules import RULES_VERSION, Rules, check_rules
 from .simulate import _batch_engine, _chunks
 
 __all__ = ["Summary", "summarize", "load_summary", "DEFAULT_CAP", "DEFAULT_TOP", "SUMMARY_FILE"]

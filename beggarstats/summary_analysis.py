@@ -23,7 +23,7 @@ from scipy import stats
 from statsmodels.duration.survfunc import SurvfuncRight
 from statsmodels.stats.proportion import proportion_confint
 
-from .analysis.tail import poisson_rates
+from .analysis.rates import poisson_rates
 from .engine.fast import OUTCOME_CODES
 from .summary import Summary
 
@@ -176,7 +176,7 @@ def tail_rate(summary: Summary, *, measure: str = "cards", start: float = 0.5, t
     """The per-card (per-trick) end rate p of games longer than a threshold u, as
     `analysis.geometric_tail` (method 'mle'): a game longer than u lasts u + K with K geometric on
     1, 2, ...; censored games (loops, cut-offs) give K > k. p = events / sum(k), the Poisson GLM's
-    rate with exposure sum(k), and its interval (`analysis.tail.poisson_rates`). ``threshold`` defaults to the KM quantile ``start`` (0.5: median).
+    rate with exposure sum(k), and its interval (`analysis.rates.poisson_rates`). ``threshold`` defaults to the KM quantile ``start`` (0.5: median).
 
     Returns one row: ``threshold``, ``n_tail``, ``events``, ``rate``, ``rate_low``, ``rate_high``,
     ``half_life``, and ``survival_at_threshold`` (share of all games longer than u, counting loops

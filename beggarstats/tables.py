@@ -40,14 +40,13 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["OUTCOMES", "GAME_COLUMNS", "SEAT_COLUMNS", "id_type", "games_table", "seats_table",
+__all__ = ["OUTCOMES", "SEAT_COLUMNS", "empty_tables", "id_type", "games_table", "seats_table",
            "to_frame", "with_attrs", "attrs_of", "GamesFrameBuilder", "SeatsFrameBuilder"]
 
 OUTCOMES = ("win", "loop", "cutoff")  # the engine's outcome codes 0, 1, 2
 LOOP_COLUMNS = ("loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")
 # Trick counts: 16 bits in a frame when every value fits (see the module docstring).
 TRICK_COLUMNS = ("tricks", "loop_start_tricks", "loop_tricks")
-GAME_COLUMNS = ("game", "players", "rules", "outcome", "winner", "cards", "tricks") + LOOP_COLUMNS
 KIND_COLUMNS = ("jacks", "queens", "kings", "aces", "jokers")
 SEAT_COLUMNS = ("game", "players", "rules", "seat", "hand_size") + KIND_COLUMNS + (
     "tribute_total", "min_cards", "place", "out_cards", "won")
@@ -284,3 +283,17 @@ class SeatsFrameBuilder:
         frame = pd.DataFrame(data, copy=False)
         frame.attrs.update(attrs)
         return frame
+
+
+def empty_tables(rules, per_seat, ids_as=pa.uint32()):
+    """Zero-game tables with the right schema (for n_games=0 and empty stores)."""
+    ids = np.zeros(0, np.int64)
+    p = rules.players
+    arrays = {k: np.zeros(0, np.uint32) for k in ("cards", "tricks", "outcome", "winner", "looped",
+                                                  "loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")}
+    for k in ("hand_size", "jacks", "queens", "kings", "aces", "jokers", "tribute_total", "min_cards", "place",
+              "out_cards"):
+        arrays[k] = np.zeros((0, p), np.int64)
+    tables = {"games": games_table(arrays, ids, rules, ids_as)}
+    tables["seats"] = seats_table(arrays, ids, rules, ids_as)
+    return tables

@@ -7,36 +7,14 @@ NaN for missing values, so the statistics below never meet ``pd.NA``.
 
 from __future__ import annotations
 
-import functools
-import sys
 from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["accepts_summary", "check_frame", "check_choice", "check_level", "check_by", "numeric", "group_items", "check_outcomes", "OUTCOMES"]
+__all__ = ["check_frame", "check_choice", "check_level", "check_by", "numeric", "group_items", "check_outcomes", "OUTCOMES"]
 
 OUTCOMES = ("win", "loop", "cutoff")
-
-
-def accepts_summary(func):
-    """Let an analysis function take a `beggarstats.summary.Summary` in place of the games frame:
-    it is then answered by its twin of the same name in `beggarstats.summary_analysis`, which
-    computes the same columns from the exact histograms (options that only make sense for frames,
-    such as ``by``, are refused by the twin's signature)."""
-    @functools.wraps(func)
-    def wrapper(data, *args, **kwargs):
-        module = sys.modules.get("beggarstats.summary")  # no Summary can exist before it is imported
-        if module is not None and isinstance(data, module.Summary):
-            from .. import summary_analysis
-
-            return getattr(summary_analysis, func.__name__)(data, *args, **kwargs)
-        return func(data, *args, **kwargs)
-
-    wrapper.__doc__ = (func.__doc__ or "") + (
-        f"\n\n    ``data`` may also be a `beggarstats.summary.Summary`: then the result is "
-        f"`beggarstats.summary_analysis.{func.__name__}`'s.\n")
-    return wrapper
 
 
 def check_frame(data, columns: Iterable[str], *, name: str = "data") -> pd.DataFrame:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._checks import accepts_summary, OUTCOMES, check_by, check_choice, check_frame, check_level, check_outcomes, group_items, numeric
+from ._checks import OUTCOMES, check_by, check_choice, check_frame, check_level, check_outcomes, group_items, numeric
+from ._twins import accepts_summary
 from .intervals import mean_interval
 
 __all__ = ["length_summary", "MEASURES"]

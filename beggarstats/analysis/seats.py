@@ -11,7 +11,8 @@ import pandas as pd
 import statsmodels.api as sm
 from scipy import stats
 
-from ._checks import accepts_summary, check_by, check_frame, check_level, group_items, numeric
+from ._checks import check_by, check_frame, check_level, group_items, numeric
+from ._twins import accepts_summary
 from .hands import decided_seats, game_groups
 from .intervals import wilson_interval
 

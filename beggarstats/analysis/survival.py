@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 from statsmodels.duration.survfunc import SurvfuncRight
 
-from ._checks import accepts_summary, check_by, check_choice, check_frame, check_level, check_outcomes, group_items, numeric
+from ._checks import check_by, check_choice, check_frame, check_level, check_outcomes, group_items, numeric
+from ._twins import accepts_summary
 from .intervals import z_value
 from .lengths import MEASURES
 
