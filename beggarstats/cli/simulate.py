@@ -39,8 +39,6 @@ def summary(games) -> str:
     """The text `beggarstats simulate` prints for a games frame."""
     import numpy as np
 
-    from ..analysis.intervals import wilson_interval
-
     n = len(games)
     attrs = games.attrs
     lines = [f"games:    {n:,} (seed {attrs.get('seed')}, ids {attrs.get('start', 0)}.."
@@ -53,15 +51,27 @@ def summary(games) -> str:
         lines.append(f"{col + ':':<9} mean {x.mean():.1f}, median {np.median(x):g}, max {x.max():,}")
     winner = games["winner"].to_numpy(dtype=float, na_value=np.nan)
     players = int(games["players"].iloc[0])
-    wins = np.bincount(winner[~np.isnan(winner)].astype(int), minlength=players)
-    decided = int(wins.sum())
-    # Rates among games with a winner, as `analysis.seat_win_rates` computes them.
-    low, high = wilson_interval(wins, np.full(players, decided))
-    lines.append(f"seat win rates (of {decided:,} games with a winner, 95% Wilson interval):")
-    for seat in range(players):
-        rate = wins[seat] / decided if decided else float("nan")
-        lines.append(f"  seat {seat}: {rate:.4f} [{low[seat]:.4f}, {high[seat]:.4f}]  ({wins[seat]:,} wins)")
+    lines += seat_lines(np.bincount(winner[~np.isnan(winner)].astype(int), minlength=players))
     return "\n".join(lines)
+
+
+def seat_lines(wins) -> list[str]:
+    """The seat win-rate lines of the printout, from the wins per seat: rates among games with a
+    winner, as `analysis.seat_win_rates` computes them (shared with `beggarstats summarize`)."""
+    import numpy as np
+
+    from ..analysis.intervals import wilson_interval
+
+    decided = int(wins.sum())
+    lines = [f"seat win rates (of {decided:,} games with a winner, 95% Wilson interval):"]
+    if decided:
+        low, high = wilson_interval(wins, np.full(len(wins), decided))
+    else:
+        low = high = np.full(len(wins), np.nan)
+    for seat, won in enumerate(wins):
+        rate = won / decided if decided else float("nan")
+        lines.append(f"  seat {seat}: {rate:.4f} [{low[seat]:.4f}, {high[seat]:.4f}]  ({won:,} wins)")
+    return lines
 
 
 def check_out_file(out: str, *, per_seat: bool = False) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .options import add_rule_options, check_run_options, rules_from_args, whole_number
+from .simulate import seat_lines
 
 __all__ = ["HELP", "add_parser", "run", "summary_text"]
 
@@ -33,7 +34,6 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 def summary_text(s) -> str:
     """What `beggarstats simulate` prints (`cli.simulate.summary`), from a `Summary`."""
     import numpy as np
-    from statsmodels.stats.proportion import proportion_confint
 
     from ..engine.fast import OUTCOME_CODES
     from ..summary_analysis import weighted_quantile
@@ -47,15 +47,7 @@ def summary_text(s) -> str:
         x, c = s.frequencies(col, OUTCOME_CODES)
         mean = np.dot(x.astype(float), c) / c.sum()
         lines.append(f"{col + ':':<9} mean {mean:.1f}, median {weighted_quantile(x, c, 0.5):g}, max {x[-1]:,}")
-    wins, decided = s.wins, int(s.wins.sum())
-    lines.append(f"seat win rates (of {decided:,} games with a winner, 95% Wilson interval):")
-    for seat in range(s.rules.players):
-        if decided:
-            rate = wins[seat] / decided
-            low, high = proportion_confint(int(wins[seat]), decided, alpha=0.05, method="wilson")
-        else:
-            rate = low = high = float("nan")
-        lines.append(f"  seat {seat}: {rate:.4f} [{low:.4f}, {high:.4f}]  ({wins[seat]:,} wins)")
+    lines += seat_lines(s.wins[:s.rules.players])
     return "\n".join(lines)
 
 
