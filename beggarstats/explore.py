@@ -19,7 +19,6 @@ imported when a panel is built, so importing this module pulls in neither.
 
 from __future__ import annotations
 
-import inspect
 import time
 
 import numpy as np
@@ -123,25 +122,15 @@ def compare_with_standard(games: pd.DataFrame, baseline: pd.DataFrame, rules: Ru
     """The explorer's comparison, by `beggarstats.analysis.compare_variants`: paired when the two
     samples share their deals (`shares_deals`), else independent (Welch interval of the mean
     difference, Newcombe interval of the difference in seat 0's win rate).
-
-    Until `compare_variants` takes ``design='paired'``, the paired rows come from
-    `paired_comparison`, which computes the same paired t intervals.
     """
     paired = shares_deals(rules, base)
-    if paired and not _PAIRED_IN_ANALYSIS:
-        return paired_comparison(games, baseline, confidence=confidence)
     both = pd.concat([_slim(games).assign(rules="variant"), _slim(baseline).assign(rules="standard")],
                      ignore_index=True)
-    options = {"design": "paired" if paired else "independent"} if _PAIRED_IN_ANALYSIS else {}
-    table = an.compare_variants(both, baseline="standard", by=None, confidence=confidence, **options)
+    table = an.compare_variants(both, baseline="standard", by=None, confidence=confidence,
+                                design="paired" if paired else "independent")
     table = table[table["metric"].isin(["mean_length_diff", "seat0_win_diff"])]
-    if "design" not in table.columns:
-        table = table.assign(design="independent")
     return table[["metric", "design", "estimate", "low", "high", "p_value", "n", "value", "baseline_value"]] \
         .reset_index(drop=True)
-
-
-_PAIRED_IN_ANALYSIS = "design" in inspect.signature(an.compare_variants).parameters
 
 
 def _slim(games: pd.DataFrame, measure: str = "cards") -> pd.DataFrame:
