@@ -10,9 +10,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .engine.kernel_ops import cttz
 from .kernel_cache import install as _install_kernel_cache
 
-__all__ = ["mix64", "stream_state", "seed_into", "next_u64", "bounded", "shuffle_inplace", "scatter_inplace", "GameStream", "fresh_seed"]
+__all__ = ["mix64", "stream_state", "seed_into", "xoshiro", "next_u64", "bounded32", "bounded", "shuffle_inplace",
+           "scatter_inplace", "scatter_planes", "GameStream", "fresh_seed"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _GAME_MIX = np.uint64(0xD1B54A32D192ED03)
@@ -63,30 +65,58 @@ def stream_state(seed: int, game: int) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
+def xoshiro(s0, s1, s2, s3):
+    """One xoshiro256** step on a state held in four words: (output, new state words).
+
+    The one implementation of the generator: `next_u64` applies it to a state array, the
+    bit-plane pile shuffle (`scatter_planes`) to a state kept in registers."""
+    out = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    return out, s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
 def next_u64(s):
-    """Next 64-bit output of xoshiro256** (advances the state in place)."""
-    out = _rotl(s[1] * np.uint64(5), 7) * np.uint64(9)
-    t = s[1] << np.uint64(17)
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = _rotl(s[3], 45)
+    """Next 64-bit output of xoshiro256** (advances the state array ``s`` in place)."""
+    out, s0, s1, s2, s3 = xoshiro(s[0], s[1], s[2], s[3])
+    s[0] = s0
+    s[1] = s1
+    s[2] = s2
+    s[3] = s3
     return out
 
 
 @njit(cache=True, inline="always")
-def _bounded32(s, bits, m):
-    """Uniform integer in [0, m) from 32 random bits ``bits`` (Lemire, rejecting the biased sliver)."""
-    prod = bits * np.uint64(m)
+def bounded32(bits, m, s0, s1, s2, s3):
+    """Uniform integer in [0, m) from 32 random bits ``bits`` (Lemire's multiply-shift, drawing
+    again on the biased sliver); returns (value, state words). The one implementation of it."""
+    mm = np.uint64(m)
+    prod = bits * mm
     low = prod & _MASK32
-    if low < np.uint64(m):
-        thresh = (np.uint64(2**32) - np.uint64(m)) % np.uint64(m)
+    if low < mm:
+        thresh = (np.uint64(2**32) - mm) % mm
         while low < thresh:
-            prod = (next_u64(s) & _MASK32) * np.uint64(m)
+            r, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+            prod = (r & _MASK32) * mm
             low = prod & _MASK32
-    return np.int64(prod >> np.uint64(32))
+    return np.int64(prod >> np.uint64(32)), s0, s1, s2, s3
+
+
+@njit(cache=True, inline="always")
+def _bounded32(s, bits, m):
+    """`bounded32` on a state array."""
+    v, s0, s1, s2, s3 = bounded32(bits, m, s[0], s[1], s[2], s[3])
+    s[0] = s0
+    s[1] = s1
+    s[2] = s2
+    s[3] = s3
+    return v
 
 
 @njit(cache=True, inline="always")
@@ -137,6 +167,41 @@ def scatter_inplace(s, a, n):
             a[slot] |= 64 | (kind << 3)
     for k in range(n):
         a[k] = (a[k] >> 3) & 7
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def scatter_planes(q0, q1, q2, n, s):
+    """`scatter_inplace` on a pile of ``n >= 2`` kinds held as three bit-planes (bit i of plane b:
+    bit b of the i-th card's kind): the same draws and the same slots, with the state words in
+    registers. Number cards are the slots left over, so they cost nothing. Returns the planes."""
+    s0 = s[0]
+    s1 = s[1]
+    s2 = s[2]
+    s3 = s[3]
+    one = np.uint64(1)
+    court = q0 | q1 | q2
+    free = ~np.uint64(0) >> np.uint64(64 - n)
+    o0 = np.uint64(0)
+    o1 = np.uint64(0)
+    o2 = np.uint64(0)
+    while court:
+        b = np.uint64(cttz(court))
+        court &= court - one
+        r, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = bounded32(r & _MASK32, n, s0, s1, s2, s3)
+        while not (free >> np.uint64(j)) & one:
+            r, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+            j, s0, s1, s2, s3 = bounded32(r & _MASK32, n, s0, s1, s2, s3)
+        uj = np.uint64(j)
+        free ^= one << uj
+        o0 |= ((q0 >> b) & one) << uj
+        o1 |= ((q1 >> b) & one) << uj
+        o2 |= ((q2 >> b) & one) << uj
+    s[0] = s0
+    s[1] = s1
+    s[2] = s2
+    s[3] = s3
+    return o0, o1, o2
 
 
 class GameStream:

@@ -27,6 +27,7 @@ _CHOICES = {
     "direction": ("cw", "ccw"),
     "joker_mode": ("super", "beggar"),
     "unfinished": ("none", "most_cards"),
+    "leader": ("taker", "next"),
 }
 
 
@@ -62,6 +63,9 @@ class Rules:
         Cut-off: at most this many cards are played.
     unfinished : {'none', 'most_cards'}
         Who wins a loop or cut-off game.
+    leader : {'taker', 'next'}
+        Who leads after a trick: whoever took the pile (the rule texts), or the player after the
+        last payer (as several multi-player simulators play it; the same game with 2 players).
     """
 
     players: int = 2
@@ -75,6 +79,7 @@ class Rules:
     deck: Deck = field(default=STANDARD)
     max_cards: int | None = None
     unfinished: str = "none"
+    leader: str = "taker"
 
     def __post_init__(self):
         whole("players", self.players, 2, MAX_PLAYERS)
@@ -135,6 +140,8 @@ class Rules:
             parts.append(f"max_cards={self.max_cards}")
         if self.unfinished != "none":
             parts.append(f"unfinished={self.unfinished}")
+        if self.leader != "taker":
+            parts.append(f"leader={self.leader}")
         return ", ".join(parts) or "standard"
 
     def replace(self, **changes) -> "Rules":

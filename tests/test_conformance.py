@@ -14,7 +14,7 @@ Every case is played by every engine entry point that can play its rules:
 * ``fast-multi`` - ``kernel_multi.play_multi`` (3+ players), the fast pass of the other tables.
 
 The fast passes only play random deals inside `play_games`, so they are fed the deal here
-directly as bit-planes, exactly as `kernel_bits._two_pass` / `_multi_pass` feed them. When a
+directly as bit-planes, exactly as `batch._two_pass` / `_multi_pass` feed them. When a
 fast pass gives up (``FALLBACK``: a loop, the cut-off, an empty hand at the deal) the batch
 engine replays the game with the ``bits`` driver, so that is the figure it reports; the suite
 also checks that a fast pass gives up exactly when it cannot prove a plain win.
@@ -36,10 +36,10 @@ import pytest
 
 import beggarstats as bs
 from beggarstats.cards import composition, parse_deal
-from beggarstats.engine.fast import OUTCOME_CODES, play_deals
-from beggarstats.engine.kernel_general import NO_LIMIT, pack_params, P_STEP
+from beggarstats.engine.constants import DONE, FALLBACK, NO_LIMIT, OUTCOME_CODES, P_LEADER, P_STEP, pack_params
+from beggarstats.engine.fast import play_deals
 from beggarstats.engine.kernel_multi import play_multi
-from beggarstats.engine.kernel_two import DONE, FALLBACK, play_two
+from beggarstats.engine.kernel_two import play_two
 from beggarstats.engine.reference import play_hands
 from beggarstats.play import rules_for_deal
 from beggarstats.rng import GameStream, next_u64, stream_state
@@ -111,7 +111,7 @@ def play_kernel(kernel):
 
 
 def play_fast_two(deal, rules, seed):
-    """`kernel_two.play_two` on the deal, with the arguments `kernel_bits._two_pass` gives it."""
+    """`kernel_two.play_two` on the deal, with the arguments `batch._two_pass` gives it."""
     a, b = parse_deal(deal)
     shuffle = rules.shuffle_pile
     max_cards = -1 if rules.max_cards is None else rules.max_cards
@@ -128,7 +128,7 @@ def play_fast_two(deal, rules, seed):
 
 
 def play_fast_multi(deal, rules, seed):
-    """`kernel_multi.play_multi` on the deal, with the arguments `kernel_bits._multi_pass` gives it."""
+    """`kernel_multi.play_multi` on the deal, with the arguments `batch._multi_pass` gives it."""
     hands = parse_deal(deal)
     n = len(hands)
     planes = [_planes(h) for h in hands]
@@ -143,7 +143,8 @@ def play_fast_multi(deal, rules, seed):
     st, cards, tricks, w = play_multi(
         h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, pack_params(rules)[P_STEP],
         ("trick", "empty", "unable").index(rules.end), rules.exhausted_tribute == "passes_on",
-        rules.joker_mode == "beggar", shuffle, not shuffle, limit, stream_state(seed, 0).copy())
+        rules.joker_mode == "beggar", shuffle, not shuffle, limit, pack_params(rules)[P_LEADER],
+        stream_state(seed, 0).copy())
     if st == FALLBACK:
         return None
     assert st == DONE
@@ -372,6 +373,19 @@ CASES = {
     #   seat out: mu = 1 trick (2 cards), cycle 2 tricks (6 cards).
     "loop-3p": Case("5, loops, 3 players", "J--/-/J-", {}, "loop", None, 8, 3, takers=(0, 2, 0),
                     loop=(1, 2, 2, 6), place=(None, 3, None)),
+    # §3 who leads after a trick (`leader`), 3 players. s0 J-, s1 --, s2 Q-.
+    #   s0 J (1), s1 - (2): paid, s0 takes J- (trick 1); the last payer is s1. s0 -J-, s1 -, s2 Q-.
+    #   taker: s0 leads. s0 - (3), s1 - (4, its last), s2 Q (5): s0 owes 2: J (6): s1 owes 1,
+    #          cannot: out (3rd); the claimant s0 takes --QJ (trick 2), s0 ---QJ, s2 -. s0 - (7),
+    #          s2 - (8), s0 - (9); s2 cannot play: out (2nd); s0 wins, takes --- (trick 3).
+    #   next:  s2 leads (after the last payer s1). s2 Q (3): s0 owes 2: - (4), J (5): s1 owes 1:
+    #          - (6), paid; s0 takes Q-J- (trick 2); s1 is empty at the trick: out (3rd). The last
+    #          payer was s1, so s2 leads: s2 - (7), s0 - (8); s2 cannot play: out (2nd); s0 wins,
+    #          takes -- (trick 3).
+    "leader-taker": Case("3, leader taker", "J-/--/Q-", {"leader": "taker"}, "win", 0, 9, 3,
+                         takers=(0, 0, 0), place=(1, 3, 2)),
+    "leader-next": Case("3, leader next", "J-/--/Q-", {"leader": "next"}, "win", 0, 8, 3,
+                        takers=(0, 0, 0), place=(1, 3, 2)),
     # 6 players. s0 -, s1 -, s2 J, s3 -, s4 -, s5 -.
     #   s0 - (1), s1 - (2), s2 J (3), s3 - (4): s2 takes --J- (trick 1); s0, s1, s3 are empty at
     #   the trick: out together (4th). s2 - (5), s4 - (6), s5 - (7), s2 - (8); s4 must play and

@@ -13,7 +13,7 @@ import pytest
 
 from beggarstats.deals import random_deal
 from beggarstats.decks import Deck
-from beggarstats.engine import kernel_bits
+from beggarstats.engine import hands_bits
 from beggarstats.engine.fast import OUTCOME_CODES, play_games
 from beggarstats.engine.reference import play_hands
 from beggarstats.rules import Rules
@@ -43,6 +43,10 @@ VARIANTS = {
     "end_unable_jokers": lambda p: Rules(players=p, deck=MIXED, jokers=2, end="unable"),
     "end_unable": lambda p: Rules(players=p, deck=LOOPY, end="unable", exhausted_tribute="passes_on",
                                   direction="ccw"),
+    "leader_next": lambda p: Rules(players=p, leader="next"),
+    "leader_next_loops": lambda p: Rules(players=p, deck=JACKS_ONLY, leader="next", max_cards=300),
+    "leader_next_mixed": lambda p: Rules(players=p, deck=MIXED, jokers=1, joker_mode="beggar", leader="next",
+                                         exhausted_tribute="passes_on" if p > 2 else "claimant", end="empty"),
 }
 PLAYERS = (2, 3, 4, 5, 6)
 
@@ -88,7 +92,7 @@ def assert_same(rules, seed, got, want, label):
 def check(rules, seed, n):
     want = reference_arrays(rules, seed, n)
     games = np.arange(n, dtype=np.int64)
-    kernels = ["general"] + (["bits"] if kernel_bits.supports(rules.n_cards, rules.players) else [])
+    kernels = ["general"] + (["bits"] if hands_bits.supports(rules.n_cards, rules.players) else [])
     for kernel in kernels:
         got = play_games(rules, seed, games, per_seat=True, kernel=kernel)
         assert_same(rules, seed, got, want, kernel)
@@ -139,3 +143,20 @@ def test_many_players(players):
 @pytest.mark.parametrize("name,players", CASES, ids=[f"{n}-{p}p" for n, p in CASES])
 def test_kernels_match_reference_large(name, players):
     check(VARIANTS[name](players), seed=777 + players, n=40_000)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_leader_next(players):
+    """leader='next' against the reference on 2,000 games per table (quick tier; the sweep above
+    has 10,000 per variant); with two players it is the 'taker' game, game for game, and with more
+    it changes games (so the option reaches the kernels)."""
+    for deck in ("standard", JACKS_ONLY):
+        rules = Rules(players=players, deck=deck, leader="next")
+        check(rules, seed=77 + players, n=2_000)
+        games = np.arange(2_000, dtype=np.int64)
+        nxt = play_games(rules, 77, games)["cards"]
+        taker = play_games(rules.replace(leader="taker"), 77, games)["cards"]
+        if players == 2:
+            np.testing.assert_array_equal(nxt, taker)
+        else:
+            assert (nxt != taker).mean() > 0.5

@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from beggarstats.engine.kernel_two import _scatter_planes
-from beggarstats.rng import next_u64, scatter_inplace, stream_state
+from beggarstats.rng import next_u64, scatter_inplace, scatter_planes, stream_state
 
 
 def scattered(pile, state):
@@ -80,6 +79,6 @@ def test_bit_planes_scatter_exactly_like_the_reference(n):
         s_ref = stream_state(n, trial)
         s_planes = s_ref.copy()
         want = scattered(pile, s_ref)
-        got = unplane(_scatter_planes(*planes(pile), n, s_planes), n)
+        got = unplane(scatter_planes(*planes(pile), n, s_planes), n)
         assert got == want, (pile, trial)
         np.testing.assert_array_equal(s_planes, s_ref)

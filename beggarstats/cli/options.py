@@ -39,6 +39,8 @@ def add_rule_options(parser: argparse.ArgumentParser, *, players: bool = False, 
     g.add_argument("--exhausted-tribute", choices=["claimant", "passes_on"], default="claimant",
                    help="when a payer runs out with 3+ players (default claimant)")
     g.add_argument("--direction", choices=["cw", "ccw"], default="cw", help="order of play (ccw = Suck the Well)")
+    g.add_argument("--leader", choices=["taker", "next"], default="taker",
+                   help="who leads after a trick: the taker, or the player after the last payer (default taker)")
     g.add_argument("--jokers", type=whole_number, default=0, help="jokers added to the deck: 0, 1 or 2")
     g.add_argument("--joker-mode", choices=["super", "beggar"], default="super", help="what a joker does (default super)")
     g.add_argument("--shuffle-pile", action="store_true", help="the trick winner shuffles the pile")
@@ -59,6 +61,7 @@ def rules_from_args(args, *, players: int | None = None):
         end=args.end,
         exhausted_tribute=args.exhausted_tribute,
         direction=args.direction,
+        leader=args.leader,
         jokers=args.jokers,
         joker_mode=args.joker_mode,
         shuffle_pile=args.shuffle_pile,

@@ -3,12 +3,14 @@
 One call plays a chunk of random games inside numba (GIL released, so joblib threads scale) and
 returns one numpy array per figure. It picks the fastest kernel valid for the rules:
 
-* `kernel_bits` - hands as bit-planes in uint64 words: decks of at most 64 cards (standard,
-  italian, jokers, small custom decks), every rule. Each game first goes through a fast path -
+* ``"bits"`` - hands as bit-planes in uint64 words: decks of at most 64 cards (standard,
+  italian, jokers, small custom decks), every rule. Each game first goes through a fast pass -
   `kernel_two` (two players, the game in registers) or `kernel_multi` (any number of players) -
   which plays it as far as it can prove the result (a win, no loop, no cut-off); the others are
-  replayed by the exact machinery of `kernel_bits` (Brent, cycle start, replay to the repeat);
-* `kernel_general` - ring-buffer hands, one step per card: any deck.
+  replayed by the exact driver (`exact.py`: Brent, cycle start, replay to the repeat) on planes;
+* ``"general"`` - the exact driver on ring-buffer hands, one step per card: any deck.
+
+The loops over a batch are in `batch.py`.
 
 Both give the same games, figure for figure, as the reference engine (tests/test_differential.py).
 """
@@ -17,13 +19,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import kernel_bits, kernel_general
-from .kernel_general import pack_params
+from . import batch, hands_bits
+from .constants import OUTCOME_CODES, pack_params
 
 __all__ = ["play_games", "play_deals", "kernel_for", "kernels_ready", "compile_kernels",
            "RESULT_KEYS", "SEAT_KEYS", "OUTCOME_CODES"]
 
-OUTCOME_CODES = ("win", "loop", "cutoff")
 RESULT_KEYS = ("cards", "tricks", "outcome", "winner", "looped",
                "loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")
 SEAT_KEYS = ("hand_size", "jacks", "queens", "kings", "aces", "jokers", "tribute_total",
@@ -32,14 +33,14 @@ SEAT_KEYS = ("hand_size", "jacks", "queens", "kings", "aces", "jokers", "tribute
 
 def kernel_for(rules) -> str:
     """Name of the kernel `play_games` uses for ``rules``: 'bits' or 'general'."""
-    return "bits" if kernel_bits.supports(rules.n_cards, rules.players) else "general"
+    return "bits" if hands_bits.supports(rules.n_cards, rules.players) else "general"
 
 
 def _entry(kernel: str):
     if kernel == "bits":
-        return kernel_bits.play_random_bits
+        return batch.play_random_bits
     if kernel == "general":
-        return kernel_general.play_random_general
+        return batch.play_random_general
     raise ValueError(f"The value for `kernel` must be 'bits' or 'general', but {kernel!r} was passed.")
 
 
@@ -134,10 +135,10 @@ def play_games(rules, seed: int, games, *, per_seat: bool = False, kernel: str |
     kernel = kernel or kernel_for(rules)
     seed = np.uint64(int(seed) % 2**64)
     if kernel == "bits":
-        kernel_bits.play_random_bits(deck, p, prm, seed, games, out_u32, out_small, seat_out, init_out,
+        batch.play_random_bits(deck, p, prm, seed, games, out_u32, out_small, seat_out, init_out,
                                      per_seat)
     elif kernel == "general":
-        kernel_general.play_random_general(deck, p, prm, seed, games, out_u32, out_small, seat_out, init_out)
+        batch.play_random_general(deck, p, prm, seed, games, out_u32, out_small, seat_out, init_out)
     else:
         raise ValueError(f"The value for `kernel` must be 'bits' or 'general', but {kernel!r} was passed.")
     return _assemble(out_u32, out_small, seat_out, init_out, per_seat)
@@ -185,9 +186,9 @@ def play_deals(rules, deals, *, seed: int = 0, game: int = 0, streams=None,
     prm = pack_params(rules)
     out_u32, out_small, seat_out = _empty_raw(m, p)
     n_cards = int(dl[0].sum()) if m else 0
-    kernel = kernel or ("bits" if kernel_bits.supports(n_cards, p) else "general")
+    kernel = kernel or ("bits" if hands_bits.supports(n_cards, p) else "general")
     if kernel == "bits":
-        kernel_bits.play_deals_bits(dh, dl, streams, prm, out_u32, out_small, seat_out)
+        batch.play_deals_bits(dh, dl, streams, prm, out_u32, out_small, seat_out)
     else:
-        kernel_general.play_deals_general(dh, dl, streams, prm, out_u32, out_small, seat_out)
+        batch.play_deals_general(dh, dl, streams, prm, out_u32, out_small, seat_out)
     return _assemble(out_u32, out_small, seat_out, None, True)

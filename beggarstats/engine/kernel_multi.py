@@ -25,8 +25,13 @@ import numpy as np
 from numba import njit
 
 from ..kernel_cache import install as _install_kernel_cache
+from ..rng import scatter_planes
+from .brent import brent_next
+from .constants import DONE, FALLBACK
+from .hands_bits import card_at, top_card
 from .kernel_ops import cttz, shr
-from .kernel_two import DONE, FALLBACK, _scatter_planes, play_two
+from .kernel_two import play_two
+from .rulebook import demand, lapses, next_demand_at, next_leader, out_at_trick_end, owed_to_beggar, sole_holder_wins
 
 __all__ = ["play_multi"]
 
@@ -122,7 +127,7 @@ def _plain_run(h0, h1, h2, ln, nxt, base, m, empty_end):
 
 @njit(nogil=True, cache=True, _nrt=False)
 def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, passes_on, beggar_mode,
-               shuffle, detect, limit, stream):
+               shuffle, detect, limit, leader_rule, stream):
     """Play the deal in ``h0, h1, h2`` (planes) and ``ln`` (lengths); seat 0 leads.
 
     The arrays are modified in place; ``minc``, ``outc``, ``place`` receive the per-seat figures
@@ -147,7 +152,8 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
     cards = 0
     tricks = 0
     leader = 0
-    empty_end = end == 1
+    empty_end = sole_holder_wins(end)
+    out_at_end = out_at_trick_end(end)
     power = 1
     lam = 1
     snap[0] = np.uint64(n)  # no snapshot yet: the first comparison fails
@@ -193,7 +199,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     if cards + cp + 1 >= limit:
                         return FALLBACK, cards, tricks, -1
                     b = np.uint64(cp)
-                    v = ((h0[np.uint64(turn)] >> b) & _ONE) | (((h1[np.uint64(turn)] >> b) & _ONE) << _ONE) | (((h2[np.uint64(turn)] >> b) & _ONE) << _TWO)
+                    v = card_at(h0[np.uint64(turn)], h1[np.uint64(turn)], h2[np.uint64(turn)], b)
                     c1 = np.uint64(cp + 1)  # cp < owed <= 5: a plain shift
                     h0[np.uint64(turn)] >>= c1
                     h1[np.uint64(turn)] >>= c1
@@ -208,7 +214,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     cards += cp + 1
                     claim = turn
                     owed = np.int64(v)
-                    beg = beggar_mode and owed == 5
+                    beg = owed_to_beggar(owed, beggar_mode)
                     turn = nxt[np.uint64(turn)]
                     continue
                 if h >= owed:
@@ -237,10 +243,9 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 # the payer's cards that cannot matter
                 h = ln[np.uint64(turn)]
                 k = owed - 1
-                if not beg:
-                    c = np.int64(cttz(h0[np.uint64(turn)] | h1[np.uint64(turn)] | h2[np.uint64(turn)]))
-                    if c < k:
-                        k = c
+                c = next_demand_at(h0[np.uint64(turn)], h1[np.uint64(turn)], h2[np.uint64(turn)], beg)
+                if c < k:
+                    k = c
                 lim = h - 1 if empty_end else h
                 if lim < k:
                     k = lim
@@ -279,13 +284,13 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                             w = s
                     return _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place,
                                 cards, tricks, limit)
-                if owed > 0 and not passes_on:
+                if owed > 0 and lapses(passes_on):
                     taker = claim
                     lapsed = True
                     break
                 turn = after
                 continue
-            v = (h0[np.uint64(turn)] & _ONE) | ((h1[np.uint64(turn)] & _ONE) << _ONE) | ((h2[np.uint64(turn)] & _ONE) << _TWO)
+            v = top_card(h0[np.uint64(turn)], h1[np.uint64(turn)], h2[np.uint64(turn)])
             h0[np.uint64(turn)] >>= _ONE
             h1[np.uint64(turn)] >>= _ONE
             h2[np.uint64(turn)] >>= _ONE
@@ -298,10 +303,10 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
             cards += 1
             played = turn
             card = np.int64(v)
-            if card > 0 and not beg:
+            if demand(card, beg) > 0:
                 claim = turn
                 owed = card
-                beg = beggar_mode and card == 5
+                beg = owed_to_beggar(card, beggar_mode)
                 turn = nxt[np.uint64(turn)]
             elif owed > 0:
                 owed -= 1
@@ -319,14 +324,13 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 return FALLBACK, cards, tricks, -1
         # ---------------- the pile is taken: a trick boundary ----------------
         if shuffle and L > 1:
-            q0, q1, q2 = _scatter_planes(q0, q1, q2, L, stream)
+            q0, q1, q2 = scatter_planes(q0, q1, q2, L, stream)
         sh = np.uint64(ln[np.uint64(taker)])
         h0[np.uint64(taker)] |= q0 << sh
         h1[np.uint64(taker)] |= q1 << sh
         h2[np.uint64(taker)] |= q2 << sh
         ln[np.uint64(taker)] += L
         tricks += 1
-        leader = taker
         k = 0
         m = left
         for j in range(m):
@@ -337,7 +341,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
             mo = minc[np.uint64(s)]
             minc[np.uint64(s)] = x if x < mo else mo
             k += 1 if x == 0 else 0
-        if end == 0:
+        if out_at_end:
             if k > 0:
                 pl = remaining - k + 1
                 for s in range(n):
@@ -355,6 +359,9 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                         return FALLBACK, cards, tricks, -1
                     place[np.uint64(taker)] = 1
                     return DONE, cards, tricks, taker
+        # the next trick's leader; ``turn`` is the last payer (``nxt`` names the next seat still in
+        # after any seat, in or out)
+        leader = next_leader(leader_rule, taker, nxt[np.uint64(turn)])
         if detect and tricks >= _BRENT_FROM:
             # Brent on the seats still in; a player going out restarts it (lam = power above): a
             # state with fewer players never repeats one with more
@@ -367,7 +374,8 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                          | (snap[i4 + _TWO] ^ h1[np.uint64(s)]) | (snap[i4 + np.uint64(3)] ^ h2[np.uint64(s)]))
             if diff == _ZERO:
                 return FALLBACK, cards, tricks, -1
-            if power == lam:
+            renew, power, lam = brent_next(power, lam)
+            if renew:
                 snap[0] = np.uint64(leader)
                 for j in range(m):
                     s = nxt[np.uint64(n + j)]
@@ -376,9 +384,6 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     snap[i4 + _ONE] = h0[np.uint64(s)]
                     snap[i4 + _TWO] = h1[np.uint64(s)]
                     snap[i4 + np.uint64(3)] = h2[np.uint64(s)]
-                power *= 2
-                lam = 0
-            lam += 1
         if empty_end and not lapsed:
             holder = _sole_holder(ln)
             if holder >= 0:

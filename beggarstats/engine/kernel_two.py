@@ -17,89 +17,22 @@ import numpy as np
 from numba import njit
 
 from ..kernel_cache import install as _install_kernel_cache
+from ..rng import scatter_planes
+from .brent import brent_next
+from .constants import DONE, FALLBACK, NO_LIMIT
+from .hands_bits import card_at, top_card
 from .kernel_ops import cttz as _cttz
 from .kernel_ops import shr as _shr
+from .rulebook import next_demand_at, out_at_trick_end, owed_to_beggar, sole_holder_wins
 
-__all__ = ["play_two", "DONE", "FALLBACK"]
+__all__ = ["play_two"]
 
-DONE, FALLBACK = 0, 1
 _ONE = np.uint64(1)
 _TWO = np.uint64(2)
 _ZERO = np.uint64(0)
-_MASK32 = np.uint64(0xFFFFFFFF)
 
 
 _install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _card_at(a0, a1, a2, i):
-    b = np.uint64(i)
-    return ((a0 >> b) & _ONE) | (((a1 >> b) & _ONE) << _ONE) | (((a2 >> b) & _ONE) << _TWO)
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _xoshiro(s0, s1, s2, s3):
-    """One xoshiro256** step on a state held in registers (same as `rng.next_u64`)."""
-    out = ((s1 * np.uint64(5)) << np.uint64(7) | (s1 * np.uint64(5)) >> np.uint64(57)) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
-    return out, s0, s1, s2, s3
-
-
-@njit(nogil=True, cache=True, inline="always")
-def _bounded(bits, m, s0, s1, s2, s3):
-    """Uniform in [0, m) from 32 random bits, Lemire with rejection (same as `rng._bounded32`)."""
-    mm = np.uint64(m)
-    prod = bits * mm
-    low = prod & _MASK32
-    if low < mm:
-        thresh = (np.uint64(2**32) - mm) % mm
-        while low < thresh:
-            r, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
-            prod = (r & _MASK32) * mm
-            low = prod & _MASK32
-    return np.int64(prod >> np.uint64(32)), s0, s1, s2, s3
-
-
-@njit(nogil=True, cache=True, _nrt=False, inline="always")
-def _scatter_planes(q0, q1, q2, L, stream):
-    """Shuffle a pile of ``L >= 2`` cards held as planes: exactly `rng.scatter_inplace` on its kinds
-    (same draws, same slots), with the stream state in registers. Each court card, lowest bit
-    first, goes to a random free slot of ``free``; number cards are the slots left, so they cost
-    nothing."""
-    s0 = stream[0]
-    s1 = stream[1]
-    s2 = stream[2]
-    s3 = stream[3]
-    court = q0 | q1 | q2
-    free = ~_ZERO >> np.uint64(64 - L)
-    o0 = _ZERO
-    o1 = _ZERO
-    o2 = _ZERO
-    while court:
-        b = np.uint64(_cttz(court))
-        court &= court - _ONE
-        r, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
-        j, s0, s1, s2, s3 = _bounded(r & _MASK32, L, s0, s1, s2, s3)
-        while not (free >> np.uint64(j)) & _ONE:
-            r, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
-            j, s0, s1, s2, s3 = _bounded(r & _MASK32, L, s0, s1, s2, s3)
-        uj = np.uint64(j)
-        free ^= _ONE << uj
-        o0 |= ((q0 >> b) & _ONE) << uj
-        o1 |= ((q1 >> b) & _ONE) << uj
-        o2 |= ((q2 >> b) & _ONE) << uj
-    stream[0] = s0
-    stream[1] = s1
-    stream[2] = s2
-    stream[3] = s3
-    return o0, o1, o2
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -147,8 +80,9 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
     m1 = nb
     if na == 0 or nb == 0:
         return FALLBACK, 0, 0, -1, m0, m1, 0
-    empty = end == 1
-    limit = max_cards if max_cards >= 0 else np.int64(2**62)
+    empty = sole_holder_wins(end)
+    out_at_end = out_at_trick_end(end)
+    limit = max_cards if max_cards >= 0 else NO_LIMIT
     # Brent: tortoise state (leader's seat, the leader's hand and length, the other hand)
     t0, t1, t2, tn, u0, u1, u2, tl = x0, x1, x2, nx, y0, y1, y2, lx
     power = 1
@@ -193,7 +127,7 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
                 return FALLBACK, cards, tricks, -1, m0, m1, 0
             return _won(1 - o_seat, L, cards, tricks, m0, m1)
         # O turns its top card: a penalty card (or, end `empty`, its last card)
-        v = o0 & _ONE | ((o1 & _ONE) << _ONE) | ((o2 & _ONE) << _TWO)
+        v = top_card(o0, o1, o2)
         lb = np.uint64(L)
         q0 = (v & _ONE) << lb
         q1 = ((v >> _ONE) & _ONE) << lb
@@ -209,10 +143,10 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
         if empty and no == 0:
             return _won(1 - o_seat, L, cards, tricks, m0, m1)
         owed = np.int64(v)
-        beg = beggar_mode and owed == 5
+        beg = owed_to_beggar(owed, beggar_mode)
         # -- tribute: P owes `owed` cards to O --
         while True:
-            cp = 64 if beg else np.int64(_cttz(p0 | p1 | p2))
+            cp = next_demand_at(p0, p1, p2, beg)
             if empty:
                 # P's first event: a penalty card, its last card, or the card completing the tribute
                 e = cp
@@ -257,7 +191,7 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
                 # a penalty card turns up after k number cards: the obligation passes back
                 if cards + k + 1 >= limit:
                     return FALLBACK, cards, tricks, -1, m0, m1, 0
-                v = _card_at(p0, p1, p2, k)
+                v = card_at(p0, p1, p2, k)
                 L += k
                 lb = np.uint64(L)
                 q0 |= (v & _ONE) << lb
@@ -272,7 +206,7 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
                 if empty and np_ == 0:
                     return _won(o_seat, L, cards, tricks, m0, m1)
                 owed = np.int64(v)
-                beg = beggar_mode and owed == 5
+                beg = owed_to_beggar(owed, beggar_mode)
                 o0, o1, o2, no, p0, p1, p2, np_ = p0, p1, p2, np_, o0, o1, o2, no
                 o_seat = 1 - o_seat
                 continue
@@ -294,7 +228,7 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
                 np_ -= owed
             # O takes the pile
             if shuffle and L > 1:
-                q0, q1, q2 = _scatter_planes(q0, q1, q2, L, stream)
+                q0, q1, q2 = scatter_planes(q0, q1, q2, L, stream)
             sh = np.uint64(no)
             o0 |= q0 << sh
             o1 |= q1 << sh
@@ -310,7 +244,7 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
         n_1 = ny if lx == 0 else nx
         m0 = n_0 if n_0 < m0 else m0
         m1 = n_1 if n_1 < m1 else m1
-        if ny == 0 and end == 0:
+        if ny == 0 and out_at_end:
             # end `trick`: the other player's hand is empty, out; the taker wins
             return DONE, cards, tricks, lx, m0, m1, cards
         if detect:
@@ -319,8 +253,6 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
                     | np.uint64((lx ^ tl) | (nx ^ tn)))
             if diff == _ZERO:
                 return FALLBACK, cards, tricks, -1, m0, m1, 0
-            if power == lam:
+            renew, power, lam = brent_next(power, lam)
+            if renew:
                 t0, t1, t2, tn, u0, u1, u2, tl = x0, x1, x2, nx, y0, y1, y2, lx
-                power *= 2
-                lam = 0
-            lam += 1

@@ -88,15 +88,14 @@ class _Game:
         self.cards += 1
         return card
 
-    def take_pile(self, taker: int, final: bool = False) -> None:
+    def take_pile(self, taker: int, final: bool = False, last_payer: int | None = None) -> None:
         """A trick: the taker puts the pile under their hand in the order it was played
-        (shuffled first under the shuffle variants) and leads the next trick."""
+        (shuffled first under the shuffle variants); then the next trick's leader is chosen."""
         if self.shuffling:
             self.rng.shuffle(self.pile)
         self.hands[taker].extend(self.pile)
         self.pile = []
         self.tricks += 1
-        self.leader = taker
         self.end_trick_record(taker)
         if final:
             return
@@ -104,7 +103,15 @@ class _Game:
             # A trick is over: every player with an empty hand is out.
             self.go_out(s for s in range(self.n) if self.in_game[s] and not self.hands[s])
         if not self.over:
+            self.leader = self.next_leader(taker, last_payer)
             self.check_loop()
+
+    def next_leader(self, taker: int, last_payer: int) -> int:
+        """`leader`: the taker leads the next trick ('taker'), or the next player after the one
+        who paid the trick's last card or ran out paying it ('next')."""
+        if self.rules.leader == "next":
+            return self.next_in_game(last_payer)
+        return taker
 
     def end_trick_record(self, taker) -> None:
         for s in range(self.n):
@@ -164,7 +171,7 @@ class _Game:
                 if self.over:
                     break
                 if owed and self.rules.exhausted_tribute == "claimant":
-                    self.take_pile(claimant)   # the rest of the tribute lapses
+                    self.take_pile(claimant, last_payer=turn)   # the rest of the tribute lapses
                     break
                 turn = self.next_in_game(turn)  # passes_on: the next player owes the rest
                 continue
@@ -177,7 +184,7 @@ class _Game:
             elif owed:
                 owed -= 1
                 if owed == 0:
-                    self.take_pile(claimant)
+                    self.take_pile(claimant, last_payer=turn)
                     self.check_empty_end()
                     self.check_cutoff()
                     break

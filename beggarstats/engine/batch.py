@@ -1,0 +1,222 @@
+"""Batches of games inside numba: deal each game, play it in the fastest tier that can, write its row.
+
+* `play_random_bits` - decks of at most 64 cards. Every game first goes to a fast pass
+  (`kernel_two.play_two` for two players, `kernel_multi.play_multi` for more), which plays it as
+  far as it can prove the result; the games it hands back (a loop, a cut-off, an unusual start)
+  are dealt again and played by the exact driver (`exact.play_one`) on bit-planes, from the same
+  deal and stream, so the figures never depend on which tier ran.
+* `play_random_general` - any deck: the exact driver on ring buffers, every game.
+* `play_deals_bits` / `play_deals_general` - given deals (the records, the conformance suite).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from ..deals import deal_into
+from ..kernel_cache import install as _install_kernel_cache
+from ..rng import seed_into
+from .constants import FALLBACK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_PASSES_ON, P_SHUFFLE_PILE, P_STEP, WIN
+from .exact import play_one
+from .hands_bits import deal_planes, planes_of
+from .kernel_multi import play_multi
+from .kernel_two import play_two
+from .state import new_bits_game, new_ring_game
+
+__all__ = ["play_random_bits", "play_deals_bits", "play_random_general", "play_deals_general"]
+
+# the working arrays of a bit-plane batch, allocated once per batch
+Scratch = namedtuple("Scratch", "shuffled d0 d1 d2 dl state saved snap cut h0 h1 h2 hl in_game nxt min_cards "
+                                "out_cards place")
+
+_install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
+
+
+@njit(nogil=True, cache=True)
+def _scratch(N, n):
+    z = np.zeros(n, dtype=np.uint64)
+    zi = np.zeros(n, dtype=np.int64)
+    return Scratch(np.zeros(N, dtype=np.int8), z.copy(), z.copy(), z.copy(), zi.copy(),
+                   np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
+                   np.zeros(1 + 4 * n, dtype=np.uint64), np.zeros(4 + 4 * n, dtype=np.int64),
+                   z.copy(), z.copy(), z.copy(), zi.copy(), np.zeros(n, dtype=np.uint8), np.zeros(4 * n, dtype=np.int64),
+                   zi.copy(), zi.copy(), zi.copy())
+
+
+@njit(nogil=True, cache=True)
+def play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat):
+    """Play the random games ``games`` of the table ``seed`` (one row each); deals exactly as
+    `deals.deal_into`. ``init_out`` int64[n_games, 7, n]: initial hand size, J, Q, K, A, jokers,
+    total tribute (when ``per_seat``)."""
+    _play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat,
+                      new_bits_game(n), new_bits_game(n), _scratch(deck.shape[0], n),
+                      np.zeros(games.shape[0], dtype=np.uint8))
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _record_win(out_u32, out_small, i, cards, tricks, w):
+    """Game i was won by seat w (a fast pass proved it: no loop, no cut-off)."""
+    out_u32[0, i] = cards
+    out_u32[1, i] = tricks
+    for k in range(2, 6):
+        out_u32[k, i] = 0
+    out_small[0, i] = WIN
+    out_small[1, i] = w
+    out_small[2, i] = 0
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
+    """Every game through `kernel_two`; ``need[i] = 1`` for those it hands back."""
+    end = prm[P_END]
+    beggar = prm[P_BEGGAR] != 0
+    shuffle = prm[P_SHUFFLE_PILE] != 0
+    maxc = prm[P_MAX_CARDS]
+    # the default rules get a loop of their own with the options as constants, which the compiler
+    # folds into play_two (a few per cent on the most common table)
+    plain = end == 0 and not beggar and not shuffle and maxc < 0
+    plain_shuffle = end == 0 and not beggar and shuffle and maxc < 0
+    d0, d1, d2, dl = x.d0, x.d1, x.d2, x.dl
+    for i in range(games.shape[0]):
+        deal_planes(deck, 2, seed, games[i], x.state, x.shuffled, d0, d1, d2, dl, init_out, i, per_seat)
+        if plain:
+            st, cards, tricks, w, m0, m1, oc = play_two(d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1],
+                                                        dl[1], 0, False, True, False, -1, x.state)
+        elif plain_shuffle:
+            # shuffle_pile with the other options at their defaults: constants as well
+            st, cards, tricks, w, m0, m1, oc = play_two(d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1],
+                                                        dl[1], 0, False, False, True, -1, x.state)
+        else:
+            st, cards, tricks, w, m0, m1, oc = play_two(d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1],
+                                                        dl[1], end, beggar, not shuffle, shuffle, maxc, x.state)
+        if st == FALLBACK:
+            need[i] = 1
+            continue
+        _record_win(out_u32, out_small, i, cards, tricks, w)
+        if per_seat:
+            seat_out[i, 0, 0] = m0
+            seat_out[i, 0, 1] = m1
+            seat_out[i, 1, w] = 1
+            seat_out[i, 1, 1 - w] = 2
+            seat_out[i, 2, w] = -1
+            seat_out[i, 2, 1 - w] = oc
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
+    """Every game through `kernel_multi`; ``need[i] = 1`` for those it hands back."""
+    limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
+    step = prm[P_STEP]
+    end = prm[P_END]
+    passes_on = prm[P_PASSES_ON] != 0
+    beggar = prm[P_BEGGAR] != 0
+    shuffle = prm[P_SHUFFLE_PILE] != 0
+    leader_rule = prm[P_LEADER]
+    plain = end == 0 and not beggar and not shuffle and limit == NO_LIMIT and leader_rule == 0  # constants
+    for i in range(games.shape[0]):
+        deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
+        for s in range(n):
+            x.h0[s] = x.d0[s]
+            x.h1[s] = x.d1[s]
+            x.h2[s] = x.d2[s]
+            x.hl[s] = x.dl[s]
+        if plain:
+            st, cards, tricks, w = play_multi(x.h0, x.h1, x.h2, x.hl, x.in_game, x.nxt, x.min_cards, x.out_cards,
+                                              x.place, x.snap, step, 0, passes_on, False, False, True, NO_LIMIT,
+                                              0, x.state)
+        else:
+            st, cards, tricks, w = play_multi(x.h0, x.h1, x.h2, x.hl, x.in_game, x.nxt, x.min_cards, x.out_cards,
+                                              x.place, x.snap, step, end, passes_on, beggar, shuffle, not shuffle,
+                                              limit, leader_rule, x.state)
+        if st == FALLBACK:
+            need[i] = 1
+            continue
+        _record_win(out_u32, out_small, i, cards, tricks, w)
+        if per_seat:
+            for s in range(n):
+                seat_out[i, 0, s] = x.min_cards[s]
+                seat_out[i, 1, s] = x.place[s]
+                seat_out[i, 2, s] = x.out_cards[s]
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, G, GB, x,
+                      need):
+    # compiled without reference counting: every array is allocated by the caller. The fast pass
+    # and the (rare) exact replays are separate loops, so the hot loop stays small.
+    if n == 2:
+        _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x)
+    else:
+        _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x)
+    for i in range(games.shape[0]):
+        if need[i]:
+            deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
+            play_one((x.d0, x.d1, x.d2, x.dl), x.state, prm, G, GB, x.snap, x.cut, x.saved, i, out_u32, out_small,
+                     seat_out, per_seat)
+
+
+@njit(nogil=True, cache=True)
+def play_deals_bits(dh, dl, streams, prm, out_u32, out_small, seat_out):
+    """Play given deals on bit-planes: ``dh`` int8[m, n, W], ``dl`` int64[m, n], ``streams`` uint64[m, 4]."""
+    m = dh.shape[0]
+    n = dh.shape[1]
+    d0 = np.zeros(n, dtype=np.uint64)
+    d1 = np.zeros(n, dtype=np.uint64)
+    d2 = np.zeros(n, dtype=np.uint64)
+    saved = np.zeros(4, dtype=np.uint64)
+    G = new_bits_game(n)
+    GB = new_bits_game(n)
+    snap = np.zeros(1 + 4 * n, dtype=np.uint64)
+    cut = np.zeros(4 + 4 * n, dtype=np.int64)
+    for i in range(m):
+        planes_of(dh[i], dl[i], d0, d1, d2)
+        play_one((d0, d1, d2, dl[i]), streams[i], prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out,
+                 True)
+
+
+@njit(nogil=True, cache=True)
+def play_random_general(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out):
+    """Play the random games ``games`` of the table ``seed`` on ring buffers (any deck)."""
+    N = deck.shape[0]
+    W = (N + n - 1) // n
+    dh = np.zeros((n, W), dtype=np.int8)
+    dl = np.zeros(n, dtype=np.int64)
+    state = np.zeros(4, dtype=np.uint64)
+    saved = np.zeros(4, dtype=np.uint64)
+    G = new_ring_game(n, N)
+    GB = new_ring_game(n, N)
+    snap = np.zeros(1 + 2 * n + N, dtype=np.int64)
+    cut = np.zeros(4 + 4 * n, dtype=np.int64)
+    for i in range(games.shape[0]):
+        seed_into(state, np.uint64(seed), np.uint64(games[i]))
+        deal_into(state, deck, n, dh, dl)
+        for s in range(n):
+            for k in range(7):
+                init_out[i, k, s] = 0
+            init_out[i, 0, s] = dl[s]
+            for k in range(dl[s]):
+                c = dh[s, k]
+                if c > 0:
+                    init_out[i, c, s] += 1
+                    init_out[i, 6, s] += c
+        play_one((dh, dl), state, prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, True)
+
+
+@njit(nogil=True, cache=True)
+def play_deals_general(dh, dl, streams, prm, out_u32, out_small, seat_out):
+    """Play given deals on ring buffers: ``dh`` int8[m, n, W], ``dl`` int64[m, n], ``streams`` uint64[m, 4]."""
+    m = dh.shape[0]
+    n = dh.shape[1]
+    N = 0
+    for s in range(n):
+        N += dl[0, s]
+    saved = np.zeros(4, dtype=np.uint64)
+    G = new_ring_game(n, N)
+    GB = new_ring_game(n, N)
+    snap = np.zeros(1 + 2 * n + N, dtype=np.int64)
+    cut = np.zeros(4 + 4 * n, dtype=np.int64)
+    for i in range(m):
+        play_one((dh[i], dl[i]), streams[i], prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, True)

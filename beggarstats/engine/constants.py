@@ -1,0 +1,54 @@
+"""Every number the kernels share: the cards, the rule codes, the outcome codes, the parameter array.
+
+The kernels take no Python objects, so a `Rules` reaches them as the int64 array of `pack_params`
+and every choice as a small integer named here. Nothing else in the engine writes these numbers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import ACE, JACK, JOKER, KING, NUMBER, QUEEN
+
+__all__ = [
+    "NUMBER", "JACK", "QUEEN", "KING", "ACE", "JOKER", "WIN", "LOOP", "CUTOFF", "OUTCOME_CODES",
+    "DONE", "FALLBACK", "C_PAID", "C_WIN", "C_CUT", "C_LAPSED", "END_TRICK", "END_EMPTY",
+    "END_UNABLE", "LEADER_TAKER", "LEADER_NEXT", "NO_LIMIT", "PARAMS", "pack_params",
+]
+
+# -- cards: a card is stored as the tribute it demands (cards.py): NUMBER 0 .. JOKER 5 -----------
+
+# -- how a game ended (the ``outcome`` row of the result arrays) ---------------------------------
+WIN, LOOP, CUTOFF = 0, 1, 2
+OUTCOME_CODES = ("win", "loop", "cutoff")
+
+# -- a fast pass's answer: the game is decided, or it goes to the exact driver -------------------
+DONE, FALLBACK = 0, 1
+
+# -- how a trick stopped (exact driver): tribute paid, game won, cut-off reached, tribute lapsed --
+C_PAID, C_WIN, C_CUT, C_LAPSED = 0, 1, 2, 3
+
+# -- the choices of `Rules`, as codes ------------------------------------------------------------
+END_TRICK, END_EMPTY, END_UNABLE = 0, 1, 2          # Rules.end: 'trick', 'empty', 'unable'
+LEADER_TAKER, LEADER_NEXT = 0, 1                    # Rules.leader: 'taker', 'next'
+NO_LIMIT = np.int64(2**62)                          # "no cut-off" as a card count
+
+# -- the parameter array: one slot per option ----------------------------------------------------
+(P_END, P_PASSES_ON, P_STEP, P_BEGGAR, P_SHUFFLE_PILE, P_SHUFFLE_ON_LOOP, P_MAX_CARDS, P_MOST,
+ P_LEADER) = range(9)
+PARAMS = 9
+
+
+def pack_params(rules) -> np.ndarray:
+    """The rules as the int64 parameter array the kernels read (slots ``P_*``)."""
+    p = np.zeros(PARAMS, dtype=np.int64)
+    p[P_END] = ("trick", "empty", "unable").index(rules.end)
+    p[P_PASSES_ON] = rules.exhausted_tribute == "passes_on"
+    p[P_STEP] = 1 if rules.direction == "cw" else rules.players - 1
+    p[P_BEGGAR] = rules.joker_mode == "beggar"
+    p[P_SHUFFLE_PILE] = bool(rules.shuffle_pile)
+    p[P_SHUFFLE_ON_LOOP] = bool(rules.shuffle_on_loop)
+    p[P_MAX_CARDS] = -1 if rules.max_cards is None else int(rules.max_cards)
+    p[P_MOST] = rules.unfinished == "most_cards"
+    p[P_LEADER] = ("taker", "next").index(rules.leader)
+    return p

@@ -1,0 +1,265 @@
+"""Hands as bit-planes (`state.BitsGame`): the card moves of the exact driver for decks of at
+most 64 cards, and the plane operations the fast passes share.
+
+A hand is three uint64 words: bit i of plane b is bit b of the i-th card's tribute (top card =
+bit 0), with its length beside it; the pile likewise. Playing a card is three shifts, taking a
+pile three shifts and ORs, and runs of number cards are skipped in one step: count-trailing-zeros
+of ``p0 | p1 | p2`` finds a hand's next penalty card, and a plain run round the table is shared out
+arithmetically (the player at offset j of m plays card ``a*m + j`` of the run with its a-th card).
+Every card that can matter - a penalty card, the card completing a tribute, a hand's last card
+(end 'empty'), the cut-off card, a player who cannot play - is left to the driver's one-card step.
+
+`load_deal`, `play_top`, `skip_plain`, `pile_under`, `save_state`, `same_state`, `same_games` are
+plain functions compiled into the driver through `hands.py`; the rest are numba functions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..kernel_cache import install as _install_kernel_cache
+from ..rng import scatter_planes, seed_into, shuffle_inplace
+from .kernel_ops import cttz, shr
+from .rulebook import next_demand_at, next_in_game
+from .state import S_CARDS, S_LEADER, S_LEFT, S_PLEN
+
+__all__ = ["MAX_CARDS", "supports", "top_card", "card_at", "put_card", "deal_planes", "planes_of"]
+
+MAX_CARDS = 64
+_ONE = np.uint64(1)
+_TWO = np.uint64(2)
+_ZERO = np.uint64(0)
+
+_install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
+
+
+def supports(n_cards: int, players: int) -> bool:
+    """True if a deck of ``n_cards`` fits the planes (every hand in 64 bits)."""
+    return 0 < n_cards <= MAX_CARDS
+
+
+# -- plane operations (numba, inlined) ------------------------------------------------------------
+@njit(nogil=True, cache=True, inline="always")
+def top_card(p0, p1, p2):
+    """The tribute of a hand's top card."""
+    return (p0 & _ONE) | ((p1 & _ONE) << _ONE) | ((p2 & _ONE) << _TWO)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def card_at(p0, p1, p2, i):
+    """The tribute of a hand's ``i``-th card from the top."""
+    b = np.uint64(i)
+    return ((p0 >> b) & _ONE) | (((p1 >> b) & _ONE) << _ONE) | (((p2 >> b) & _ONE) << _TWO)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def put_card(q0, q1, q2, v, i):
+    """The planes with card ``v`` (uint64 tribute) set at position ``i`` (which is empty)."""
+    b = np.uint64(i)
+    return q0 | ((v & _ONE) << b), q1 | (((v >> _ONE) & _ONE) << b), q2 | ((v >> _TWO) << b)
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def deal_planes(deck, n, seed, game, state, shuffled, d0, d1, d2, dl, init_out, i, per_seat):
+    """Deal game ``game`` of table ``seed`` into planes exactly as `deals.deal_into` (the deck in
+    canonical order, Fisher-Yates on the game's stream, card k to seat k mod n); ``state`` ends
+    after the deal. With ``per_seat``, row ``i`` of ``init_out`` gets each hand's size, penalty
+    cards by kind and total tribute."""
+    N = deck.shape[0]
+    seed_into(state, seed, np.uint64(game))
+    for k in range(N):
+        shuffled[k] = deck[k]
+    shuffle_inplace(state, shuffled, N)
+    for s in range(n):
+        d0[s] = _ZERO
+        d1[s] = _ZERO
+        d2[s] = _ZERO
+        dl[s] = N // n + (1 if s < N % n else 0)
+        if per_seat:
+            for k in range(7):
+                init_out[i, k, s] = 0
+            init_out[i, 0, s] = dl[s]
+    # card k goes to seat k mod n at position k // n; only penalty cards set bits
+    s = 0
+    pos = 0
+    for k in range(N):
+        c = shuffled[k]
+        if c != 0:
+            d0[s], d1[s], d2[s] = put_card(d0[s], d1[s], d2[s], np.uint64(c), pos)
+            if per_seat:
+                init_out[i, np.int64(c), s] += 1
+                init_out[i, 6, s] += np.int64(c)
+        s += 1
+        if s == n:
+            s = 0
+            pos += 1
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def planes_of(dh, dl, d0, d1, d2):
+    """A deal given as tributes (``dh[s, :dl[s]]``, top card first) into planes ``d0, d1, d2``."""
+    for s in range(dl.shape[0]):
+        d0[s] = _ZERO
+        d1[s] = _ZERO
+        d2[s] = _ZERO
+        for k in range(dl[s]):
+            d0[s], d1[s], d2[s] = put_card(d0[s], d1[s], d2[s], np.uint64(dh[s, k]), k)
+
+
+# -- the driver's primitives (compiled through hands.py) ------------------------------------------
+def load_deal(G, deal):
+    """Put the deal ``(d0, d1, d2, dl)`` (planes and lengths) in the hands; the pile is empty."""
+    d0, d1, d2, dl = deal
+    for s in range(dl.shape[0]):
+        G.p0[s] = d0[s]
+        G.p1[s] = d1[s]
+        G.p2[s] = d2[s]
+    G.pile[0] = _ZERO
+    G.pile[1] = _ZERO
+    G.pile[2] = _ZERO
+
+
+def play_top(G, seat):
+    """``seat`` turns its top card onto the pile; returns the card."""
+    v = top_card(G.p0[seat], G.p1[seat], G.p2[seat])
+    G.p0[seat] >>= _ONE
+    G.p1[seat] >>= _ONE
+    G.p2[seat] >>= _ONE
+    G.ln[seat] -= 1
+    G.pile[0], G.pile[1], G.pile[2] = put_card(G.pile[0], G.pile[1], G.pile[2], v, G.sc[S_PLEN])
+    G.sc[S_PLEN] += 1
+    return np.int64(v)
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _drop(G, s, k):
+    """``s`` plays its top ``k`` cards, number cards all (or paid to a Beggar joker: see below)."""
+    G.p0[s] = shr(G.p0[s], k)
+    G.p1[s] = shr(G.p1[s], k)
+    G.p2[s] = shr(G.p2[s], k)
+    G.ln[s] -= k
+
+
+def skip_plain(G, turn, owed, beggar_owed, limit, step, empty_end):
+    """Play at once the cards before the next one that can matter (never the cut-off card itself);
+    returns the new (turn, owed)."""
+    sc = G.sc
+    room = limit - sc[S_CARDS] - 1
+    if room <= 0:
+        return turn, owed
+    if owed > 0:
+        # the payer's cards before its next demanding card / last card / the card completing it
+        h = G.ln[turn]
+        k = owed - 1
+        c = next_demand_at(G.p0[turn], G.p1[turn], G.p2[turn], beggar_owed)
+        if c < k:
+            k = c
+        lim = h - 1 if empty_end else h
+        if lim < k:
+            k = lim
+        if room < k:
+            k = room
+        if k > 0:
+            if beggar_owed:
+                # paid to a Beggar joker, penalty cards count as plain but keep their kind
+                mask = (_ONE << np.uint64(k)) - _ONE
+                lb = np.uint64(sc[S_PLEN])
+                G.pile[0] |= (G.p0[turn] & mask) << lb
+                G.pile[1] |= (G.p1[turn] & mask) << lb
+                G.pile[2] |= (G.p2[turn] & mask) << lb
+            _drop(G, turn, k)
+            owed -= k
+            sc[S_PLEN] += k
+            sc[S_CARDS] += k
+        return turn, owed
+    # plain play round the table (nothing owed, so only penalty cards demand)
+    m = sc[S_LEFT]
+    best = np.int64(2**62)
+    s = turn
+    for j in range(m):
+        a = np.int64(cttz(G.p0[s] | G.p1[s] | G.p2[s]))
+        lim = G.ln[s] - 1 if empty_end else G.ln[s]
+        if lim < 0:
+            lim = 0
+        if lim < a:
+            a = lim
+        e = a * m + j
+        if e < best:
+            best = e
+            if e < m:
+                break
+        s = next_in_game(G.in_game, s, step)
+    k = best
+    if room < k:
+        k = room
+    if k > 0:
+        q = k // m
+        r = k - q * m
+        s = turn
+        for j in range(m):
+            c = q + 1 if j < r else q
+            if c > 0:
+                _drop(G, s, c)
+            if j == r:
+                turn = s
+            s = next_in_game(G.in_game, s, step)
+        sc[S_PLEN] += k
+        sc[S_CARDS] += k
+    return turn, owed
+
+
+def pile_under(G, taker, shuffle, stream):
+    """The pile goes under ``taker``'s hand in the order played (shuffled first if ``shuffle``)."""
+    L = G.sc[S_PLEN]
+    q0 = G.pile[0]
+    q1 = G.pile[1]
+    q2 = G.pile[2]
+    if shuffle and L > 1:
+        q0, q1, q2 = scatter_planes(q0, q1, q2, L, stream)
+    h = G.ln[taker]
+    if L > 0:
+        sh = np.uint64(h)
+        G.p0[taker] |= q0 << sh
+        G.p1[taker] |= q1 << sh
+        G.p2[taker] |= q2 << sh
+    G.ln[taker] = h + L
+    G.pile[0] = _ZERO
+    G.pile[1] = _ZERO
+    G.pile[2] = _ZERO
+
+
+def save_state(G, snap):
+    """Boundary state: the leader, then per seat its length and in-game flag, and its planes."""
+    snap[0] = np.uint64(G.sc[S_LEADER])
+    j = 1
+    for s in range(G.ln.shape[0]):
+        snap[j] = np.uint64(G.ln[s] * 2 + G.in_game[s])
+        snap[j + 1] = G.p0[s]
+        snap[j + 2] = G.p1[s]
+        snap[j + 3] = G.p2[s]
+        j += 4
+
+
+def same_state(G, snap):
+    """True if ``G``'s boundary state is the one `save_state` wrote to ``snap``."""
+    if snap[0] != np.uint64(G.sc[S_LEADER]):
+        return False
+    j = 1
+    for s in range(G.ln.shape[0]):
+        if (snap[j] != np.uint64(G.ln[s] * 2 + G.in_game[s]) or snap[j + 1] != G.p0[s]
+                or snap[j + 2] != G.p1[s] or snap[j + 3] != G.p2[s]):
+            return False
+        j += 4
+    return True
+
+
+def same_games(G, B):
+    """True if two games stand at the same boundary state."""
+    if G.sc[S_LEADER] != B.sc[S_LEADER]:
+        return False
+    for s in range(G.ln.shape[0]):
+        if (G.ln[s] != B.ln[s] or G.in_game[s] != B.in_game[s] or G.p0[s] != B.p0[s] or G.p1[s] != B.p1[s]
+                or G.p2[s] != B.p2[s]):
+            return False
+    return True
