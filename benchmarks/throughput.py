@@ -172,6 +172,7 @@ def cases() -> list[tuple[str, Rules]]:
         ("end=empty", Rules(end="empty")),
         ("end=unable", Rules(end="unable")),
         ("ccw, 4 players", Rules(players=4, direction="ccw")),
+        ("leader=next, 4 players", Rules(players=4, leader="next")),
         ("italian deck", Rules(deck="italian")),
     ]
     return rows

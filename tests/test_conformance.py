@@ -38,7 +38,7 @@ import beggarstats as bs
 from beggarstats.cards import composition, parse_deal
 from beggarstats.engine.constants import DONE, FALLBACK, NO_LIMIT, OUTCOME_CODES, P_LEADER, P_STEP, pack_params
 from beggarstats.engine.fast import play_deals
-from beggarstats.engine.kernel_multi import play_multi
+from beggarstats.engine.kernel_multi import new_table, play_multi
 from beggarstats.engine.kernel_two import play_two
 from beggarstats.engine.reference import play_hands
 from beggarstats.play import rules_for_deal
@@ -114,10 +114,10 @@ def play_fast_two(deal, rules, seed):
     """`kernel_two.play_two` on the deal, with the arguments `batch._two_pass` gives it."""
     a, b = parse_deal(deal)
     shuffle = rules.shuffle_pile
-    max_cards = -1 if rules.max_cards is None else rules.max_cards
+    limit = NO_LIMIT if rules.max_cards is None else np.int64(rules.max_cards)
     st, cards, tricks, w, m0, m1, oc = play_two(
-        *_planes(a), len(a), *_planes(b), len(b), ("trick", "empty", "unable").index(rules.end),
-        rules.joker_mode == "beggar", not shuffle, shuffle, max_cards, stream_state(seed, 0).copy())
+        (*_planes(a), len(a)), (*_planes(b), len(b)), ("trick", "empty", "unable").index(rules.end),
+        rules.joker_mode == "beggar", not shuffle, shuffle, limit, stream_state(seed, 0).copy())
     if st == FALLBACK:
         return None
     assert st == DONE
@@ -132,16 +132,14 @@ def play_fast_multi(deal, rules, seed):
     hands = parse_deal(deal)
     n = len(hands)
     planes = [_planes(h) for h in hands]
-    h0, h1, h2 = (np.array([p[b] for p in planes], dtype=np.uint64) for b in range(3))
-    ln = np.array([len(h) for h in hands], dtype=np.int64)
-    ing = np.zeros(n, dtype=np.uint8)
-    nxt = np.zeros(4 * n, dtype=np.int64)
-    minc, outc, place = (np.zeros(n, dtype=np.int64) for _ in range(3))
-    snap = np.zeros(1 + 4 * n, dtype=np.uint64)
+    t = new_table(n)
+    for s, h in enumerate(hands):
+        t.p0[s], t.p1[s], t.p2[s] = planes[s]
+        t.ln[s] = len(h)
     shuffle = rules.shuffle_pile
     limit = NO_LIMIT if rules.max_cards is None else np.int64(rules.max_cards)
     st, cards, tricks, w = play_multi(
-        h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, pack_params(rules)[P_STEP],
+        t, pack_params(rules)[P_STEP],
         ("trick", "empty", "unable").index(rules.end), rules.exhausted_tribute == "passes_on",
         rules.joker_mode == "beggar", shuffle, not shuffle, limit, pack_params(rules)[P_LEADER],
         stream_state(seed, 0).copy())
@@ -149,8 +147,8 @@ def play_fast_multi(deal, rules, seed):
         return None
     assert st == DONE
     return Figures("win", int(w), int(cards), int(tricks), (None,) * 4,
-                   tuple(_none(int(v)) for v in place), tuple(_none(int(v)) for v in outc),
-                   tuple(int(v) for v in minc), path="fast")
+                   tuple(_none(int(v)) for v in t.place), tuple(_none(int(v)) for v in t.out_cards),
+                   tuple(int(v) for v in t.min_cards), path="fast")
 
 
 def every_engine(deal, rules, seed=0):

@@ -22,15 +22,14 @@ from ..rng import seed_into
 from .constants import FALLBACK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_PASSES_ON, P_SHUFFLE_PILE, P_STEP, WIN
 from .exact import play_one
 from .hands_bits import deal_planes, planes_of
-from .kernel_multi import play_multi
+from .kernel_multi import new_table, play_multi
 from .kernel_two import play_two
 from .state import new_bits_game, new_ring_game
 
 __all__ = ["play_random_bits", "play_deals_bits", "play_random_general", "play_deals_general"]
 
 # the working arrays of a bit-plane batch, allocated once per batch
-Scratch = namedtuple("Scratch", "shuffled d0 d1 d2 dl state saved snap cut h0 h1 h2 hl in_game nxt min_cards "
-                                "out_cards place")
+Scratch = namedtuple("Scratch", "shuffled d0 d1 d2 dl state saved snap cut table")
 
 _install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
@@ -38,12 +37,9 @@ _install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cac
 @njit(nogil=True, cache=True)
 def _scratch(N, n):
     z = np.zeros(n, dtype=np.uint64)
-    zi = np.zeros(n, dtype=np.int64)
-    return Scratch(np.zeros(N, dtype=np.int8), z.copy(), z.copy(), z.copy(), zi.copy(),
+    return Scratch(np.zeros(N, dtype=np.int8), z.copy(), z.copy(), z.copy(), np.zeros(n, dtype=np.int64),
                    np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
-                   np.zeros(1 + 4 * n, dtype=np.uint64), np.zeros(4 + 4 * n, dtype=np.int64),
-                   z.copy(), z.copy(), z.copy(), zi.copy(), np.zeros(n, dtype=np.uint8), np.zeros(4 * n, dtype=np.int64),
-                   zi.copy(), zi.copy(), zi.copy())
+                   np.zeros(1 + 4 * n, dtype=np.uint64), np.zeros(4 + 4 * n, dtype=np.int64), new_table(n))
 
 
 @njit(nogil=True, cache=True)
@@ -74,24 +70,23 @@ def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, pe
     end = prm[P_END]
     beggar = prm[P_BEGGAR] != 0
     shuffle = prm[P_SHUFFLE_PILE] != 0
-    maxc = prm[P_MAX_CARDS]
+    limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
     # the default rules get a loop of their own with the options as constants, which the compiler
     # folds into play_two (a few per cent on the most common table)
-    plain = end == 0 and not beggar and not shuffle and maxc < 0
-    plain_shuffle = end == 0 and not beggar and shuffle and maxc < 0
+    plain = end == 0 and not beggar and not shuffle and limit == NO_LIMIT
+    plain_shuffle = end == 0 and not beggar and shuffle and limit == NO_LIMIT
     d0, d1, d2, dl = x.d0, x.d1, x.d2, x.dl
     for i in range(games.shape[0]):
         deal_planes(deck, 2, seed, games[i], x.state, x.shuffled, d0, d1, d2, dl, init_out, i, per_seat)
+        a = (d0[0], d1[0], d2[0], dl[0])
+        b = (d0[1], d1[1], d2[1], dl[1])
         if plain:
-            st, cards, tricks, w, m0, m1, oc = play_two(d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1],
-                                                        dl[1], 0, False, True, False, -1, x.state)
+            st, cards, tricks, w, m0, m1, oc = play_two(a, b, 0, False, True, False, NO_LIMIT, x.state)
         elif plain_shuffle:
             # shuffle_pile with the other options at their defaults: constants as well
-            st, cards, tricks, w, m0, m1, oc = play_two(d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1],
-                                                        dl[1], 0, False, False, True, -1, x.state)
+            st, cards, tricks, w, m0, m1, oc = play_two(a, b, 0, False, False, True, NO_LIMIT, x.state)
         else:
-            st, cards, tricks, w, m0, m1, oc = play_two(d0[0], d1[0], d2[0], dl[0], d0[1], d1[1], d2[1],
-                                                        dl[1], end, beggar, not shuffle, shuffle, maxc, x.state)
+            st, cards, tricks, w, m0, m1, oc = play_two(a, b, end, beggar, not shuffle, shuffle, limit, x.state)
         if st == FALLBACK:
             need[i] = 1
             continue
@@ -118,28 +113,26 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
     plain = end == 0 and not beggar and not shuffle and limit == NO_LIMIT and leader_rule == 0  # constants
     for i in range(games.shape[0]):
         deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
+        t = x.table
         for s in range(n):
-            x.h0[s] = x.d0[s]
-            x.h1[s] = x.d1[s]
-            x.h2[s] = x.d2[s]
-            x.hl[s] = x.dl[s]
+            t.p0[s] = x.d0[s]
+            t.p1[s] = x.d1[s]
+            t.p2[s] = x.d2[s]
+            t.ln[s] = x.dl[s]
         if plain:
-            st, cards, tricks, w = play_multi(x.h0, x.h1, x.h2, x.hl, x.in_game, x.nxt, x.min_cards, x.out_cards,
-                                              x.place, x.snap, step, 0, passes_on, False, False, True, NO_LIMIT,
-                                              0, x.state)
+            st, cards, tricks, w = play_multi(t, step, 0, passes_on, False, False, True, NO_LIMIT, 0, x.state)
         else:
-            st, cards, tricks, w = play_multi(x.h0, x.h1, x.h2, x.hl, x.in_game, x.nxt, x.min_cards, x.out_cards,
-                                              x.place, x.snap, step, end, passes_on, beggar, shuffle, not shuffle,
-                                              limit, leader_rule, x.state)
+            st, cards, tricks, w = play_multi(t, step, end, passes_on, beggar, shuffle, not shuffle, limit,
+                                              leader_rule, x.state)
         if st == FALLBACK:
             need[i] = 1
             continue
         _record_win(out_u32, out_small, i, cards, tricks, w)
         if per_seat:
             for s in range(n):
-                seat_out[i, 0, s] = x.min_cards[s]
-                seat_out[i, 1, s] = x.place[s]
-                seat_out[i, 2, s] = x.out_cards[s]
+                seat_out[i, 0, s] = t.min_cards[s]
+                seat_out[i, 1, s] = t.place[s]
+                seat_out[i, 2, s] = t.out_cards[s]
 
 
 @njit(nogil=True, cache=True, _nrt=False)

@@ -21,6 +21,8 @@ seen. A player going out restarts it (a state with fewer players never repeats o
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -33,7 +35,13 @@ from .kernel_ops import cttz, shr
 from .kernel_two import play_two
 from .rulebook import demand, lapses, next_demand_at, next_leader, out_at_trick_end, owed_to_beggar, sole_holder_wins
 
-__all__ = ["play_multi"]
+__all__ = ["play_multi", "Table", "new_table", "MultiResult"]
+
+# The arrays of one multi-player game: each seat's planes and length, who is in, the ring of seats
+# (`_ring`), the per-seat figures, and Brent's snapshot (uint64[1 + 4n]).
+Table = namedtuple("Table", "p0 p1 p2 ln in_game nxt min_cards out_cards place snap")
+# What `play_multi` returns: DONE or FALLBACK, the cards and tricks played, the winner (-1: none).
+MultiResult = namedtuple("MultiResult", "status cards tricks winner")
 
 _ONE = np.uint64(1)
 _TWO = np.uint64(2)
@@ -125,16 +133,26 @@ def _plain_run(h0, h1, h2, ln, nxt, base, m, empty_end):
     return abest * m + jbest, _advance(h0, h1, h2, ln, nxt, base, m, abest, jbest)
 
 
-@njit(nogil=True, cache=True, _nrt=False)
-def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, passes_on, beggar_mode,
-               shuffle, detect, limit, leader_rule, stream):
-    """Play the deal in ``h0, h1, h2`` (planes) and ``ln`` (lengths); seat 0 leads.
+@njit(nogil=True, cache=True)
+def new_table(n):
+    """A `Table` for ``n`` seats (the deal goes into ``p0, p1, p2, ln``)."""
+    z = np.zeros(n, dtype=np.uint64)
+    zi = np.zeros(n, dtype=np.int64)
+    return Table(z.copy(), z.copy(), z.copy(), zi.copy(), np.zeros(n, dtype=np.uint8), np.zeros(4 * n, dtype=np.int64),
+                 zi.copy(), zi.copy(), zi.copy(), np.zeros(1 + 4 * n, dtype=np.uint64))
 
-    The arrays are modified in place; ``minc``, ``outc``, ``place`` receive the per-seat figures
-    (place of the winner included). ``end``: 0 trick, 1 empty, 2 unable. ``limit``: the cut-off
-    (a large number for none). Returns (status, cards, tricks, winner); status FALLBACK means
-    "replay this game with the exact kernel" (a loop, the cut-off, or an unusual start).
+
+@njit(nogil=True, cache=True, _nrt=False)
+def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, leader_rule, stream):
+    """Play the deal in the `Table` ``t`` (planes ``p0, p1, p2`` and lengths ``ln``); seat 0 leads.
+
+    The arrays are modified in place; ``min_cards``, ``out_cards``, ``place`` receive the per-seat
+    figures (place of the winner included). The options come one by one (constants compile a
+    version of their own): ``step`` 1 or n - 1, ``end`` END_*, ``limit`` the cut-off (NO_LIMIT:
+    none), ``leader_rule`` LEADER_*. Returns a `MultiResult`; FALLBACK means "replay this game with
+    the exact driver" (a loop, the cut-off, or an unusual start).
     """
+    h0, h1, h2, ln, ing, nxt, minc, outc, place, snap = t
     n = ln.shape[0]
     left = 0
     for s in range(n):
@@ -145,7 +163,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
         if ln[np.uint64(s)] > 0:
             left += 1
     if left < n:
-        return FALLBACK, 0, 0, -1  # an empty hand at the deal: leave it to the exact kernel
+        return MultiResult(FALLBACK, 0, 0, -1)  # an empty hand at the deal: leave it to the exact kernel
     left = n
     remaining = n
     _ring(ing, nxt, step)
@@ -188,7 +206,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     k, turn = _plain_run(h0, h1, h2, ln, nxt, base, m, empty_end)
                 if cards + k + 1 >= limit:
                     # (the hands are already advanced: the caller replays the game from its deal)
-                    return FALLBACK, cards, tricks, -1
+                    return MultiResult(FALLBACK, cards, tricks, -1)
                 L += k
                 cards += k
             elif not beg and not empty_end:
@@ -197,7 +215,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 cp = np.int64(cttz(h0[np.uint64(turn)] | h1[np.uint64(turn)] | h2[np.uint64(turn)]))
                 if cp < owed:
                     if cards + cp + 1 >= limit:
-                        return FALLBACK, cards, tricks, -1
+                        return MultiResult(FALLBACK, cards, tricks, -1)
                     b = np.uint64(cp)
                     v = card_at(h0[np.uint64(turn)], h1[np.uint64(turn)], h2[np.uint64(turn)], b)
                     c1 = np.uint64(cp + 1)  # cp < owed <= 5: a plain shift
@@ -219,7 +237,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     continue
                 if h >= owed:
                     if cards + owed >= limit:
-                        return FALLBACK, cards, tricks, -1
+                        return MultiResult(FALLBACK, cards, tricks, -1)
                     co = np.uint64(owed)  # a tribute, at most 5: a plain shift
                     h0[np.uint64(turn)] >>= co
                     h1[np.uint64(turn)] >>= co
@@ -231,7 +249,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     break
                 # runs out: plays its h cards, then cannot play (the one-card step below)
                 if cards + h >= limit:
-                    return FALLBACK, cards, tricks, -1
+                    return MultiResult(FALLBACK, cards, tricks, -1)
                 h0[np.uint64(turn)] = _ZERO
                 h1[np.uint64(turn)] = _ZERO
                 h2[np.uint64(turn)] = _ZERO
@@ -251,7 +269,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     k = lim
                 if k > 0:
                     if cards + k + 1 >= limit:
-                        return FALLBACK, cards, tricks, -1
+                        return MultiResult(FALLBACK, cards, tricks, -1)
                     if beg:
                         mask = (_ONE << np.uint64(k)) - _ONE
                         lb = np.uint64(L)
@@ -321,7 +339,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                     return _empty_win(holder, ing, outc, place, remaining, L, q0, q1, q2, h0, h1, h2, ln,
                                       minc, cards, tricks, limit)
             if cards >= limit:
-                return FALLBACK, cards, tricks, -1
+                return MultiResult(FALLBACK, cards, tricks, -1)
         # ---------------- the pile is taken: a trick boundary ----------------
         if shuffle and L > 1:
             q0, q1, q2 = scatter_planes(q0, q1, q2, L, stream)
@@ -356,9 +374,9 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 lam = power
                 if left == 1:
                     if cards > limit:
-                        return FALLBACK, cards, tricks, -1
+                        return MultiResult(FALLBACK, cards, tricks, -1)
                     place[np.uint64(taker)] = 1
-                    return DONE, cards, tricks, taker
+                    return MultiResult(DONE, cards, tricks, taker)
         # the next trick's leader; ``turn`` is the last payer (``nxt`` names the next seat still in
         # after any seat, in or out)
         leader = next_leader(leader_rule, taker, nxt[np.uint64(turn)])
@@ -373,7 +391,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 diff |= ((snap[i4] ^ np.uint64(ln[np.uint64(s)])) | (snap[i4 + _ONE] ^ h0[np.uint64(s)])
                          | (snap[i4 + _TWO] ^ h1[np.uint64(s)]) | (snap[i4 + np.uint64(3)] ^ h2[np.uint64(s)]))
             if diff == _ZERO:
-                return FALLBACK, cards, tricks, -1
+                return MultiResult(FALLBACK, cards, tricks, -1)
             renew, power, lam = brent_next(power, lam)
             if renew:
                 snap[0] = np.uint64(leader)
@@ -390,7 +408,7 @@ def play_multi(h0, h1, h2, ln, ing, nxt, minc, outc, place, snap, step, end, pas
                 return _empty_win(holder, ing, outc, place, remaining, 0, _ZERO, _ZERO, _ZERO, h0, h1, h2, ln,
                                   minc, cards, tricks, limit)
         if cards >= limit:
-            return FALLBACK, cards, tricks, -1
+            return MultiResult(FALLBACK, cards, tricks, -1)
         if left == 2:
             # two players left (most of the late game): the rest of it in the register loop of
             # `kernel_two`, which plays a two-player game from any state (its own loop check)
@@ -408,10 +426,10 @@ def _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, remaining, end, begg
     ua = np.uint64(a)
     ub = np.uint64(b)
     total = ln[ua] + ln[ub]
-    st, c2, t2, w2, m0, m1, oc = play_two(h0[ua], h1[ua], h2[ua], ln[ua], h0[ub], h1[ub], h2[ub], ln[ub],
+    st, c2, t2, w2, m0, m1, oc = play_two((h0[ua], h1[ua], h2[ua], ln[ua]), (h0[ub], h1[ub], h2[ub], ln[ub]),
                                           end, beggar_mode, detect, shuffle, limit - cards, stream)
     if st == FALLBACK:
-        return FALLBACK, cards, tricks, -1
+        return MultiResult(FALLBACK, cards, tricks, -1)
     if m0 < minc[ua]:
         minc[ua] = m0
     if m1 < minc[ub]:
@@ -426,7 +444,7 @@ def _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, remaining, end, begg
     outc[ulo] = cards + oc
     place[ulo] = remaining
     place[uw] = 1
-    return DONE, cards + c2, tricks + t2, w
+    return MultiResult(DONE, cards + c2, tricks + t2, w)
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -446,7 +464,7 @@ def _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place, cards, tricks, limit):
     """The last player in wins and takes the pile (a trick if it holds any card)."""
     # a win decided by the consequences of the limit card itself stands (RULES.md)
     if cards > limit:
-        return FALLBACK, cards, tricks, -1
+        return MultiResult(FALLBACK, cards, tricks, -1)
     if L > 0:
         sh = np.uint64(ln[w])
         h0[w] |= q0 << sh
@@ -458,7 +476,7 @@ def _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place, cards, tricks, limit):
             if ln[s] < minc[s]:
                 minc[s] = ln[s]
     place[w] = 1
-    return DONE, cards, tricks, w
+    return MultiResult(DONE, cards, tricks, w)
 
 
 @njit(nogil=True, cache=True, _nrt=False)

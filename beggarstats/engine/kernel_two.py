@@ -13,19 +13,26 @@ back with status `FALLBACK`, and the caller replays the game with the exact gene
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from ..kernel_cache import install as _install_kernel_cache
 from ..rng import scatter_planes
 from .brent import brent_next
-from .constants import DONE, FALLBACK, NO_LIMIT
+from .constants import DONE, FALLBACK
 from .hands_bits import card_at, top_card
 from .kernel_ops import cttz as _cttz
 from .kernel_ops import shr as _shr
 from .rulebook import next_demand_at, out_at_trick_end, owed_to_beggar, sole_holder_wins
 
-__all__ = ["play_two"]
+__all__ = ["play_two", "TwoResult"]
+
+# What `play_two` returns: DONE (won, the figures are final) or FALLBACK (replay with the exact
+# driver); the cards and tricks played, the winner, each seat's fewest cards at a trick boundary,
+# and the cards played when the loser went out.
+TwoResult = namedtuple("TwoResult", "status cards tricks winner min0 min1 out_cards")
 
 _ONE = np.uint64(1)
 _TWO = np.uint64(2)
@@ -44,45 +51,57 @@ def _won(winner, L, cards, tricks, m0, m1):
             m1 = 0
         else:
             m0 = 0
-    return DONE, cards, tricks, winner, m0, m1, cards
+    return TwoResult(DONE, cards, tricks, winner, m0, m1, cards)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def _give_up(cards, tricks, m0, m1):
+    return TwoResult(FALLBACK, cards, tricks, -1, m0, m1, 0)
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, max_cards, stream):
-    """Play a two-player deal (seat 0's hand ``a*``, seat 1's ``b*``, as planes and lengths).
+def play_two(a, b, end, beggar_mode, detect, shuffle, limit, stream):
+    """Play a two-player game from the hands ``a`` (seat 0, leading) and ``b`` (seat 1), each a
+    tuple (plane 0, plane 1, plane 2, length).
+
+    The options come one by one, so that a constant passed for one compiles a version of its own
+    with the constant folded in (the default rules' loop in `batch._two_pass`).
 
     Parameters
     ----------
     end : int
-        0 `trick`, 1 `empty`, 2 `unable`. With two players `empty` means: the moment a player
+        END_TRICK, END_EMPTY or END_UNABLE. With two players 'empty' means: the moment a player
         plays their last card, the other wins (unless that card completes a tribute, when the
         other takes the pile first - the same winner and counts).
     beggar_mode : bool
-        Jokers are Beggar jokers (penalty cards paid to them are plain).
+        Jokers are Beggar jokers.
     detect : bool
         Run Brent's loop check (deterministic play); a loop found returns FALLBACK.
     shuffle : bool
         shuffle_pile: every pile taken is shuffled on ``stream`` first.
-    max_cards : int
-        The cut-off (-1: none); reaching it returns FALLBACK.
+    limit : int
+        The cut-off as a card count (NO_LIMIT: none); reaching it returns FALLBACK.
+
+    (exhausted_tribute, direction and leader make no difference with two players.)
 
     Returns
     -------
-    (status, cards, tricks, winner, min_cards seat 0, min_cards seat 1, out_cards of the loser)
+    TwoResult
     """
     # x: the leader's hand, y: the other's; lx: the leader's seat
-    x0, x1, x2, nx = a0, a1, a2, na
-    y0, y1, y2, ny = b0, b1, b2, nb
+    x0, x1, x2, nx = a
+    y0, y1, y2, ny = b
+    na = nx
+    nb = ny
     lx = 0
     cards = 0
     tricks = 0
     m0 = na
     m1 = nb
     if na == 0 or nb == 0:
-        return FALLBACK, 0, 0, -1, m0, m1, 0
+        return _give_up(0, 0, m0, m1)
     empty = sole_holder_wins(end)
     out_at_end = out_at_trick_end(end)
-    limit = max_cards if max_cards >= 0 else NO_LIMIT
     # Brent: tortoise state (leader's seat, the leader's hand and length, the other hand)
     t0, t1, t2, tn, u0, u1, u2, tl = x0, x1, x2, nx, y0, y1, y2, lx
     power = 1
@@ -124,7 +143,7 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
         if no == 0:
             # O must play and cannot: out; P wins and takes the pile
             if cards >= limit:
-                return FALLBACK, cards, tricks, -1, m0, m1, 0
+                return _give_up(cards, tricks, m0, m1)
             return _won(1 - o_seat, L, cards, tricks, m0, m1)
         # O turns its top card: a penalty card (or, end `empty`, its last card)
         v = top_card(o0, o1, o2)
@@ -139,7 +158,7 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
         o2 >>= _ONE
         no -= 1
         if cards >= limit:
-            return FALLBACK, cards, tricks, -1, m0, m1, 0
+            return _give_up(cards, tricks, m0, m1)
         if empty and no == 0:
             return _won(1 - o_seat, L, cards, tricks, m0, m1)
         owed = np.int64(v)
@@ -155,7 +174,7 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
                 if owed - 1 < e:
                     e = owed - 1
                 if cards + e + 1 >= limit:
-                    return FALLBACK, cards, tricks, -1, m0, m1, 0
+                    return _give_up(cards, tricks, m0, m1)
                 if e == cp:
                     k = cp
                 else:
@@ -183,14 +202,14 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
                 # the payer runs out: out; O wins and takes the pile
                 cards += np_
                 if cards >= limit:
-                    return FALLBACK, cards, tricks, -1, m0, m1, 0
+                    return _give_up(cards, tricks, m0, m1)
                 return _won(o_seat, L + np_, cards, tricks, m0, m1)
             else:
                 k = -1
             if k >= 0 and owed > 0:
                 # a penalty card turns up after k number cards: the obligation passes back
                 if cards + k + 1 >= limit:
-                    return FALLBACK, cards, tricks, -1, m0, m1, 0
+                    return _give_up(cards, tricks, m0, m1)
                 v = card_at(p0, p1, p2, k)
                 L += k
                 lb = np.uint64(L)
@@ -213,7 +232,7 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
             if owed > 0:
                 # paid in full
                 if cards + owed >= limit:
-                    return FALLBACK, cards, tricks, -1, m0, m1, 0
+                    return _give_up(cards, tricks, m0, m1)
                 if beg:
                     mask = (_ONE << np.uint64(owed)) - _ONE
                     lb = np.uint64(L)
@@ -246,13 +265,13 @@ def play_two(a0, a1, a2, na, b0, b1, b2, nb, end, beggar_mode, detect, shuffle, 
         m1 = n_1 if n_1 < m1 else m1
         if ny == 0 and out_at_end:
             # end `trick`: the other player's hand is empty, out; the taker wins
-            return DONE, cards, tricks, lx, m0, m1, cards
+            return TwoResult(DONE, cards, tricks, lx, m0, m1, cards)
         if detect:
             # one well-predicted test instead of a chain of short-circuit branches
             diff = ((x0 ^ t0) | (x1 ^ t1) | (x2 ^ t2) | (y0 ^ u0) | (y1 ^ u1) | (y2 ^ u2)
                     | np.uint64((lx ^ tl) | (nx ^ tn)))
             if diff == _ZERO:
-                return FALLBACK, cards, tricks, -1, m0, m1, 0
+                return _give_up(cards, tricks, m0, m1)
             renew, power, lam = brent_next(power, lam)
             if renew:
                 t0, t1, t2, tn, u0, u1, u2, tl = x0, x1, x2, nx, y0, y1, y2, lx

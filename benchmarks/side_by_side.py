@@ -1,0 +1,113 @@
+"""The engine of this checkout against the engine of another, row by row, in one sitting.
+
+Engine changes must keep every row of `throughput.py` within 5% of the engine they replace. This
+times the rows of `throughput.cases()` in two checkouts - typically a worktree of the old commit,
+``git worktree add /tmp/old <commit>`` - in alternate subprocesses (old, new, old, new, ...), so a
+busy spell of a shared machine hits both alike, and prints ONE table: games per CPU-second of each
+run and new/old per pair.
+
+Usage::
+
+    python benchmarks/side_by_side.py OLD_CHECKOUT [--games N] [--pairs K]
+
+The first run in a checkout compiles its kernels (about a minute); that warm-up is not timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+# Runs inside the checkout under test: its own beggarstats, the rows of this checkout's list.
+_TIMER = r"""
+import json, sys, time
+import numpy as np
+from beggarstats.engine.fast import play_games
+from beggarstats.rules import Rules
+rows = json.loads(sys.argv[1]); games = int(sys.argv[2]); out = {}
+ids = np.arange(games, dtype=np.int64)
+for label, options in rows:
+    try:
+        rules = Rules(**options)
+    except TypeError:  # an option this checkout does not have
+        continue
+    play_games(rules, 12345, ids[:64])  # compile / load from the cache
+    best = float("inf")
+    for _ in range(3):
+        c0 = time.process_time()
+        play_games(rules, 12345, ids)
+        best = min(best, time.process_time() - c0)
+    out[label] = games / best
+print(json.dumps(out))
+"""
+
+
+def rows() -> list[tuple[str, dict]]:
+    """The rows of throughput.py, as (label, Rules options) both checkouts understand."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    sys.path.insert(0, str(REPO))
+    from throughput import cases  # noqa: E402
+
+    out = []
+    for label, rules in cases():
+        options = {k: v for k, v in rules.to_dict().items() if v != getattr(type(rules)(), k)}
+        if "deck" in options:
+            options["deck"] = rules.deck.name
+        out.append((label, options))
+    return out
+
+
+def time_checkout(checkout: Path, table: list, games: int) -> dict[str, float]:
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    done = subprocess.run([sys.executable, "-c", _TIMER, json.dumps(table), str(games)], cwd=checkout, env=env,
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"timing {checkout} failed:\n{done.stderr[-2000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("old", type=Path, help="the other checkout (e.g. a worktree of the old commit)")
+    ap.add_argument("--games", type=int, default=300_000, help="games per row (default 300,000)")
+    ap.add_argument("--pairs", type=int, default=2, help="old/new pairs (default 2)")
+    args = ap.parse_args(argv)
+    old = args.old.resolve()
+    if not (old / "beggarstats").is_dir():
+        print(f"error: {old} is not a beggarstats checkout", file=sys.stderr)
+        return 2
+    table = rows()
+    for checkout in (old, REPO):  # warm-up: compile or load each checkout's kernels
+        time_checkout(checkout, table, 1_000)
+    runs = []
+    for _ in range(args.pairs):
+        runs.append((time_checkout(old, table, args.games), time_checkout(REPO, table, args.games)))
+    load = os.getloadavg()[0]
+    print(f"side by side, {args.games:,} games per row, games per CPU-second, old = {old.name}, "
+          f"{args.pairs} pairs run old then new, load average {load:.1f}")
+    head = f"{'row':<34}" + "".join(f"{'old':>11}{'new':>11}{'new/old':>9}" for _ in runs)
+    print(head)
+    print("-" * len(head))
+    worst = float("inf")
+    for label, _ in table:
+        line = f"{label:<34}"
+        for o, n in runs:
+            if label not in o:
+                line += f"{'-':>11}{n[label]:>11,.0f}{'new row':>9}"
+                continue
+            ratio = n[label] / o[label]
+            worst = min(worst, ratio)
+            line += f"{o[label]:>11,.0f}{n[label]:>11,.0f}{ratio:>9.3f}"
+        print(line)
+    print(f"lowest new/old: {worst:.3f} (target: every row >= 0.95)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
