@@ -71,8 +71,6 @@ def _child() -> None:
     lap("play_games: bits kernel (2 players)")
     fast.play_games(Rules(players=4, shuffle_pile=True, end="empty"), 1, games, per_seat=True)
     lap("play_games: bits, 4 players, other rules, per seat")
-    fast.play_deals(Rules(), [((1, 0, 0), (0, 0, 2))])
-    lap("play_deals: bits (records)")
     from beggarstats.deals import random_deal
     from beggarstats.rng import GameStream
 
@@ -81,8 +79,6 @@ def _child() -> None:
     lap("random_deal + GameStream (replay, reference)")
     fast.play_games(Rules(), 1, games, kernel="general")
     lap("play_games: general kernel (any deck)")
-    fast.play_deals(Rules(), [((1, 0, 0), (0, 0, 2))], kernel="general")
-    lap("play_deals: general")
 
     from numba.core.registry import CPUDispatcher
 

@@ -7,8 +7,8 @@ Every case is played by every engine entry point that can play its rules:
 
 * ``reference``  - ``engine.reference.play_hands`` (the readable rules);
 * ``api``        - ``beggarstats.play`` on the deal as text;
-* ``general``    - ``fast.play_deals(kernel="general")`` (ring-buffer kernel, exact driver);
-* ``bits``       - ``fast.play_deals(kernel="bits")`` (bit-plane kernel, exact driver: the
+* ``general``    - ``play_deals(kernel="general")`` (tests/kernel_deals.py) (ring-buffer kernel, exact driver);
+* ``bits``       - ``play_deals(kernel="bits")`` (bit-plane kernel, exact driver: the
   fallback that replays whatever a fast pass hands back);
 * ``fast-two``   - ``kernel_two.play_two`` (2 players), the fast pass of random 2-player tables;
 * ``fast-multi`` - ``kernel_multi.play_multi`` (3+ players), the fast pass of the other tables.
@@ -37,13 +37,13 @@ import pytest
 import beggarstats as bs
 from beggarstats.cards import composition, parse_deal
 from beggarstats.engine.constants import DONE, FALLBACK, NO_LIMIT, OUTCOME_CODES, P_LEADER, P_STEP, pack_params
-from beggarstats.engine.fast import play_deals
 from beggarstats.engine.kernel_multi import new_table, play_multi
 from beggarstats.engine.kernel_two import play_two
 from beggarstats.engine.reference import play_hands
 from beggarstats.play import rules_for_deal
 from beggarstats.rng import GameStream, next_u64, stream_state
 from beggarstats.rules import _CHOICES, Rules
+from kernel_deals import play_deals
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 MASK32 = 0xFFFFFFFF

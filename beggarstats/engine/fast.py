@@ -22,7 +22,7 @@ import numpy as np
 from . import batch, hands_bits
 from .constants import OUTCOME_CODES, pack_params
 
-__all__ = ["play_games", "play_deals", "kernel_for", "kernels_ready", "compile_kernels",
+__all__ = ["play_games", "kernel_for", "kernels_ready", "compile_kernels",
            "RESULT_KEYS", "SEAT_KEYS", "OUTCOME_CODES"]
 
 RESULT_KEYS = ("cards", "tricks", "outcome", "winner", "looped",
@@ -142,53 +142,3 @@ def play_games(rules, seed: int, games, *, per_seat: bool = False, kernel: str |
     else:
         raise ValueError(f"The value for `kernel` must be 'bits' or 'general', but {kernel!r} was passed.")
     return _assemble(out_u32, out_small, seat_out, init_out, per_seat)
-
-
-def play_deals(rules, deals, *, seed: int = 0, game: int = 0, streams=None,
-               kernel: str | None = None) -> dict[str, np.ndarray]:
-    """Play given deals with the kernels (e.g. the published records); per-seat figures included.
-
-    Parameters
-    ----------
-    rules : Rules
-    deals : sequence of deals
-        Each a sequence of ``rules.players`` hands (top card first, tributes 0..5); all deals
-        must hold the same number of cards (hand lengths may differ). Not validated here:
-        `beggarstats.play.check_deal` does that.
-    seed, game : int
-        The shuffle variants draw from the stream ``rng.GameStream(seed, game + k)`` for deal k
-        (a fresh stream: no deal was drawn from it), as ``reference.play_hands(deal, rules,
-        rng=GameStream(seed, game + k))`` does.
-    streams : uint64[m, 4], optional
-        Explicit stream states instead (e.g. positioned after a random deal).
-    kernel : {'bits', 'general'}, optional
-
-    Returns
-    -------
-    dict of str to numpy.ndarray
-        The keys of `play_games` with ``per_seat=True``, except the initial-hand counts.
-    """
-    from ..rng import stream_state
-
-    m, p = len(deals), rules.players
-    width = max(1, max(len(h) for d in deals for h in d))
-    dh = np.zeros((m, p, width), dtype=np.int8)
-    dl = np.zeros((m, p), dtype=np.int64)
-    for i, d in enumerate(deals):
-        if len(d) != p:
-            raise ValueError(f"deal {i} has {len(d)} hands but the rules are for {p} players")
-        for s, h in enumerate(d):
-            dh[i, s, : len(h)] = h
-            dl[i, s] = len(h)
-    if streams is None:
-        streams = np.stack([stream_state(seed, game + k) for k in range(m)]) if m else np.zeros((0, 4), np.uint64)
-    streams = np.ascontiguousarray(streams, dtype=np.uint64).copy()
-    prm = pack_params(rules)
-    out_u32, out_small, seat_out = _empty_raw(m, p)
-    n_cards = int(dl[0].sum()) if m else 0
-    kernel = kernel or ("bits" if hands_bits.supports(n_cards, p) else "general")
-    if kernel == "bits":
-        batch.play_deals_bits(dh, dl, streams, prm, out_u32, out_small, seat_out)
-    else:
-        batch.play_deals_general(dh, dl, streams, prm, out_u32, out_small, seat_out)
-    return _assemble(out_u32, out_small, seat_out, None, True)

@@ -24,7 +24,7 @@ from .kernel_ops import cttz, shr
 from .rulebook import next_demand_at, next_in_game
 from .state import S_CARDS, S_LEADER, S_LEFT, S_PLEN
 
-__all__ = ["MAX_CARDS", "supports", "top_card", "card_at", "put_card", "deal_planes", "planes_of"]
+__all__ = ["MAX_CARDS", "supports", "top_card", "card_at", "put_card", "lay_paid", "deal_planes", "planes_of"]
 
 MAX_CARDS = 64
 _ONE = np.uint64(1)
@@ -58,6 +58,20 @@ def put_card(q0, q1, q2, v, i):
     """The planes with card ``v`` (uint64 tribute) set at position ``i`` (which is empty)."""
     b = np.uint64(i)
     return q0 | ((v & _ONE) << b), q1 | (((v >> _ONE) & _ONE) << b), q2 | ((v >> _TWO) << b)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def lay_paid(q0, q1, q2, p0, p1, p2, k, at, beggar_owed):
+    """The pile's planes once a payer's top ``k`` cards, none of which demands a tribute, are laid
+    on it from position ``at``: number cards set no bit; paid to a Beggar joker they may be penalty
+    cards, which count as plain (`rulebook.demand`) but keep their kind."""
+    if beggar_owed:
+        mask = (_ONE << np.uint64(k)) - _ONE
+        b = np.uint64(at)
+        q0 |= (p0 & mask) << b
+        q1 |= (p1 & mask) << b
+        q2 |= (p2 & mask) << b
+    return q0, q1, q2
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -161,13 +175,8 @@ def skip_plain(G, turn, owed, beggar_owed, limit, step, empty_end):
         if room < k:
             k = room
         if k > 0:
-            if beggar_owed:
-                # paid to a Beggar joker, penalty cards count as plain but keep their kind
-                mask = (_ONE << np.uint64(k)) - _ONE
-                lb = np.uint64(sc[S_PLEN])
-                G.pile[0] |= (G.p0[turn] & mask) << lb
-                G.pile[1] |= (G.p1[turn] & mask) << lb
-                G.pile[2] |= (G.p2[turn] & mask) << lb
+            G.pile[0], G.pile[1], G.pile[2] = lay_paid(G.pile[0], G.pile[1], G.pile[2], G.p0[turn], G.p1[turn],
+                                                       G.p2[turn], k, sc[S_PLEN], beggar_owed)
             _drop(G, turn, k)
             owed -= k
             sc[S_PLEN] += k

@@ -30,7 +30,7 @@ from ..kernel_cache import install as _install_kernel_cache
 from ..rng import scatter_planes
 from .brent import brent_next
 from .constants import DONE, FALLBACK
-from .hands_bits import card_at, top_card
+from .hands_bits import card_at, lay_paid, top_card
 from .kernel_ops import cttz, shr
 from .kernel_two import play_two
 from .rulebook import demand, lapses, next_demand_at, next_leader, out_at_trick_end, owed_to_beggar, sole_holder_wins
@@ -270,12 +270,8 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
                 if k > 0:
                     if cards + k + 1 >= limit:
                         return MultiResult(FALLBACK, cards, tricks, -1)
-                    if beg:
-                        mask = (_ONE << np.uint64(k)) - _ONE
-                        lb = np.uint64(L)
-                        q0 |= (h0[np.uint64(turn)] & mask) << lb
-                        q1 |= (h1[np.uint64(turn)] & mask) << lb
-                        q2 |= (h2[np.uint64(turn)] & mask) << lb
+                    q0, q1, q2 = lay_paid(q0, q1, q2, h0[np.uint64(turn)], h1[np.uint64(turn)], h2[np.uint64(turn)], k,
+                                          L, beg)
                     h0[np.uint64(turn)] = shr(h0[np.uint64(turn)], k)
                     h1[np.uint64(turn)] = shr(h1[np.uint64(turn)], k)
                     h2[np.uint64(turn)] = shr(h2[np.uint64(turn)], k)

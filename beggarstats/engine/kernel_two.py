@@ -22,7 +22,7 @@ from ..kernel_cache import install as _install_kernel_cache
 from ..rng import scatter_planes
 from .brent import brent_next
 from .constants import DONE, FALLBACK
-from .hands_bits import card_at, top_card
+from .hands_bits import card_at, lay_paid, top_card
 from .kernel_ops import cttz as _cttz
 from .kernel_ops import shr as _shr
 from .rulebook import next_demand_at, out_at_trick_end, owed_to_beggar, sole_holder_wins
@@ -180,12 +180,7 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, limit, stream):
                 else:
                     # P plays e + 1 cards; then the pile is taken, or P played its last card
                     k = e + 1
-                    if beg:
-                        mask = (_ONE << np.uint64(k)) - _ONE
-                        lb = np.uint64(L)
-                        q0 |= (p0 & mask) << lb
-                        q1 |= (p1 & mask) << lb
-                        q2 |= (p2 & mask) << lb
+                    q0, q1, q2 = lay_paid(q0, q1, q2, p0, p1, p2, k, L, beg)
                     p0 = _shr(p0, k)
                     p1 = _shr(p1, k)
                     p2 = _shr(p2, k)
@@ -233,12 +228,7 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, limit, stream):
                 # paid in full
                 if cards + owed >= limit:
                     return _give_up(cards, tricks, m0, m1)
-                if beg:
-                    mask = (_ONE << np.uint64(owed)) - _ONE
-                    lb = np.uint64(L)
-                    q0 |= (p0 & mask) << lb
-                    q1 |= (p1 & mask) << lb
-                    q2 |= (p2 & mask) << lb
+                q0, q1, q2 = lay_paid(q0, q1, q2, p0, p1, p2, owed, L, beg)
                 cards += owed
                 L += owed
                 p0 = _shr(p0, owed)
