@@ -7,7 +7,7 @@ Every case is played by every engine entry point that can play its rules:
 
 * ``reference``  - ``engine.reference.play_hands`` (the readable rules);
 * ``api``        - ``beggarstats.play`` on the deal as text;
-* ``general``    - ``play_deals(kernel="general")`` (tests/kernel_deals.py) (ring-buffer kernel, exact driver);
+* ``general``    - ``play_deals(kernel="general")`` (tests/_kernel_deals.py) (ring-buffer kernel, exact driver);
 * ``bits``       - ``play_deals(kernel="bits")`` (bit-plane kernel, exact driver: the
   fallback that replays whatever a fast pass hands back);
 * ``fast-two``   - ``kernel_two.play_two`` (2 players), the fast pass of random 2-player tables;
@@ -27,7 +27,9 @@ cards and hand sizes from the reference engine, and the kernels' final figures f
 from __future__ import annotations
 
 import csv
+import dataclasses
 import importlib.util
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,7 +45,7 @@ from beggarstats.engine.reference import play_hands
 from beggarstats.play import rules_for_deal
 from beggarstats.rng import GameStream, next_u64, stream_state
 from beggarstats.rules import _CHOICES, Rules
-from kernel_deals import play_deals
+from _kernel_deals import play_deals
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 MASK32 = 0xFFFFFFFF
@@ -560,3 +562,59 @@ def test_never_ending_game_final_figures_against_the_golden_file(engine):
     assert (rows[mu - 1][2] if mu else 0) == rows[-1][2]
     assert figures.min_cards == min_cards
     assert figures.place == (None, None) and figures.out_cards == (None, None)
+
+
+# -------------------------------------------------------------------------------------------------
+# docs/DESIGN.md's table from each rule to its two places
+# -------------------------------------------------------------------------------------------------
+DESIGN = Path(__file__).parents[1] / "docs" / "DESIGN.md"
+ENGINE = Path(__file__).parents[1] / "beggarstats" / "engine"
+
+
+def _rule_table():
+    text = DESIGN.read_text(encoding="utf-8").split("## Each rule, and where it is written", 1)[1]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in text.splitlines()
+            if line.startswith("|")][2:]
+    assert rows, "docs/DESIGN.md lost its rule table"
+    return rows
+
+
+def _names(cell):
+    return re.findall(r"`([A-Za-z_.]+)`", cell)
+
+
+def test_the_rule_table_names_real_code():
+    import importlib
+
+    from beggarstats.engine import reference, rulebook
+
+    listed = set()
+    options = set()
+    for rule, _, option, ref, kernel in _rule_table():
+        options.update(_names(option))
+        for name in _names(ref):
+            assert callable(getattr(reference._Game, name, None)), (rule, name)
+        for name in _names(kernel):
+            if "." in name:
+                module, attr = name.rsplit(".", 1)
+                mod = importlib.import_module(f"beggarstats.{module}" if module == "rng" else f"beggarstats.engine.{module}")
+                assert hasattr(mod, attr), (rule, name)
+            else:
+                assert hasattr(rulebook, name), (rule, name)
+                listed.add(name)
+    assert listed == set(rulebook.__all__), "every function of rulebook.py has a row, and only those"
+    fields = {f.name for f in dataclasses.fields(Rules)}
+    assert options <= fields
+    assert fields - options == set(), f"options without a row: {fields - options}"
+
+
+def test_no_kernel_decides_a_rule_itself():
+    """The constants that name a choice are read only by rulebook.py (and defined in constants.py);
+    no card is compared with the literal 5 (the joker)."""
+    for path in ENGINE.glob("*.py"):
+        if path.name in ("constants.py", "rulebook.py", "reference.py"):
+            continue
+        code = path.read_text(encoding="utf-8")
+        for name in ("JOKER", "END_EMPTY", "LEADER_NEXT", "LEADER_TAKER"):
+            assert not re.search(rf"\b{name}\b", code), f"{path.name} uses {name}: ask rulebook.py"
+        assert not re.search(r"\b(card|owed|v|c|tribute) *[=!]= *5\b", code), f"{path.name}: a card compared with 5"

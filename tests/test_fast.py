@@ -9,7 +9,7 @@ from beggarstats.cards import parse_deal
 from beggarstats.decks import Deck
 from beggarstats.engine.fast import RESULT_KEYS, SEAT_KEYS, kernel_for, play_games
 from beggarstats.rules import Rules
-from kernel_deals import play_deals
+from _kernel_deals import play_deals
 
 # docs/RULES.md, "Two published checks": the default rules.
 NESSLER = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"

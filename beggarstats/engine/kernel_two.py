@@ -70,9 +70,9 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, limit, stream):
     Parameters
     ----------
     end : int
-        END_TRICK, END_EMPTY or END_UNABLE. With two players 'empty' means: the moment a player
-        plays their last card, the other wins (unless that card completes a tribute, when the
-        other takes the pile first - the same winner and counts).
+        The end convention (its code in constants.py). With two players 'empty' means: the
+        moment a player plays their last card, the other wins (unless that card completes a
+        tribute, when the other takes the pile first - the same winner and counts).
     beggar_mode : bool
         Jokers are Beggar jokers.
     detect : bool

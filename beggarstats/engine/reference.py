@@ -99,8 +99,7 @@ class _Game:
         self.end_trick_record(taker)
         if final:
             return
-        if self.rules.end == "trick":
-            # A trick is over: every player with an empty hand is out.
+        if self.out_at_trick_end():
             self.go_out(s for s in range(self.n) if self.in_game[s] and not self.hands[s])
         if not self.over:
             self.leader = self.next_leader(taker, last_payer)
@@ -141,21 +140,47 @@ class _Game:
     def only_one_holds_cards(self) -> bool:
         return sum(1 for h in self.hands if h) == 1
 
-    def check_empty_end(self) -> None:
+    def sole_holder_wins(self) -> bool:
         """End convention `empty`: the game ends the moment only one player holds cards."""
-        if self.rules.end == "empty" and not self.over and self.only_one_holds_cards():
+        return self.rules.end == "empty"
+
+    def check_empty_end(self) -> None:
+        if self.sole_holder_wins() and not self.over and self.only_one_holds_cards():
             holder = next(s for s in range(self.n) if self.hands[s])
             self.go_out(s for s in range(self.n) if self.in_game[s] and s != holder)
 
+    def cut_off(self) -> bool:
+        """`max_cards`: the game stops once that many cards have been played."""
+        return self.rules.max_cards is not None and self.cards >= self.rules.max_cards
+
     def check_cutoff(self) -> None:
-        limit = self.rules.max_cards
-        if limit is not None and not self.over and self.cards >= limit:
+        if not self.over and self.cut_off():
             self.outcome = "cutoff"
             self.over = True
 
-    def tribute_of(self, card: int, beggar_owed: bool) -> int:
-        """What a card demands. While a Beggar joker is being paid, penalty cards are plain."""
+    def demand(self, card: int, beggar_owed: bool) -> int:
+        """What a card demands: its tribute. While a Beggar joker is being paid, penalty cards
+        are plain."""
         return 0 if beggar_owed else card
+
+    def owed_to_beggar(self, card: int) -> bool:
+        """`joker_mode` 'beggar': the tribute a joker demands is owed to a Beggar joker."""
+        return self.rules.joker_mode == "beggar" and card == JOKER
+
+    def lapses(self) -> bool:
+        """`exhausted_tribute`: a payer out of cards lets the rest of the tribute lapse and the
+        claimant take the pile ('claimant'), or the next player owes the rest ('passes_on')."""
+        return self.rules.exhausted_tribute == "claimant"
+
+    def out_at_trick_end(self) -> bool:
+        """End convention `trick`: when a trick is taken, every player with an empty hand is out."""
+        return self.rules.end == "trick"
+
+    def most_cards_winner(self) -> int | None:
+        """`unfinished` 'most_cards': the one player holding most cards wins a loop or cut-off game."""
+        sizes = [len(h) for h in self.hands]
+        best = max(sizes)
+        return sizes.index(best) if sizes.count(best) == 1 else None
 
     # -- one trick -----------------------------------------------------------------------------
     def play_trick(self) -> None:
@@ -170,16 +195,16 @@ class _Game:
                 self.go_out([turn])
                 if self.over:
                     break
-                if owed and self.rules.exhausted_tribute == "claimant":
+                if owed and self.lapses():
                     self.take_pile(claimant, last_payer=turn)   # the rest of the tribute lapses
                     break
                 turn = self.next_in_game(turn)  # passes_on: the next player owes the rest
                 continue
             card = self.play_card(turn)
-            tribute = self.tribute_of(card, beggar)
+            tribute = self.demand(card, beggar)
             if tribute:
                 claimant, owed = turn, tribute
-                beggar = self.rules.joker_mode == "beggar" and card == JOKER
+                beggar = self.owed_to_beggar(card)
                 turn = self.next_in_game(turn)
             elif owed:
                 owed -= 1
@@ -202,10 +227,7 @@ class _Game:
         while not self.over:
             self.play_trick()
         if self.outcome != "win" and self.rules.unfinished == "most_cards":
-            sizes = [len(h) for h in self.hands]
-            best = max(sizes)
-            if sizes.count(best) == 1:
-                self.winner = sizes.index(best)
+            self.winner = self.most_cards_winner()
 
     # -- the record ----------------------------------------------------------------------------
     def places(self) -> tuple[int | None, ...]:
