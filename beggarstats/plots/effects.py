@@ -19,7 +19,6 @@ _TITLES = {"mean_length_diff": "difference in mean length (cards)", "mean_length
 _SCALE = {"mean_length_diff": 1.0, "mean_length_ratio": 1.0, "seat0_win_diff": 100.0}
 _TEXT = {"mean_length_diff": "{:+.{d}f} [{:+.{d}f}, {:+.{d}f}]", "mean_length_ratio": "{:.{d}f} [{:.{d}f}, {:.{d}f}]",
          "seat0_win_diff": "{:+.{d}f} [{:+.{d}f}, {:+.{d}f}]"}
-_HUMAN = {"mean_length_diff": "cards", "mean_length_ratio": "", "seat0_win_diff": "pp"}
 _HAND = {"aces": "aces dealt to the seat", "tribute_total": "tribute points dealt to the seat (J 1, Q 2, K 3, A 4)"}
 
 
