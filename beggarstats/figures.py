@@ -211,16 +211,8 @@ def _seats(main, out, rows):
     fig = plots.plot_seat_advantage(rates)
     fig.suptitle("Win rate of every seat minus 1/n (95% Wilson intervals; filled markers: seats dealt the extra card)")
     _save(fig, out / "seat_win_rates.png")
-    adv = an.first_player_advantage(main, by="players")
-    fig, ax = plt.subplots(figsize=(6.4, 4.0), layout="constrained")
-    y = 100 * adv["advantage"].to_numpy(float)
-    ax.errorbar(adv["players"].astype(int), y, fmt="o", markersize=4, capsize=4,
-                yerr=[y - 100 * adv["low"].to_numpy(float), 100 * adv["high"].to_numpy(float) - y])
-    ax.axhline(0, color="grey", linestyle="--", linewidth=1)
-    ax.set_xticks(list(adv["players"].astype(int)))
-    ax.set_xlabel("players")
-    ax.set_ylabel("seat 0 win rate − 1/n (percentage points)")
-    ax.set_title("First-player advantage (95% Wilson intervals)")
+    fig = plots.plot_first_player_advantage(an.first_player_advantage(main, by="players"))
+    fig.axes[0].set_title("First-player advantage (95% Wilson intervals)")
     _save(fig, out / "first_player_advantage.png")
     two = rates[(rates["players"] == 2) & (rates["seat"] == 0)].iloc[0]
     rows.insert(0, finding("2-player first-player (seat 0) win rate", two["rate"], two["low"], two["high"],
@@ -249,10 +241,7 @@ def _variants(frames, out, rows):
 
 
 def _hands(seats, out, rows):
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.0), layout="constrained", sharey=True)
-    plots.plot_hand_strength(seats, vary="aces", predictors=("aces",), min_seats=HAND_MIN_SEATS, ax=a)
-    plots.plot_hand_strength(seats, vary="tribute_total", predictors=("tribute_total",), min_seats=HAND_MIN_SEATS, ax=b)
-    b.get_legend().remove()
+    fig = plots.plot_hand_strength_panels(seats, panels=("aces", "tribute_total"), min_seats=HAND_MIN_SEATS)
     fig.suptitle("Win probability by the dealt hand: logistic fit with its 95% band (clustered by game, mostly "
                  f"narrower than the line)\ndots: observed, where at least {HAND_MIN_SEATS} seats had that hand "
                  "(size ~ number of seats)")
@@ -284,28 +273,20 @@ def _records(out):
     fig = plots.card_count_timeline(record)
     fig.axes[0].set_title(f"Nessler 2022, the longest known game: {record.cards} cards, {record.tricks} tricks")
     _save(fig, out / "record_timeline.png")
-    fig = plots.loop_cycle(by_name["Casella 2024"]["deal"])
+    fig = plots.loop_cycle(play(by_name["Casella 2024"]["deal"], trace=True))
     fig.axes[0].set_title("Casella 2024, never ends: " + fig.axes[0].get_title())
     _save(fig, out / "never_ending_cycle.png")
 
 
 def _small_decks(results, out, rows):
-    fig, ax = plt.subplots(figsize=(6.4, 4.0), layout="constrained")
     table = []
     for family, size, deck, games in results:
         rate, low, high = _share(int((games["outcome"] == "loop").sum()), len(games))
         table.append(dict(family=family, size=size, rate=rate, low=low, high=high, n=len(games),
                           deck=deck))
     table = pd.DataFrame(table)
-    for i, (family, part) in enumerate(table.groupby("family", sort=False)):
-        y = 100 * part["rate"].to_numpy(float)
-        ax.errorbar(part["size"] + (i - 1) * 0.25, y, fmt="o-", markersize=4, capsize=3, label=family,
-                    yerr=[y - 100 * part["low"].to_numpy(float), 100 * part["high"].to_numpy(float) - y])
-    ax.set_xticks(SMALL_SIZES)
-    ax.set_xlabel("cards in the deck")
-    ax.set_ylabel("random deals that loop (%)")
-    ax.set_title("Never-ending deals on small decks, 2 players\n(95% Wilson intervals, mostly narrower than the markers)")
-    ax.legend(title="penalty cards in the deck", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    fig = plots.plot_loop_shares(table, hue="family", legend_title="penalty cards in the deck")
+    fig.axes[0].set_title("Never-ending deals on small decks, 2 players\n(95% Wilson intervals, mostly narrower than the markers)")
     _save(fig, out / "small_deck_loops.png")
     for r in table[table["size"].isin(SMALL_TABLE)].itertuples():
         rows.append(finding(f"loop share, {r.size}-card deck {r.deck.label().removeprefix('deck ')} "

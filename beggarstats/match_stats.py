@@ -31,7 +31,7 @@ def match_summary(data: pd.DataFrame, *, by=BY, confidence: float = 0.95) -> pd.
     Returns ``by`` columns, ``matches``, ``won``, ``drawn``, ``unfinished`` (counts of matches),
     ``rounds_mean`` with ``rounds_low``/``rounds_high`` (t interval), ``rounds_median``,
     ``rounds_p90``, ``rounds_max`` (dealt rounds, replays included), ``unfinished_rounds`` (mean per
-    match), ``cards_mean`` with ``cards_low``/``cards_high`` (cards played per match, all rounds).
+    match), ``rounds_without_winner`` (their total), ``cards_mean`` with ``cards_low``/``cards_high`` (cards played per match, all rounds).
     """
     cols = _by(data, by)
     rows = []
@@ -48,6 +48,7 @@ def match_summary(data: pd.DataFrame, *, by=BY, confidence: float = 0.95) -> pd.
             rounds_mean=rounds.mean(), rounds_low=r_lo, rounds_high=r_hi, rounds_median=float(np.median(rounds)),
             rounds_p90=float(np.quantile(rounds, 0.9)), rounds_max=int(rounds.max()),
             unfinished_rounds=float(sub["unfinished_rounds"].mean()),
+            rounds_without_winner=int(sub["unfinished_rounds"].sum()),
             cards_mean=cards.mean(), cards_low=c_lo, cards_high=c_hi,
         ))
     return pd.DataFrame(rows)

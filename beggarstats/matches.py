@@ -29,7 +29,7 @@ Semantics (also in ``docs/MATCHES.md``):
 
 from __future__ import annotations
 
-import math
+import functools
 import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
@@ -41,9 +41,10 @@ from .checks import check_n_jobs, check_seed, whole
 from .deals import random_deal
 from .engine.reference import play_hands
 from .limits import MAX_CHUNK_SIZE, check_fits
-from .progress import progress_bar
+from .parallel import run_chunks
 from .rng import GameStream, fresh_seed, mix64
 from .rules import RULES_VERSION, Rules, check_rules
+from .tables import MATCH_OUTCOMES, OUTCOMES, empty_rounds, matches_frame, rounds_frame
 
 __all__ = [
     "simulate_matches", "play_match", "MatchFormat", "match_table_seed", "round_deal",
@@ -52,8 +53,6 @@ __all__ = [
 
 ROUND_STRIDE = 2**16          # game id = match * ROUND_STRIDE + dealt round
 MAX_MATCHES = 2**47           # so that every game id fits an int64
-MATCH_OUTCOMES = ("win", "draw", "unfinished")
-_GAME_OUTCOMES = ("win", "loop", "cutoff")
 _SALT = 0x6D61746368657321    # b"matches!": the match table is not the simulate() table
 _RUNNING = -1
 # Peak bytes per match (the per-chunk tallies, their concatenation and the frame; ~175 measured
@@ -124,7 +123,7 @@ def _play_games_reference(rules: Rules, seed: int, games: np.ndarray) -> dict[st
         res = play_hands(deal, rules, rng=stream)
         out["winner"][i] = -1 if res.winner is None else res.winner
         out["cards"][i], out["tricks"][i] = res.cards, res.tricks
-        out["outcome"][i] = _GAME_OUTCOMES.index(res.outcome)
+        out["outcome"][i] = OUTCOMES.index(res.outcome)
     return out
 
 
@@ -274,15 +273,10 @@ def _check_max_rounds(max_rounds, fmt: MatchFormat) -> int:
     return int(max_rounds)
 
 
-def _seats(seat: np.ndarray):
-    """Seats as a nullable Int8 array, -1 -> NA."""
-    seat = np.asarray(seat)
-    return pd.arrays.IntegerArray(np.where(seat >= 0, seat, 0).astype(np.int8), seat < 0)
-
-
-def _run_chunk(start: int, stop: int, rules: Rules, fmt: MatchFormat, table_seed: int, replay: bool,
+def _run_chunk(start: int, stop: int, *, rules: Rules, fmt: MatchFormat, table_seed: int, replay: bool,
                max_rounds: int, play_games: Callable, keep_rounds: bool):
-    """Matches ``start … stop-1``: dealt round r of every running match in one engine call."""
+    """Matches ``start … stop-1``: dealt round r of every running match in one engine call.
+    Returns their tally and, with ``keep_rounds``, the frames of their dealt rounds."""
     matches = np.arange(start, stop, dtype=np.int64)
     tally = _Tally(len(matches), rules.players, fmt, replay)
     running = np.arange(len(matches))
@@ -294,17 +288,11 @@ def _run_chunk(start: int, stop: int, rules: Rules, fmt: MatchFormat, table_seed
         res = play_games(rules, table_seed, games)
         seat = tally.record(running, r, res["winner"], res["cards"], res["tricks"])
         if keep_rounds:
-            log.append(pd.DataFrame({
-                "match": matches[running], "round": np.int32(r), "game": games,
-                "leader": np.int8(r % rules.players),
-                "outcome": pd.Categorical.from_codes(np.asarray(res["outcome"], np.int8), _GAME_OUTCOMES),
-                "winner": _seats(seat),
-                "counted": (seat >= 0) | (not replay),
-                "cards": np.asarray(res["cards"], np.int64), "tricks": np.asarray(res["tricks"], np.int64),
-            }))
+            log.append(rounds_frame(matches[running], r, games, r % rules.players, res["outcome"], seat,
+                                    (seat >= 0) | (not replay), res["cards"], res["tricks"]))
         running = tally.running(running)
     tally.give_up(running)
-    return matches, tally, log
+    return tally, log
 
 
 def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str = "best_of_3", seed: int | None = None,
@@ -334,7 +322,8 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
         Dealt rounds (replays included) after which an undecided match is given up as
         ``unfinished``; at most ``ROUND_STRIDE``.
     chunk_size : int, optional
-        Matches per joblib task (default: about 4 tasks per worker, at least 1000 matches each).
+        Matches per joblib task (default as `beggarstats.parallel.chunks`: a quarter of what is left
+        per worker, at least 1000 matches and at most `limits.MAX_CHUNK_SIZE`).
         Within a task, round r of all running matches is one engine call.
     progress : bool or 'notebook'
         A tqdm bar over matches.
@@ -369,27 +358,15 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
     engine_name, play_games = _engine(engine)
     replay = bool(replay_unfinished)
 
-    import joblib
-
-    workers = max(1, joblib.effective_n_jobs(n_jobs))
-    if chunk_size is None:
-        chunk_size = min(MAX_CHUNK_SIZE, max(1000, math.ceil(n_matches / (4 * workers))))
-    chunk_size = whole("chunk_size", chunk_size, 1, MAX_CHUNK_SIZE)
-    bounds = [(a, min(a + chunk_size, n_matches)) for a in range(0, n_matches, chunk_size)]
-    tasks = (joblib.delayed(_run_chunk)(a, b, rules, fmt, table_seed, replay, max_rounds, play_games, return_rounds)
-             for a, b in bounds)
-    bar = progress_bar(progress, n_matches, unit="match", desc="matches")
-    parts = []
-    try:
-        for part in joblib.Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(tasks):
-            parts.append(part)
-            if bar is not None:
-                bar.update(len(part[0]))
-    finally:
-        if bar is not None:
-            bar.close()
-
-    df = _matches_frame(parts, rules, fmt)
+    chunk_size = whole("chunk_size", chunk_size, 1, MAX_CHUNK_SIZE, none=True)
+    work = functools.partial(_run_chunk, rules=rules, fmt=fmt, table_seed=table_seed, replay=replay,
+                             max_rounds=max_rounds, play_games=play_games, keep_rounds=return_rounds)
+    parts = {}
+    run_chunks(work, [(0, n_matches)] if n_matches else [], sink=lambda lo, hi, part: parts.__setitem__(lo, part),
+               n_jobs=n_jobs, chunk_size=chunk_size, progress=progress, unit="match", desc="matches",
+               largest=MAX_CHUNK_SIZE, smallest=1000)
+    parts = [parts[lo] for lo in sorted(parts)]
+    df = _matches_frame([tally for tally, _ in parts], n_matches, rules, fmt)
     df.attrs.update({
         "rules": rules.to_dict(), "seed": seed, "table_seed": table_seed, "format": fmt.name,
         "replay_unfinished": replay, "max_rounds": max_rounds, "round_stride": ROUND_STRIDE,
@@ -397,45 +374,17 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
     })
     if not return_rounds:
         return df
-    logs = [frame for part in parts for frame in part[2]]
+    logs = [frame for _, log in parts for frame in log]
     rounds = (pd.concat(logs, ignore_index=True).sort_values(["match", "round"], ignore_index=True)
-              if logs else _empty_rounds())
+              if logs else empty_rounds())
     rounds.attrs = dict(df.attrs)
     return df, rounds
 
 
-def _empty_rounds() -> pd.DataFrame:
-    return pd.DataFrame({
-        "match": np.zeros(0, np.int64), "round": np.zeros(0, np.int32), "game": np.zeros(0, np.int64),
-        "leader": np.zeros(0, np.int8), "outcome": pd.Categorical([], categories=_GAME_OUTCOMES),
-        "winner": _seats(np.zeros(0, np.int8)), "counted": np.zeros(0, bool),
-        "cards": np.zeros(0, np.int64), "tricks": np.zeros(0, np.int64),
-    })
-
-
-def _matches_frame(parts, rules: Rules, fmt: MatchFormat) -> pd.DataFrame:
-    n = rules.players
-    if parts:
-        match = np.concatenate([p[0] for p in parts])
-        cat = {k: np.concatenate([getattr(p[1], k) for p in parts])
-               for k in ("wins", "rounds", "unfinished", "cards", "tricks", "result", "winner")}
-    else:
-        match = np.zeros(0, np.int64)
-        cat = _Tally(0, n, fmt, True).__dict__
-    outcome = pd.Categorical.from_codes(cat["result"], MATCH_OUTCOMES)
-    columns = {
-        "match": match,
-        "players": np.full(len(match), n, np.int8),
-        "rules": rules.name,
-        "format": fmt.name,
-        "outcome": outcome,
-        "winner": _seats(cat["winner"]),
-        "finished": np.asarray(outcome != "unfinished", bool),
-        "rounds": cat["rounds"],
-        "unfinished_rounds": cat["unfinished"],
-    }
-    for s in range(n):
-        columns[f"wins_seat{s}"] = cat["wins"][:, s]
-    columns["cards"] = cat["cards"]
-    columns["tricks"] = cat["tricks"]
-    return pd.DataFrame(columns)
+def _matches_frame(tallies: list, n_matches: int, rules: Rules, fmt: MatchFormat) -> pd.DataFrame:
+    """The frame of matches 0 … n_matches-1 from the tallies of their chunks, in order."""
+    tallies = tallies or [_Tally(0, rules.players, fmt, True)]
+    cat = {k: np.concatenate([getattr(t, k) for t in tallies])
+           for k in ("wins", "rounds", "unfinished", "cards", "tricks", "result", "winner")}
+    return matches_frame(np.arange(n_matches, dtype=np.int64), players=rules.players, rules=rules.name,
+                         format=fmt.name, **cat)

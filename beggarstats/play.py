@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numbers
+
 from .cards import DealError, composition, parse_deal
 from .decks import Deck
 from .engine.reference import play_hands
@@ -92,12 +94,27 @@ def play(deal, rules: Rules | None = None, *, any_deck: bool = False, rng=None, 
         Defaults to the standard game; ``players`` is taken from the number of hands.
     any_deck : bool
         Accept any composition (the deck becomes the deal's own cards).
-    rng : numpy.random.Generator or GameStream, optional
-        For the shuffle variants.
+    rng : numpy.random.Generator, GameStream or int, optional
+        For the shuffle variants. An int is a seed: the stream of game 0 of that seed
+        (``GameStream(seed, 0)``), made only when the rules shuffle, so that a caller can always
+        pass one (``beggarstats play --seed``) and numba is loaded only when it is needed.
     trace : bool
         Record every trick in ``result.trace``.
     """
     hands = parse_deal(deal) if isinstance(deal, str) else hands_from_values(deal)
     rules = rules_for_deal(hands, rules, any_deck=any_deck)
     check_deal(hands, rules)
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
+        rng = _seeded_stream(int(rng), rules)
     return play_hands(hands, rules, rng=rng, trace=trace)
+
+
+def _seeded_stream(seed: int, rules: Rules):
+    """The stream of game 0 of ``seed`` when ``rules`` shuffle, else None."""
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"The value for `rng` as a seed must be a whole number from 0 to 2**64 - 1, but {seed} was passed.")
+    if not (rules.shuffle_pile or rules.shuffle_on_loop):
+        return None
+    from .rng import GameStream  # numba: only the shuffle variants need it
+
+    return GameStream(seed, 0)

@@ -2,23 +2,22 @@
 
 A table is fixed by ``(rules, seed)``: game ``g`` is re-created from ``(seed, g)`` alone (the
 engine seeds every game's own stream), so results are identical whatever ``n_jobs``, joblib
-backend or ``chunk_size``. Chunks are ranges of game ids, run with
-``joblib.Parallel(prefer="threads")``: the kernel releases the GIL, and a
-``joblib.parallel_config(backend=...)`` context (loky, dask) takes over from outside.
+backend or ``chunk_size``. Chunks are ranges of game ids, run by the one parallel driver of the
+batch runs (`beggarstats.parallel`: ``joblib.Parallel(prefer="threads")``; the kernel releases the
+GIL, and a ``joblib.parallel_config(backend=...)`` context (loky, dask) takes over from outside).
 """
 
 from __future__ import annotations
 
-import math
+import functools
 
-import joblib
 import numpy as np
 
 from .checks import check_flag, check_n_jobs, check_seed, whole
 from .deals import random_deal
 from .engine.reference import play_hands
 from .limits import MAX_CHUNK_SIZE, MAX_GAME_ID, check_fits, check_id_range
-from .progress import progress_bar
+from .parallel import DEFAULT_CHUNK_SIZE, run_chunks
 from .rng import fresh_seed
 from .rules import RULES_VERSION, check_rules
 from .store import Store
@@ -26,8 +25,6 @@ from .tables import GamesFrameBuilder, SeatsFrameBuilder, games_table, id_type, 
 
 __all__ = ["simulate", "simulate_to_store", "replay", "DEFAULT_CHUNK_SIZE"]
 
-DEFAULT_CHUNK_SIZE = 2**16  # games per task: ~1-2 MB of rows, long enough to hide dispatch costs
-_MIN_AUTO_CHUNK = 1024
 # Peak memory of `simulate` per game (and per seat row with per_seat), for refusing a frame that
 # cannot fit before anything is played: the frame (26.5 bytes per game, 32.6 with 32-bit trick
 # counts, 4 more past 2^32 ids; 23 per seat row) and a margin for the chunks in flight.
@@ -42,60 +39,30 @@ def _batch_engine():
     return play_games
 
 
-def _run_chunk(engine, rules, seed, lo, hi, per_seat, ids_as, raw=False):
+def _run_chunk(lo, hi, *, engine, rules, seed, per_seat, ids_as, raw=False):
     """Play games lo..hi-1 and build their tables (runs on a worker); with ``raw`` the engine's
-    arrays instead (for the frame builders of `simulate`)."""
+    arrays instead (for the frame builders of `simulate`): ``(games, seats)`` either way."""
     ids = np.arange(lo, hi, dtype=np.int64)
     arrays = engine(rules, seed, ids, per_seat=per_seat)
     if raw:
-        return lo, hi, arrays, None
+        return arrays, None
     seats = seats_table(arrays, ids, rules, ids_as) if per_seat else None
-    return lo, hi, games_table(arrays, ids, rules, ids_as), seats
-
-
-def _chunks(ranges, chunk_size, n_jobs):
-    """Split ranges of game ids into tasks of ``chunk_size`` games.
-
-    By default a task is a quarter of what is left per worker, at most `DEFAULT_CHUNK_SIZE` and at
-    least 1,024 games: full-size tasks while there is plenty to do, then smaller and smaller ones,
-    so that the workers run out of work together instead of one waiting for the other's last
-    full-size chunk. (Which games form a task never changes a game: each has its own stream.)
-    """
-    workers = joblib.effective_n_jobs(n_jobs)
-    left = sum(hi - lo for lo, hi in ranges)
-    for lo, hi in ranges:
-        a = lo
-        while a < hi:
-            size = chunk_size or min(DEFAULT_CHUNK_SIZE, max(_MIN_AUTO_CHUNK, math.ceil(left / (4 * workers))))
-            b = min(a + size, hi)
-            yield a, b
-            left -= b - a
-            a = b
+    return games_table(arrays, ids, rules, ids_as), seats
 
 
 def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, ids_as, sink, raw=False):
     """Play the games of ``ranges``, handing each finished chunk to ``sink(lo, hi, games, seats)``."""
     engine = _batch_engine()
-    todo = sum(hi - lo for lo, hi in ranges)
-    if progress and todo:  # compile before the bar starts, with a word: no silent pause, a sane rate
+    if progress and any(hi > lo for lo, hi in ranges):
+        # compile before the bar starts, with a word: no silent pause, a sane rate
         from .engine.fast import kernel_for
         from .warmup import warm_up
 
         warm_up(kernel_for(rules), (rules.players,))
-    bar = progress_bar(progress, total, initial=total - todo, desc="simulate")
-    try:
-        if todo:
-            tasks = (joblib.delayed(_run_chunk)(engine, rules, seed, lo, hi, per_seat, ids_as, raw)
-                     for lo, hi in _chunks(ranges, chunk_size, n_jobs))
-            # Unordered generator: rows are written/kept as chunks finish, never all held by joblib.
-            parallel = joblib.Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator_unordered")
-            for lo, hi, games, seats in parallel(tasks):
-                sink(lo, hi, games, seats)
-                if bar is not None:
-                    bar.update(hi - lo)
-    finally:
-        if bar is not None:
-            bar.close()
+    work = functools.partial(_run_chunk, engine=engine, rules=rules, seed=seed, per_seat=per_seat, ids_as=ids_as,
+                             raw=raw)
+    run_chunks(work, ranges, sink=lambda lo, hi, tables: sink(lo, hi, *tables), n_jobs=n_jobs,
+               chunk_size=chunk_size, progress=progress, total=total, desc="simulate")
 
 
 def _prepare(n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store=None):

@@ -196,6 +196,16 @@ class Problem:
     def __str__(self) -> str:
         return self.message
 
+    @property
+    def removable(self) -> bool:
+        """A file that ``verify(..., repair=True)`` removes (every file named but the manifest)."""
+        return self.path is not None and self.kind != "manifest"
+
+    @property
+    def missing_games(self) -> int:
+        """Games asked for but not stored, that the same simulate call plays again (0 but for ``missing``)."""
+        return self.ids[1] - self.ids[0] if self.kind == "missing" and self.ids is not None else 0
+
 
 class _Lock:
     """An exclusive, non-blocking advisory lock on ``<store>/.lock`` (released when the process dies)."""

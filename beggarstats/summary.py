@@ -26,6 +26,7 @@ one small JSON file, atomically, every few seconds and when the run stops.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -34,16 +35,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import joblib
 import numpy as np
 import pandas as pd
 
 from .checks import check_n_jobs, check_seed, whole
 from .engine.fast import OUTCOME_CODES
-from .progress import progress_bar
+from .parallel import run_chunks
 from .rng import fresh_seed
 from .rules import RULES_VERSION, Rules, check_rules
-from .simulate import _batch_engine, _chunks
+from .simulate import _batch_engine
 
 __all__ = ["Summary", "summarize", "load_summary", "DEFAULT_CAP", "DEFAULT_TOP", "SUMMARY_FILE"]
 
@@ -316,7 +316,7 @@ def load_summary(path) -> Summary:
 
 
 # -- the reduction next to the kernel -------------------------------------------------------------
-def _summarize_chunk(engine, rules, seed, lo, hi, cap, top) -> Summary:
+def _summarize_chunk(lo, hi, *, engine, rules, seed, cap, top) -> Summary:
     """Play games lo..hi-1 and reduce them to a Summary (runs on a worker: only this crosses back)."""
     a = engine(rules, seed, np.arange(lo, hi, dtype=np.int64))
     cards, tricks, out, winner = a["cards"], a["tricks"], a["outcome"], a["winner"]
@@ -459,26 +459,23 @@ def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=Fa
     left = sum(hi - lo for lo, hi in todo)
     if not left:
         return _restrict(total, start, stop)
-    engine = _batch_engine()
-    bar = progress_bar(progress, n_games, initial=n_games - left, desc="summarize")
-    last_save, dirty = time.monotonic(), False
+    work = functools.partial(_summarize_chunk, engine=_batch_engine(), rules=rules, seed=seed, cap=cap, top=top)
+    run = {"total": total, "last_save": time.monotonic(), "dirty": False}
+
+    def add(lo, hi, part):
+        run["total"] = run["total"] + part
+        run["dirty"] = True
+        if path is not None and time.monotonic() - run["last_save"] >= checkpoint:
+            run["total"].save(path)
+            run["last_save"], run["dirty"] = time.monotonic(), False
+
     try:
-        tasks = (joblib.delayed(_summarize_chunk)(engine, rules, seed, lo, hi, cap, top)
-                 for lo, hi in _chunks(todo, chunk_size, n_jobs))
-        parallel = joblib.Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator_unordered")
-        for part in parallel(tasks):
-            total = total + part
-            dirty = True
-            if bar is not None:
-                bar.update(part.n_games)
-            if path is not None and time.monotonic() - last_save >= checkpoint:
-                total.save(path)
-                last_save, dirty = time.monotonic(), False
+        run_chunks(work, todo, sink=add, n_jobs=n_jobs, chunk_size=chunk_size, progress=progress, total=n_games,
+                   desc="summarize")
     finally:
-        if path is not None and dirty:
-            total.save(path)  # everything finished so far, also after Ctrl-C
-        if bar is not None:
-            bar.close()
+        if path is not None and run["dirty"]:
+            run["total"].save(path)  # everything finished so far, also after Ctrl-C
+    total = run["total"]
     return _restrict(total, start, stop)
 
 

@@ -40,16 +40,16 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["OUTCOMES", "SEAT_COLUMNS", "empty_tables", "id_type", "games_table", "seats_table",
-           "to_frame", "with_attrs", "attrs_of", "GamesFrameBuilder", "SeatsFrameBuilder"]
+__all__ = ["OUTCOMES", "MATCH_OUTCOMES", "empty_tables", "id_type", "games_table", "seats_table",
+           "to_frame", "with_attrs", "attrs_of", "GamesFrameBuilder", "SeatsFrameBuilder", "nullable_seats",
+           "rounds_frame", "matches_frame"]
 
 OUTCOMES = ("win", "loop", "cutoff")  # the engine's outcome codes 0, 1, 2
+MATCH_OUTCOMES = ("win", "draw", "unfinished")  # a match's outcome codes 0, 1, 2 (`simulate_matches`)
 LOOP_COLUMNS = ("loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")
 # Trick counts: 16 bits in a frame when every value fits (see the module docstring).
 TRICK_COLUMNS = ("tricks", "loop_start_tricks", "loop_tricks")
 KIND_COLUMNS = ("jacks", "queens", "kings", "aces", "jokers")
-SEAT_COLUMNS = ("game", "players", "rules", "seat", "hand_size") + KIND_COLUMNS + (
-    "tribute_total", "min_cards", "place", "out_cards", "won")
 # Columns that may hold nulls: Arrow-backed in pandas (one bit per value for the mask).
 NULLABLE = frozenset(("winner", "place", "out_cards") + LOOP_COLUMNS)
 _META_KEY = b"beggarstats"
@@ -297,3 +297,55 @@ def empty_tables(rules, per_seat, ids_as=pa.uint32()):
     tables = {"games": games_table(arrays, ids, rules, ids_as)}
     tables["seats"] = seats_table(arrays, ids, rules, ids_as)
     return tables
+
+
+# -- matches (`simulate_matches`): plain numpy/pandas columns, small enough not to need Arrow -------
+def nullable_seats(seat) -> pd.arrays.IntegerArray:
+    """Seats as a nullable Int8 array, -1 -> NA."""
+    seat = np.asarray(seat)
+    return pd.arrays.IntegerArray(np.where(seat >= 0, seat, 0).astype(np.int8), seat < 0)
+
+
+def rounds_frame(match, round: int, game, leader: int, outcome, winner, counted, cards, tricks) -> pd.DataFrame:
+    """One row per dealt round of the matches ``match``, all in dealt round ``round`` (led by
+    physical seat ``leader``): ``game`` ids, engine ``outcome`` codes, physical ``winner`` (-1:
+    none), ``counted``, ``cards``, ``tricks``."""
+    n = len(match)
+    return pd.DataFrame({
+        "match": np.asarray(match, np.int64), "round": np.full(n, round, np.int32),
+        "game": np.asarray(game, np.int64), "leader": np.full(n, leader, np.int8),
+        "outcome": pd.Categorical.from_codes(np.asarray(outcome, np.int8), OUTCOMES),
+        "winner": nullable_seats(winner), "counted": np.asarray(counted, bool),
+        "cards": np.asarray(cards, np.int64), "tricks": np.asarray(tricks, np.int64),
+    })
+
+
+def empty_rounds() -> pd.DataFrame:
+    """`rounds_frame` of no round."""
+    none = np.zeros(0, np.int64)
+    return rounds_frame(none, 0, none, 0, none, none, none, none, none)
+
+
+def matches_frame(match, *, players: int, rules: str, format: str, wins, rounds, unfinished, cards, tricks,
+                  result, winner) -> pd.DataFrame:
+    """One row per match from the tallies of `simulate_matches`: ``wins`` (matches x players),
+    ``result`` codes of `MATCH_OUTCOMES`, ``winner`` (physical seat, -1: none)."""
+    n = len(match)
+    outcome = pd.Categorical.from_codes(np.asarray(result, np.int8), MATCH_OUTCOMES)
+    columns = {
+        "match": np.asarray(match, np.int64),
+        "players": np.full(n, players, np.int8),
+        "rules": rules,
+        "format": format,
+        "outcome": outcome,
+        "winner": nullable_seats(winner),
+        "finished": np.asarray(outcome != "unfinished", bool),
+        "rounds": np.asarray(rounds, np.int32),
+        "unfinished_rounds": np.asarray(unfinished, np.int32),
+    }
+    wins = np.asarray(wins, np.int32).reshape(n, players)
+    for s in range(players):
+        columns[f"wins_seat{s}"] = wins[:, s]
+    columns["cards"] = np.asarray(cards, np.int64)
+    columns["tricks"] = np.asarray(tricks, np.int64)
+    return pd.DataFrame(columns)

@@ -53,7 +53,7 @@ def throughput(n: int, jobs: int, repeats: int = 5) -> dict:
 
     from beggarstats.engine.fast import play_games
     from beggarstats.rules import Rules
-    from beggarstats.simulate import _chunks
+    from beggarstats.parallel import chunks as _chunks
     from beggarstats.summary import summarize
 
     rules = Rules()

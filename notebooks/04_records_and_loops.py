@@ -35,7 +35,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Markdown
 
-from beggarstats import Rules
+from beggarstats import Rules, play
 from beggarstats import analysis as an
 from beggarstats import plots
 from beggarstats.figures import small_decks
@@ -59,13 +59,11 @@ Markdown(f"{'Every' if table['match'].all() else 'Not every'} published figure i
 deals = {r["name"]: r["deal"] for r in load_records()}
 wins = table[table.outcome == "win"]
 longest = wins.loc[wins.cards.idxmax()]
-fig = plots.card_count_timeline(deals[longest["name"]], x="tricks")
+game = play(deals[longest["name"]], trace=True)
+fig = plots.card_count_timeline(game, x="tricks")
 fig.axes[0].set_title(f"{longest['name']}: {longest.cards} cards, {longest.tricks} tricks");
 
 # %%
-from beggarstats import play
-
-game = play(deals[longest["name"]], trace=True)
 sizes = pd.DataFrame([t.hand_sizes for t in game.trace])
 lead_changes = int((sizes[0] > sizes[1]).astype(int).diff().abs().sum())
 Markdown(f"""**Reading.** The longest known game, {longest['name']}, is a long tug of war: the lead in cards

@@ -50,6 +50,47 @@ def test_play_rule_options_reach_the_engine(capsys):
     assert json.loads(capsys.readouterr().out)["cards"] == 5
 
 
+def test_play_command_calls_the_public_play(capsys, monkeypatch):
+    """The command parses, calls `beggarstats.play.play` and prints: it does not rebuild it."""
+    import importlib
+
+    play_module = importlib.import_module("beggarstats.play")  # the module, not the function `bs.play`
+    calls = []
+    real = play_module.play
+
+    def spy(deal, rules=None, **kw):
+        calls.append((deal.strip(), rules.end, kw))  # (the command guards a leading '-' from argparse)
+        return real(deal, rules, **kw)
+
+    monkeypatch.setattr(play_module, "play", spy)
+    assert main(["play", "--json", "--deck", "any", "--end", "unable", "--seed", "3", "K/---", RECORD]) == 0
+    from beggarstats import Rules
+
+    unable = Rules(end="unable")
+    expected = [real(deal, unable, any_deck=True).cards for deal in ("K/---", RECORD)]
+    assert [json.loads(x)["cards"] for x in capsys.readouterr().out.splitlines()] == expected
+    assert expected[0] == 5  # test_play_rule_options_reach_the_engine
+    assert calls == [("K/---", "unable", {"any_deck": True, "rng": 3, "trace": False}),
+                     (RECORD, "unable", {"any_deck": True, "rng": 3, "trace": False})]
+
+
+def test_a_shuffled_deal_plays_as_the_api_plays_it(capsys):
+    """--seed S is the stream of game 0 of S, as `play(..., rng=S)` (or GameStream(S, 0)) gives it."""
+    from beggarstats import Rules, play
+    from beggarstats.rng import GameStream
+
+    rules = Rules(shuffle_pile=True)
+    want = [play(RECORD, rules, rng=GameStream(seed, 0)).summary() for seed in (1, 2)]
+    assert want[0] != want[1]  # the seed matters
+    for seed, expected in zip((1, 2), want):
+        assert play(RECORD, rules, rng=seed).summary() == expected
+        assert main(["play", "--json", "--shuffle-pile", "--seed", str(seed), RECORD]) == 0
+        assert json.loads(capsys.readouterr().out) == expected
+    assert play(NEVER_ENDING, rng=5).summary() == play(NEVER_ENDING).summary()  # no shuffle: the seed is unused
+    with pytest.raises(ValueError, match="`rng` as a seed must be a whole number from 0 to 2\\*\\*64 - 1"):
+        play(NEVER_ENDING, rules, rng=-1)
+
+
 @pytest.mark.parametrize("argv, message", [
     (["play", "--Z/--"], "hand 0, position 3: unknown card symbol 'Z'"),
     (["play", "----"], "a deal needs at least 2 hands"),

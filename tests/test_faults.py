@@ -200,6 +200,9 @@ def test_every_single_bit_flip_in_a_chunk_is_detected(tmp_path):
     assert problem.kind == "damaged" and problem.path == chunk and problem.ids == (0, 300)
     assert missing.kind == "missing" and missing.ids == (0, 300)
     assert not chunk.exists()
+    # what `beggarstats store verify` reports: the file repair removed, the games the next run plays
+    assert (problem.removable, missing.removable) == (True, False)
+    assert (problem.missing_games, missing.missing_games) == (0, 300)
 
 
 def test_a_flipped_bit_is_replayed_after_repair(tmp_path, counting):

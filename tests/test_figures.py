@@ -155,3 +155,18 @@ def test_the_progress_bar_counts_every_game_once(tmp_path, monkeypatch, mpl_agg)
     assert seen["done"] == seen["total"] == (n["main2"] + 4 * n["main"] + len(variant_rules()) * n["variant"]
                                              + 5 * n["seats"] + len(small_decks()) * n["small"])
     assert seen["labels"][-1] == "findings"
+
+
+def test_the_figures_module_draws_nothing_itself():
+    """All drawing is in `beggarstats.plots`: figures.py computes, calls the plots, titles and saves."""
+    import ast
+    from pathlib import Path
+
+    import beggarstats.figures as figures_module
+
+    tree = ast.parse(Path(figures_module.__file__).read_text())
+    drawing = {"subplots", "figure", "errorbar", "plot", "scatter", "bar", "hist", "fill_between", "axhline",
+               "axvline", "hlines", "set_xticks", "set_xlabel", "set_ylabel", "legend", "step", "axvspan"}
+    calls = sorted({node.func.attr for node in ast.walk(tree)
+                    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)} & drawing)
+    assert calls == []

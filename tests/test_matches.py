@@ -233,6 +233,7 @@ def test_match_stats(three):
     assert len(s) == 1 and s["matches"].iloc[0] == 400
     assert s["won"].iloc[0] + s["drawn"].iloc[0] == 400
     assert s["rounds_low"].iloc[0] <= s["rounds_mean"].iloc[0] <= s["rounds_high"].iloc[0]
+    assert s["rounds_without_winner"].iloc[0] == (rounds["winner"].isna()).sum() == df["unfinished_rounds"].sum()
     rates = match_seat_rates(df)
     assert list(rates["seat"]) == [0, 1, 2]
     assert rates["games"].iloc[0] == s["won"].iloc[0] and rates["no_winner"].iloc[0] == s["drawn"].iloc[0]

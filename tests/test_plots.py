@@ -158,15 +158,15 @@ def test_card_count_timeline_of_the_record_game():
     tricks, cards, sizes = P.hand_size_table(result.trace)
     assert sizes[0].tolist() == [26, 26] and (sizes.sum(axis=1) == 52).all()   # no pile at a boundary
     assert cards[-1] == 8344 and tricks[-1] == 1164
-    ax = P.card_count_timeline(result.trace, x="cards").axes[0]
+    ax = P.card_count_timeline(result, x="cards").axes[0]
     seat0, seat1 = ax.get_lines()
     assert seat1.get_xdata()[-1] == 8344 and seat1.get_ydata()[-1] == 52 and seat0.get_ydata()[-1] == 0
     assert legend_texts(ax) == ["seat 0", "seat 1"]
-    assert len(P.card_count_timeline(RECORD).axes[0].get_lines()[0].get_xdata()) == 1165
+    assert len(P.card_count_timeline(result).axes[0].get_lines()[0].get_xdata()) == 1165
 
 
 def test_loop_cycle_marks_start_and_repeat():
-    ax = P.loop_cycle(NEVER_ENDING).axes[0]
+    ax = P.loop_cycle(play(NEVER_ENDING, trace=True)).axes[0]
     marks = [line.get_xdata()[0] for line in ax.get_lines()[2:]]
     assert marks == [4, 66]                                       # RULES.md: cycle from trick 4, repeat at 66
     assert ax.get_title() == "cycle of 62 tricks, 440 cards"
@@ -175,6 +175,19 @@ def test_loop_cycle_marks_start_and_repeat():
     ax = P.loop_cycle(play(NEVER_ENDING, trace=True), x="cards", ax=plt.subplots()[1])
     assert [line.get_xdata()[0] for line in ax.get_lines()[2:]] == [34, 474]
     assert legend_texts(ax)[-2:] == ["cycle starts after 34 cards", "state repeats after 474 cards"]
+
+
+def test_game_plots_draw_played_games_and_play_none():
+    """Plots take results: a deal, a trace or an untraced result is refused, naming `game`."""
+    import beggarstats.plots.games as games_module
+
+    assert "play" not in vars(games_module)
+    for game in (RECORD, play(RECORD, trace=True).trace):
+        for plot in (P.card_count_timeline, P.loop_cycle):
+            with pytest.raises(TypeError, match="`game` must be a GameResult played with trace=True"):
+                plot(game)
+    with pytest.raises(ValueError, match="trace=True"):
+        P.card_count_timeline(play(RECORD))
 
 
 def test_plot_seat_advantage_panels_with_hand_sizes(frames):
@@ -190,6 +203,50 @@ def test_plot_seat_advantage_panels_with_hand_sizes(frames):
     assert filled.get_ydata()[0] == pytest.approx(100 * (rates["rate"].iloc[0] - 1 / 3))   # seat 0, 18 cards
     assert list(hollow.get_xdata()) == [1, 2]
     assert sum(isinstance(c, ErrorbarContainer) for c in three.containers) == 1
+
+
+def test_plot_first_player_advantage(frames):
+    games = frames[0]
+    standard = games[games["rules"] == "standard"]
+    adv = A.first_player_advantage(standard, by="players")
+    ax = P.plot_first_player_advantage(adv).axes[0]
+    (bars,) = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    points = bars.lines[0]
+    assert list(points.get_xdata()) == [2, 3]
+    assert points.get_ydata() == pytest.approx(100 * adv["advantage"].to_numpy(float))
+    low, high = bars.lines[2][0].get_segments()[0][:, 1]                   # the 2-player bar, in pp
+    assert (low, high) == pytest.approx((100 * adv["low"].iloc[0], 100 * adv["high"].iloc[0]))
+    assert ax.get_lines()[-1].get_ydata()[0] == 0                          # the no-advantage line
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["2", "3"] and ax.get_xlabel() == "players"
+    # from the games table directly: the same points
+    again = P.plot_first_player_advantage(standard, ax=plt.subplots()[1])
+    assert list(again.containers[0].lines[0].get_ydata()) == list(points.get_ydata())
+
+
+def test_plot_hand_strength_panels_share_y_and_one_legend(frames):
+    seats = frames[1]
+    fig = P.plot_hand_strength_panels(seats, min_seats=5)
+    a, b = fig.axes
+    assert a.get_xlabel().startswith("aces dealt") and b.get_xlabel().startswith("tribute points dealt")
+    assert a.get_shared_y_axes().joined(a, b)
+    assert a.get_legend() is not None and b.get_legend() is None
+    assert tuple(fig.get_size_inches()) == (11.0, 4.0)
+    assert len(P.plot_hand_strength_panels(seats, panels=["aces"]).axes) == 1
+    with pytest.raises(ValueError, match="`panels` must name at least one predictor"):
+        P.plot_hand_strength_panels(seats, panels=())
+
+
+def test_plot_loop_shares_dodges_families():
+    table = pd.DataFrame({"family": ["a", "a", "b", "b"], "size": [8, 10, 8, 10], "rate": [0.1, 0.05, 0.2, 0.0],
+                          "low": [0.05, 0.01, 0.1, 0.0], "high": [0.2, 0.1, 0.3, 0.02]})
+    ax = P.plot_loop_shares(table, legend_title="penalty cards").axes[0]
+    a, b = [c.lines[0] for c in ax.containers]
+    assert list(a.get_xdata()) == [7.875, 9.875] and list(b.get_xdata()) == [8.125, 10.125]
+    assert list(b.get_ydata()) == pytest.approx([20.0, 0.0])
+    assert legend_texts(ax) == ["a", "b"] and ax.get_legend().get_title().get_text() == "penalty cards"
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["8", "10"]
+    with pytest.raises(ValueError, match=r"`data` lacks the column\(s\) \['rate'"):
+        P.plot_loop_shares(table.drop(columns="rate"))
 
 
 def test_plot_hazard_bands(frames):
@@ -215,10 +272,11 @@ def test_plot_errors_name_the_parameter(frames):
         P.plot_variant_effects(games[games["players"] == 2], metric="median")
     with pytest.raises(ValueError, match="`metric` must name one metric when `ax` is given"):
         P.plot_variant_effects(games[games["players"] == 2], ax=plt.subplots()[1])
+    record = play(RECORD, trace=True)
     with pytest.raises(ValueError, match="`x` must be one of"):
-        P.card_count_timeline(RECORD, x="turns")
+        P.card_count_timeline(record, x="turns")
     with pytest.raises(ValueError, match="`game` must be a game that loops"):
-        P.loop_cycle(RECORD)
+        P.loop_cycle(record)
     with pytest.raises(ValueError, match="trace=True"):
         P.loop_cycle(play(NEVER_ENDING))
     with pytest.raises(ValueError, match=r"`data` lacks the column\(s\) \['min_cards'"):

@@ -17,7 +17,7 @@ from beggarstats.decks import PRESETS
 from beggarstats.engine.fast import RESULT_KEYS, play_games
 from beggarstats.records import load_records
 from beggarstats.rules import _CHOICES, MAX_PLAYERS
-from beggarstats.tables import SEAT_COLUMNS
+from beggarstats.tables import empty_tables
 
 RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "RULES.md"
 TEXT = RULES_MD.read_text(encoding="utf-8")
@@ -89,7 +89,9 @@ def test_uneven_deals_are_the_ones_named():
 
 
 def test_every_reported_figure_is_described():
-    for key in [k for k in RESULT_KEYS if k != "looped"] + list(SEAT_COLUMNS[4:]):
+    seat_columns = empty_tables(Rules(), per_seat=True)["seats"].column_names  # what a per-seat row holds
+    assert seat_columns[:4] == ["game", "players", "rules", "seat"]
+    for key in [k for k in RESULT_KEYS if k != "looped"] + seat_columns[4:]:
         assert key in CODE, f"docs/RULES.md does not describe `{key}`"
 
 

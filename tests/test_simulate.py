@@ -102,20 +102,6 @@ def test_identical_whatever_jobs_chunks_and_thread_backend():
         pd.testing.assert_frame_equal(simulate(1500, rules=rules, seed=7, chunk_size=100), base)
 
 
-def test_default_tasks_cover_every_game_once_and_shrink_at_the_end():
-    """Full-size tasks first, then smaller ones, so two workers finish together (benchmarks/)."""
-    ranges = [(0, 1_000_000), (2_000_000, 2_000_500)]
-    tasks = list(sim._chunks(ranges, None, 2))
-    assert [g for lo, hi in tasks for g in (lo, hi)] == sorted(g for lo, hi in tasks for g in (lo, hi))
-    assert sum(hi - lo for lo, hi in tasks) == 1_000_500 and tasks[0][0] == 0 and tasks[-1][1] == 2_000_500
-    assert all(lo < hi <= 1_000_000 or 2_000_000 <= lo < hi for lo, hi in tasks)
-    sizes = [hi - lo for lo, hi in tasks]
-    assert sizes[0] == sim.DEFAULT_CHUNK_SIZE and max(sizes) == sim.DEFAULT_CHUNK_SIZE
-    assert sizes[-3] == 1024 and sizes[-1] <= 1024  # the last tasks of the run are small
-    assert sizes[:-2] == sorted(sizes[:-2], reverse=True)
-    assert list(sim._chunks(ranges, 400_000, 2))[:3] == [(0, 400_000), (400_000, 800_000), (800_000, 1_000_000)]
-
-
 def test_start_selects_the_same_games():
     whole = simulate(300, seed=9)
     part = simulate(100, seed=9, start=150)

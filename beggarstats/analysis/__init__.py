@@ -4,6 +4,7 @@ from .comebacks import comebacks
 from .hands import hand_strength, hand_strength_predictions
 from .intervals import mean_interval, newcombe_interval, wilson_interval
 from .lengths import length_summary
+from .overview import Overview, overview, seat_shares
 from .seats import dealt_hand_size, first_player_advantage, seat_fairness_test, seat_position_model, seat_win_rates
 from .survival import kaplan_meier, km_table, length_distribution
 from .tail import geometric_tail, hazard_bands, tail_constancy_test, tail_rate
@@ -14,5 +15,5 @@ __all__ = [
     "hazard_bands", "tail_constancy_test",
     "seat_win_rates", "seat_fairness_test", "first_player_advantage", "dealt_hand_size", "seat_position_model",
     "compare_variants", "hand_strength", "hand_strength_predictions", "comebacks",
-    "wilson_interval", "newcombe_interval", "mean_interval",
+    "wilson_interval", "newcombe_interval", "mean_interval", "overview", "Overview", "seat_shares",
 ]

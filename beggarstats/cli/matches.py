@@ -46,7 +46,7 @@ def summary(matches) -> str:
         f"{int(s['unfinished']):,} unfinished after {attrs.get('max_rounds')} rounds",
         f"rounds:    mean {s['rounds_mean']:.3f} [{s['rounds_low']:.3f}, {s['rounds_high']:.3f}], "
         f"median {s['rounds_median']:g}, max {int(s['rounds_max'])}; rounds without a winner "
-        f"{int(matches['unfinished_rounds'].sum()):,} ({replay})",
+        f"{int(s['rounds_without_winner']):,} ({replay})",
         f"cards:     mean {s['cards_mean']:.1f} per match [{s['cards_low']:.1f}, {s['cards_high']:.1f}]",
     ]
     rates = match_seat_rates(matches)

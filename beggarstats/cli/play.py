@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from ..cards import KIND_NAMES, DealError, parse_deal
+from ..cards import KIND_NAMES, DealError
 from .options import add_rule_options, rules_from_args
 
 __all__ = ["HELP", "add_parser", "run", "describe"]
@@ -76,25 +76,16 @@ def describe(result, *, trace: bool = False) -> str:
 
 def _play_one(args, where: str, deal: str, several: bool):
     """The result of one deal; a bad deal raises DealError naming ``where`` when there are several."""
-    from ..engine.reference import play_hands
-    from ..play import check_deal, rules_for_deal
+    from ..play import play
 
+    rules = rules_from_args(args, players=max(2, min(deal.count("/") + 1, 12)))  # play() takes the count from the deal
     try:
-        hands = parse_deal(deal)
-        rules = rules_for_deal(hands, rules_from_args(args, players=max(2, min(len(hands), 12))),
-                               any_deck=args.deck == "any")
-        check_deal(hands, rules)
+        return play(deal, rules, any_deck=args.deck == "any", rng=args.seed, trace=args.trace)
     except DealError as exc:
         message = str(exc)
         if args.deck != "any" and " deck" in message:  # a whole-deck check failed
             message += "; --deck any plays a deal of any cards"
         raise DealError(f"{where}: {message}" if several else message) from None
-    rng = None
-    if rules.shuffle_pile or rules.shuffle_on_loop:
-        from ..rng import GameStream  # numba: only the shuffle variants need it
-
-        rng = GameStream(args.seed, 0)
-    return play_hands(hands, rules, rng=rng, trace=args.trace)
 
 
 def run(args) -> int:

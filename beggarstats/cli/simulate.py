@@ -8,7 +8,7 @@ from pathlib import Path
 
 from .options import add_rule_options, check_run_options, rules_from_args, whole_number
 
-__all__ = ["HELP", "add_parser", "run", "summary", "check_out_file"]
+__all__ = ["HELP", "add_parser", "run", "summary", "overview_text", "check_out_file"]
 
 HELP = "play many random games and summarise them"
 
@@ -37,40 +37,30 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def summary(games) -> str:
     """The text `beggarstats simulate` prints for a games frame."""
-    import numpy as np
+    from ..analysis.overview import overview
 
-    n = len(games)
-    attrs = games.attrs
-    lines = [f"games:    {n:,} (seed {attrs.get('seed')}, ids {attrs.get('start', 0)}.."
-             f"{attrs.get('start', 0) + n - 1}, rules {games['rules'].iloc[0] if n else '-'}, "
-             f"{int(games['players'].iloc[0]) if n else '-'} players)"]
-    counts = games["outcome"].value_counts(sort=False)
-    lines.append("outcomes: " + ", ".join(f"{k} {int(v):,} ({100 * v / n:.2f}%)" for k, v in counts.items()))
+    return overview_text(overview(games))
+
+
+def overview_text(o) -> str:
+    """An `analysis.Overview` as `beggarstats simulate` and `beggarstats summarize` print it."""
+    n = o.games
+    lines = [f"games:    {n:,} (seed {o.seed}, ids {o.start}..{o.start + n - 1}, rules {o.rules if n else '-'}, "
+             f"{o.players if n else '-'} players)"]
+    lines.append("outcomes: " + ", ".join(f"{k} {v:,} ({100 * v / n:.2f}%)" for k, v in o.outcomes.items()))
     for col in ("cards", "tricks"):
-        x = games[col].to_numpy()
-        lines.append(f"{col + ':':<9} mean {x.mean():.1f}, median {np.median(x):g}, max {x.max():,}")
-    winner = games["winner"].to_numpy(dtype=float, na_value=np.nan)
-    players = int(games["players"].iloc[0])
-    lines += seat_lines(np.bincount(winner[~np.isnan(winner)].astype(int), minlength=players))
-    return "\n".join(lines)
+        m = o.lengths[col]
+        lines.append(f"{col + ':':<9} mean {m['mean']:.1f}, median {m['median']:g}, max {m['max']:,}")
+    return "\n".join(lines + seat_lines(o.seats))
 
 
-def seat_lines(wins) -> list[str]:
-    """The seat win-rate lines of the printout, from the wins per seat: rates among games with a
-    winner, as `analysis.seat_win_rates` computes them (shared with `beggarstats summarize`)."""
-    import numpy as np
-
-    from ..analysis.intervals import wilson_interval
-
-    decided = int(wins.sum())
+def seat_lines(seats) -> list[str]:
+    """The seat win-rate lines of the printout, from `analysis.seat_shares` (rates among games
+    with a winner, as `analysis.seat_win_rates` computes them)."""
+    decided = int(seats["games"].iloc[0]) if len(seats) else 0
     lines = [f"seat win rates (of {decided:,} games with a winner, 95% Wilson interval):"]
-    if decided:
-        low, high = wilson_interval(wins, np.full(len(wins), decided))
-    else:
-        low = high = np.full(len(wins), np.nan)
-    for seat, won in enumerate(wins):
-        rate = won / decided if decided else float("nan")
-        lines.append(f"  seat {seat}: {rate:.4f} [{low[seat]:.4f}, {high[seat]:.4f}]  ({won:,} wins)")
+    for r in seats.itertuples():
+        lines.append(f"  seat {r.seat}: {r.rate:.4f} [{r.low:.4f}, {r.high:.4f}]  ({r.wins:,} wins)")
     return lines
 
 

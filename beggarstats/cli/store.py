@@ -39,8 +39,8 @@ def run(args) -> int:
         return 0
     for problem in problems:
         print(f"{problem.kind:<9} {problem.message}")
-    removed = [p for p in problems if p.path is not None and p.kind != "manifest"]
-    missing = sum(p.ids[1] - p.ids[0] for p in problems if p.ids is not None and p.kind == "missing")
+    removed = [p for p in problems if p.removable]
+    missing = sum(p.missing_games for p in problems)
     print(f"store {where}: {len(problems)} problem{'s' if len(problems) != 1 else ''}")
     if args.repair and removed:
         print(f"removed {len(removed)} file{'s' if len(removed) != 1 else ''}; run the same simulate command again "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from .options import add_rule_options, check_run_options, rules_from_args, whole_number
-from .simulate import seat_lines
+from .simulate import overview_text
 
 __all__ = ["HELP", "add_parser", "run", "summary_text"]
 
@@ -33,22 +33,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def summary_text(s) -> str:
     """What `beggarstats simulate` prints (`cli.simulate.summary`), from a `Summary`."""
-    import numpy as np
+    from ..analysis.overview import overview
 
-    from ..engine.fast import OUTCOME_CODES
-    from ..summary_analysis import weighted_quantile
-
-    n = s.n_games
-    start = s.ranges[0][0] if s.ranges else 0
-    lines = [f"games:    {n:,} (seed {s.seed}, ids {start}..{start + n - 1}, rules {s.rules.name if n else '-'}, "
-             f"{s.rules.players if n else '-'} players)"]
-    lines.append("outcomes: " + ", ".join(f"{k} {int(v):,} ({100 * v / n:.2f}%)" for k, v in zip(OUTCOME_CODES, s.outcomes)))
-    for col in ("cards", "tricks"):
-        x, c = s.frequencies(col, OUTCOME_CODES)
-        mean = np.dot(x.astype(float), c) / c.sum()
-        lines.append(f"{col + ':':<9} mean {mean:.1f}, median {weighted_quantile(x, c, 0.5):g}, max {x[-1]:,}")
-    lines += seat_lines(s.wins[:s.rules.players])
-    return "\n".join(lines)
+    return overview_text(overview(s))
 
 
 def run(args) -> int:

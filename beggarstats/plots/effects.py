@@ -12,14 +12,13 @@ from matplotlib.ticker import MaxNLocator
 
 from ._common import check_choice, check_frame, check_hue, finish, hue_groups, label, new_axes, percent_axis
 
-__all__ = ["plot_variant_effects", "plot_hand_strength"]
+__all__ = ["plot_variant_effects", "plot_hand_strength", "plot_hand_strength_panels"]
 
 _TITLES = {"mean_length_diff": "difference in mean length (cards)", "mean_length_ratio": "ratio of mean lengths",
            "seat0_win_diff": "difference in seat 0's win rate (percentage points)"}
 _SCALE = {"mean_length_diff": 1.0, "mean_length_ratio": 1.0, "seat0_win_diff": 100.0}
 _TEXT = {"mean_length_diff": "{:+.{d}f} [{:+.{d}f}, {:+.{d}f}]", "mean_length_ratio": "{:.{d}f} [{:.{d}f}, {:.{d}f}]",
          "seat0_win_diff": "{:+.{d}f} [{:+.{d}f}, {:+.{d}f}]"}
-_HUMAN = {"mean_length_diff": "cards", "mean_length_ratio": "", "seat0_win_diff": "pp"}
 _HAND = {"aces": "aces dealt to the seat", "tribute_total": "tribute points dealt to the seat (J 1, Q 2, K 3, A 4)"}
 
 
@@ -101,3 +100,23 @@ def plot_hand_strength(data: pd.DataFrame, *, vary: str = "aces", hue="players",
     if hue is not None:
         axes.legend()
     return finish(fig, axes, ax)
+
+
+def plot_hand_strength_panels(data: pd.DataFrame, *, panels=("aces", "tribute_total"), min_seats: int = 1,
+                              width: float = 5.5, height: float = 4.0):
+    """`plot_hand_strength` side by side on a shared y axis, one panel per predictor of ``panels``,
+    each fitted on that predictor alone; the legend stays in the first panel.
+
+    ``data`` is the per-seat table (``simulate(..., per_seat=True)``). Returns the Figure.
+    """
+    panels = list(panels)
+    if not panels:
+        raise ValueError("The value for `panels` must name at least one predictor, but it is empty.")
+    fig, axs = plt.subplots(1, len(panels), figsize=(width * len(panels), height), layout="constrained",
+                            sharey=True, squeeze=False)
+    for axes, predictor in zip(axs[0], panels):
+        plot_hand_strength(data, vary=predictor, predictors=(predictor,), min_seats=min_seats, ax=axes)
+    for axes in axs[0][1:]:
+        if axes.get_legend() is not None:
+            axes.get_legend().remove()
+    return fig

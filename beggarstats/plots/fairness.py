@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..analysis import comebacks, seat_win_rates
+from ..analysis import comebacks, first_player_advantage, seat_win_rates
 import matplotlib.pyplot as plt
 
 from ._common import check_frame, check_hue, finish, hue_groups, label, legend_outside, new_axes, palette, percent_axis
 
-__all__ = ["plot_seat_win_rates", "plot_seat_advantage", "plot_comebacks"]
+__all__ = ["plot_seat_win_rates", "plot_seat_advantage", "plot_first_player_advantage", "plot_comebacks"]
 
 
 def plot_seat_win_rates(data: pd.DataFrame, *, hue="players", ax=None):
@@ -78,6 +78,27 @@ def plot_seat_advantage(data: pd.DataFrame, *, figsize=None):
         axes.set_xlabel("seat\ncards dealt")
     axs[0][0].set_ylabel("win rate − 1/n (percentage points)")
     return fig
+
+
+def plot_first_player_advantage(data: pd.DataFrame, *, ax=None):
+    """Seat 0's win rate minus 1/n by player count, in percentage points, with its interval and a
+    dashed line at no advantage.
+
+    ``data`` is the output of `first_player_advantage` or the per-game table (then computed by
+    player count).
+    """
+    if "advantage" not in data.columns:
+        data = first_player_advantage(data, by="players")
+    check_frame(data, ["players", "advantage", "low", "high"])
+    fig, axes = new_axes(ax)
+    y = 100 * data["advantage"].to_numpy(float)
+    axes.errorbar(data["players"].astype(int), y, fmt="o", markersize=4, capsize=4,
+                  yerr=[y - 100 * data["low"].to_numpy(float), 100 * data["high"].to_numpy(float) - y])
+    axes.axhline(0, color="grey", linestyle="--", linewidth=1)
+    axes.set_xticks(list(data["players"].astype(int)))
+    axes.set_xlabel("players")
+    axes.set_ylabel("seat 0 win rate − 1/n (percentage points)")
+    return finish(fig, axes, ax)
 
 
 def plot_comebacks(data: pd.DataFrame, *, hue="rules", ax=None, **options):

@@ -5,21 +5,20 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.result import GameResult
-from ..play import play
 from ._common import check_choice, finish, legend_outside, new_axes, palette
 
 __all__ = ["card_count_timeline", "loop_cycle", "hand_size_table"]
 
 
-def _result(game, rules) -> GameResult:
-    """A traced GameResult from a deal (string or hands) or a GameResult played with trace=True."""
-    if isinstance(game, GameResult):
-        if game.trace is None:
-            raise ValueError("The value for `game` must be played with trace=True (its `trace` is None).")
-        return game
-    if isinstance(game, (str, tuple, list)) and game and not hasattr(game[0], "hand_sizes"):
-        return play(game, rules, trace=True)
-    raise TypeError(f"`game` must be a deal, a traced GameResult or a trace, but a {type(game).__name__} was passed.")
+def _traced(game) -> GameResult:
+    """``game`` if it is a GameResult played with trace=True; plots draw games, they do not play them."""
+    if not isinstance(game, GameResult):
+        raise TypeError(f"The value for `game` must be a GameResult played with trace=True "
+                        f"(`play(deal, rules, trace=True)` or `replay(seed, game, rules)`), but a "
+                        f"{type(game).__name__} was passed.")
+    if game.trace is None:
+        raise ValueError("The value for `game` must be played with trace=True (its `trace` is None).")
+    return game
 
 
 def hand_size_table(trace) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -48,15 +47,13 @@ def _x(x, tricks, cards):
     return tricks if x == "tricks" else cards
 
 
-def card_count_timeline(game, *, rules=None, x: str = "tricks", ax=None):
+def card_count_timeline(game: GameResult, *, x: str = "tricks", ax=None):
     """Each seat's hand size after every trick, one line per seat.
 
-    ``game`` is a trace (``play(deal, trace=True).trace``), a traced GameResult, or a deal to play
-    (with ``rules``). ``x`` is 'tricks' (boundary number) or 'cards' (cards played so far).
+    ``game`` is a GameResult played with trace=True (``play(deal, trace=True)``). ``x`` is 'tricks'
+    (boundary number) or 'cards' (cards played so far).
     """
-    trace = game if not isinstance(game, (str, GameResult)) and game and hasattr(game[0], "hand_sizes") \
-        else _result(game, rules).trace
-    tricks, cards, sizes = hand_size_table(trace)
+    tricks, cards, sizes = hand_size_table(_traced(game).trace)
     xs = _x(x, tricks, cards)
     fig, axes = new_axes(ax, figsize=(8, 3.5))
     colours = palette(sizes.shape[1])
@@ -68,14 +65,13 @@ def card_count_timeline(game, *, rules=None, x: str = "tricks", ax=None):
     return finish(fig, axes, ax)
 
 
-def loop_cycle(game, *, rules=None, x: str = "tricks", ax=None):
+def loop_cycle(game: GameResult, *, x: str = "tricks", ax=None):
     """The hand sizes of a looping game up to its first repeated state, with the cycle shaded:
     a dashed line where the cycle starts (boundary mu) and a solid one where the state repeats (R).
 
-    ``game`` is a deal (played with ``rules``) or a GameResult played with trace=True that found a
-    loop (``loop_start_tricks`` set).
+    ``game`` is a GameResult played with trace=True that found a loop (``loop_start_tricks`` set).
     """
-    result = _result(game, rules)
+    result = _traced(game)
     if result.loop_start_tricks is None:
         raise ValueError(f"The value for `game` must be a game that loops, but it ended with outcome "
                          f"{result.outcome!r} and no repeated state.")

@@ -1,0 +1,79 @@
+"""The one parallel driver of the batch runs (`simulate`, `summarize`, `simulate_matches`).
+
+Ranges of ids (games, or matches) are cut into tasks (`chunks`), the tasks run with
+``joblib.Parallel(prefer="threads")`` (the kernels release the GIL; a
+``joblib.parallel_config(backend=...)`` context such as loky or dask takes over from outside), and
+each finished task is handed to the caller as it finishes, in whatever order, with a progress bar
+counting ids. Which ids form a task never changes a result: every game has its own random stream,
+so a run is identical whatever ``n_jobs``, backend or ``chunk_size``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, Iterable
+
+import joblib
+
+from .progress import progress_bar
+
+__all__ = ["chunks", "run_chunks", "DEFAULT_CHUNK_SIZE", "MIN_AUTO_CHUNK"]
+
+DEFAULT_CHUNK_SIZE = 2**16  # games per task: ~1-2 MB of rows, long enough to hide dispatch costs
+MIN_AUTO_CHUNK = 1024
+
+
+def chunks(ranges: Iterable[tuple[int, int]], chunk_size: int | None, n_jobs, *,
+           largest: int = DEFAULT_CHUNK_SIZE, smallest: int = MIN_AUTO_CHUNK):
+    """Split ranges of ids into tasks ``(lo, hi)`` of ``chunk_size`` ids.
+
+    By default (``chunk_size=None``) a task is a quarter of what is left per worker, at most
+    ``largest`` and at least ``smallest`` ids: full-size tasks while there is plenty to do, then
+    smaller and smaller ones, so that the workers run out of work together instead of one waiting
+    for the other's last full-size task.
+    """
+    ranges = list(ranges)
+    workers = max(1, joblib.effective_n_jobs(n_jobs))
+    left = sum(hi - lo for lo, hi in ranges)
+    for lo, hi in ranges:
+        a = lo
+        while a < hi:
+            size = chunk_size or min(largest, max(smallest, math.ceil(left / (4 * workers))))
+            b = min(a + size, hi)
+            yield a, b
+            left -= b - a
+            a = b
+
+
+def _task(work, lo, hi):
+    return lo, hi, work(lo, hi)
+
+
+def run_chunks(work: Callable, ranges, *, sink: Callable, n_jobs=None, chunk_size: int | None = None,
+               progress=False, total: int | None = None, unit: str = "game", desc: str | None = None,
+               largest: int = DEFAULT_CHUNK_SIZE, smallest: int = MIN_AUTO_CHUNK) -> None:
+    """Run ``work(lo, hi)`` for every task of ``ranges`` on joblib workers and hand each result to
+    ``sink(lo, hi, result)`` in the calling thread as soon as its task finishes (in any order:
+    joblib never holds the results of the whole run).
+
+    ``work`` must be picklable for the process backends (a module-level function or a
+    `functools.partial` of one). The bar (``progress``: False, True or 'notebook') counts ids up to
+    ``total`` (default: the ids in ``ranges``), starting at what ``ranges`` leave out of it.
+    ``chunk_size``, ``largest`` and ``smallest`` are `chunks`'.
+    """
+    ranges = list(ranges)
+    todo = sum(hi - lo for lo, hi in ranges)
+    total = todo if total is None else total
+    bar = progress_bar(progress, total, initial=total - todo, unit=unit, desc=desc)
+    try:
+        if todo:
+            tasks = (joblib.delayed(_task)(work, lo, hi)
+                     for lo, hi in chunks(ranges, chunk_size, n_jobs, largest=largest, smallest=smallest))
+            parallel = joblib.Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator_unordered")
+            for lo, hi, result in parallel(tasks):
+                sink(lo, hi, result)
+                if bar is not None:
+                    bar.update(hi - lo)
+    finally:
+        if bar is not None:
+            bar.close()

@@ -1,0 +1,33 @@
+"""Figures of never-ending deals across decks: the share of random deals that loop."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ._common import check_frame, check_hue, finish, legend_outside, new_axes
+
+__all__ = ["plot_loop_shares"]
+
+
+def plot_loop_shares(data: pd.DataFrame, *, hue="family", legend_title=None, dodge: float = 0.25, ax=None):
+    """The share of random deals that loop against the cards in the deck, in percent with its
+    interval, one line per ``hue`` level (in the order the levels first appear), dodged by
+    ``dodge`` cards so the bars do not overlap.
+
+    ``data`` has one row per deck: ``size`` (cards), ``rate`` (share that loops), ``low``,
+    ``high`` and the ``hue`` column (e.g. ``family``, the deck's penalty cards).
+    """
+    check_frame(data, ["size", "rate", "low", "high"])
+    hue = check_hue(data, hue)
+    fig, axes = new_axes(ax)
+    groups = [(None, data)] if hue is None else list(data.groupby(hue, sort=False))
+    for i, (level, part) in enumerate(groups):
+        y = 100 * part["rate"].to_numpy(float)
+        axes.errorbar(part["size"] + (i - (len(groups) - 1) / 2) * dodge, y, fmt="o-", markersize=4, capsize=3,
+                      label=level, yerr=[y - 100 * part["low"].to_numpy(float), 100 * part["high"].to_numpy(float) - y])
+    axes.set_xticks(sorted(pd.unique(data["size"].astype(int))))
+    axes.set_xlabel("cards in the deck")
+    axes.set_ylabel("random deals that loop (%)")
+    if hue is not None:
+        legend_outside(axes, title=legend_title or hue)
+    return finish(fig, axes, ax)
