@@ -12,8 +12,6 @@ so ``bs.play`` needs neither numba nor pandas, and ``bs.analysis`` (scipy, stats
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 
 __version__ = "0.1.0"
 
@@ -21,29 +19,29 @@ __version__ = "0.1.0"
 _LAZY = {
     "analysis": (".analysis", None),
     "plots": (".plots", None),
-    "DealError": (".cards", "DealError"),
-    "parse_deal": (".cards", "parse_deal"),
-    "format_deal": (".cards", "format_deal"),
-    "random_deal": (".deals", "random_deal"),
-    "Deck": (".decks", "Deck"),
-    "STANDARD": (".decks", "STANDARD"),
-    "ITALIAN": (".decks", "ITALIAN"),
-    "GameResult": (".engine.result", "GameResult"),
-    "Trick": (".engine.result", "Trick"),
-    "simulate_matches": (".matches", "simulate_matches"),
-    "play": (".play", "play"),
-    "load_records": (".records", "load_records"),
-    "replay_records": (".records", "replay_records"),
-    "RULES_VERSION": (".rules", "RULES_VERSION"),
-    "Rules": (".rules", "Rules"),
-    "replay": (".simulate", "replay"),
-    "simulate": (".simulate", "simulate"),
-    "simulate_to_store": (".simulate", "simulate_to_store"),
-    "load": (".store", "load"),
-    "save": (".store", "save"),
-    "verify": (".store", "verify"),
-    "Summary": (".summary", "Summary"),
-    "summarize": (".summary", "summarize"),
+    "DealError": (".game.cards", "DealError"),
+    "parse_deal": (".game.cards", "parse_deal"),
+    "format_deal": (".game.cards", "format_deal"),
+    "random_deal": (".engine.deals", "random_deal"),
+    "Deck": (".game.decks", "Deck"),
+    "STANDARD": (".game.decks", "STANDARD"),
+    "ITALIAN": (".game.decks", "ITALIAN"),
+    "GameResult": (".game.results", "GameResult"),
+    "Trick": (".game.results", "Trick"),
+    "simulate_matches": (".run.matches", "simulate_matches"),
+    "play": (".run.play", "play"),
+    "load_records": (".run.records", "load_records"),
+    "replay_records": (".run.records", "replay_records"),
+    "RULES_VERSION": (".game.rules", "RULES_VERSION"),
+    "Rules": (".game.rules", "Rules"),
+    "replay": (".run.simulate", "replay"),
+    "simulate": (".run.simulate", "simulate"),
+    "simulate_to_store": (".run.simulate", "simulate_to_store"),
+    "load": (".run.store", "load"),
+    "save": (".run.store", "save"),
+    "verify": (".run.store", "verify"),
+    "Summary": (".run.summary", "Summary"),
+    "summarize": (".run.summary", "summarize"),
 }
 
 __all__ = [
@@ -67,17 +65,3 @@ def __getattr__(name: str):
 
 def __dir__():
     return sorted(set(globals()) | set(_LAZY))
-
-
-class _Package(types.ModuleType):
-    """Importing the submodule ``beggarstats.play`` (or ``.simulate``) sets the package attribute of
-    that name to the module; keep the function there instead, as ``bs.play`` promises."""
-
-    def __setattr__(self, name, value):
-        module_name, attr = _LAZY.get(name, (None, None))
-        if attr is not None and isinstance(value, types.ModuleType) and value.__name__ == __name__ + module_name:
-            value = getattr(value, attr)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -63,7 +63,7 @@ def _child() -> None:
     lap("import numpy, numba")
 
     from beggarstats.engine import fast
-    from beggarstats.rules import Rules
+    from beggarstats.game.rules import Rules
     lap("import the kernel modules")
 
     games = np.arange(8)
@@ -71,8 +71,8 @@ def _child() -> None:
     lap("play_games: bits kernel (2 players)")
     fast.play_games(Rules(players=4, shuffle_pile=True, end="empty"), 1, games, per_seat=True)
     lap("play_games: bits, 4 players, other rules, per seat")
-    from beggarstats.deals import random_deal
-    from beggarstats.rng import GameStream
+    from beggarstats.engine.deals import random_deal
+    from beggarstats.engine.rng import GameStream
 
     random_deal(1, 2, Rules())
     GameStream(1, 2).shuffle([1, 0, 2])

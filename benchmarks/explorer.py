@@ -28,7 +28,7 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 
-from beggarstats.explore import Explorer  # noqa: E402
+from beggarstats.report.explore import Explorer  # noqa: E402
 
 CHANGES = [
     ("shuffle = shuffle_pile", dict(shuffle="shuffle_pile")),

@@ -29,7 +29,7 @@ _TIMER = r"""
 import json, sys, time
 import numpy as np
 from beggarstats.engine.fast import play_games
-from beggarstats.rules import Rules
+from beggarstats.game.rules import Rules
 rows = json.loads(sys.argv[1]); games = int(sys.argv[2]); out = {}
 ids = np.arange(games, dtype=np.int64)
 for label, options in rows:

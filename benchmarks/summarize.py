@@ -36,7 +36,7 @@ SEED = 12345
 
 def child(n: int, jobs: int) -> None:
     """Run summarize(n) here and print JSON: seconds, games/s, peak RSS in MB."""
-    from beggarstats.summary import summarize
+    from beggarstats.run.summary import summarize
 
     summarize(1000, seed=SEED, n_jobs=1)  # loads the compiled kernels
     t0 = time.perf_counter()
@@ -52,9 +52,9 @@ def throughput(n: int, jobs: int, repeats: int = 5) -> dict:
     import numpy as np
 
     from beggarstats.engine.fast import play_games
-    from beggarstats.rules import Rules
-    from beggarstats.parallel import chunks as _chunks
-    from beggarstats.summary import summarize
+    from beggarstats.game.rules import Rules
+    from beggarstats.run.parallel import chunks as _chunks
+    from beggarstats.run.summary import summarize
 
     rules = Rules()
 

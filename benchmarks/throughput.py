@@ -5,7 +5,7 @@ random 2-player deals in turns with our engine single-threaded on the very same 
 same deals; the script checks that both played the same number of cards), then our engine on 3-6
 players and on every variant, and prints ONE table from this one run, with the C-to-ours ratio
 in CPU time as well (steadier than wall time when the machine is shared). If
-``beggarstats.simulate`` exists, it adds the end-to-end rows (simulate() vs the raw engine,
+``beggarstats.run.simulate`` exists, it adds the end-to-end rows (simulate() vs the raw engine,
 n_jobs=2 vs n_jobs=1).
 
 Usage::
@@ -35,7 +35,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from beggarstats.engine.fast import kernel_for, play_games  # noqa: E402
-from beggarstats.rules import Rules  # noqa: E402
+from beggarstats.game.rules import Rules  # noqa: E402
 
 SEED = 12345
 
@@ -118,10 +118,10 @@ def simulate_rows(games: int) -> list[tuple[str, float, float, float | None, str
     """Rows (label, games/s, ratio, target ratio or None, what it is against) for simulate() end
     to end, n_jobs=2 vs 1, and the bare engine in two threads (for reference, no target).
 
-    Empty if `beggarstats.simulate` is not importable.
+    Empty if `beggarstats.run.simulate` is not importable.
     """
     try:
-        from beggarstats.simulate import simulate
+        from beggarstats.run.simulate import simulate
     except ImportError:
         return []
     rules = Rules()

@@ -42,7 +42,7 @@ print(f"N_GAMES = {N_GAMES:_}")
 # %%
 from IPython.display import Markdown, display
 
-from beggarstats.explore import Explorer, Replayer
+from beggarstats.report.explore import Explorer, Replayer
 
 explorer = Explorer(games=N_GAMES // 2, seed=SEED, n_jobs=N_JOBS)
 explorer.widget

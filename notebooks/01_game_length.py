@@ -43,7 +43,7 @@ from IPython.display import Markdown
 from beggarstats import Rules
 from beggarstats import analysis as an
 from beggarstats import plots
-from beggarstats.simulate import simulate
+from beggarstats.run.simulate import simulate
 
 pd.set_option("display.width", 160)
 pd.set_option("display.max_columns", 20)

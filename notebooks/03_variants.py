@@ -19,7 +19,7 @@
 # Every variant is compared with the standard game at the same player count: difference in mean
 # length and difference in seat 0's win rate. Game *g* of every table is dealt from (seed, g) alone,
 # so a variant that keeps the deck and adds no jokers plays **the same deals** as the standard game:
-# those comparisons are paired, deal by deal (paired t intervals, `beggarstats.explore.paired_comparison`).
+# those comparisons are paired, deal by deal (paired t intervals, `beggarstats.report.explore.paired_comparison`).
 # The jokers and the Italian deck (no Aces) deal other games, so theirs are comparisons of independent
 # samples (`compare_variants`: Welch and Newcombe intervals). Variants: shuffle the pile, shuffle once
 # a loop is seen, one or two super jokers, the Beggar joker, the end conventions (`empty`, `unable`),
@@ -45,8 +45,8 @@ from statsmodels.stats.multitest import multipletests
 from beggarstats import Deck, Rules
 from beggarstats import analysis as an
 from beggarstats import plots
-from beggarstats.explore import compare_with_standard
-from beggarstats.simulate import simulate
+from beggarstats.report.explore import compare_with_standard
+from beggarstats.run.simulate import simulate
 
 pd.set_option("display.width", 160)
 pd.set_option("display.max_columns", 20)

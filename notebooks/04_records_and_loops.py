@@ -38,9 +38,9 @@ from IPython.display import Markdown
 from beggarstats import Rules, play
 from beggarstats import analysis as an
 from beggarstats import plots
-from beggarstats.figures import small_decks
-from beggarstats.records import load_records, replay_records
-from beggarstats.simulate import simulate
+from beggarstats.report.figures import small_decks
+from beggarstats.run.records import load_records, replay_records
+from beggarstats.run.simulate import simulate
 
 pd.set_option("display.width", 160)
 pd.set_option("display.max_columns", 20)

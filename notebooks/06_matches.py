@@ -46,9 +46,9 @@ import seaborn as sns
 from IPython.display import Markdown
 from statsmodels.stats.multitest import multipletests
 
-from beggarstats.match_stats import first_leader_edge, leader_round_rates, match_seat_rates, match_summary
-from beggarstats.matches import simulate_matches
-from beggarstats.rules import Rules
+from beggarstats.analysis.match_stats import first_leader_edge, leader_round_rates, match_seat_rates, match_summary
+from beggarstats.run.matches import simulate_matches
+from beggarstats.game.rules import Rules
 
 pd.set_option("display.width", 200)
 pd.set_option("display.max_columns", 30)

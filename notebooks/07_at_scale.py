@@ -44,8 +44,8 @@ import numpy as np
 import pandas as pd
 
 import beggarstats as bs
-from beggarstats import summary_analysis as sa
-from beggarstats.summary import load_summary, summarize
+from beggarstats.analysis import summaries as sa
+from beggarstats.run.summary import load_summary, summarize
 
 pd.set_option("display.width", 160)
 pd.set_option("display.max_columns", 20)

@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from beggarstats.deals import random_deal
+from beggarstats.engine.deals import random_deal
 from beggarstats.engine.reference import play_hands
-from beggarstats.rules import Rules
+from beggarstats.game.rules import Rules
 
 __all__ = ["reference_frames", "synthetic_games"]
 

@@ -1,6 +1,6 @@
 """Given deals through the kernels' exact driver: the entry the conformance suite and the kernel
 tests use (the library itself only plays random deals in batches, `engine.fast.play_games`, and
-single given deals with the reference engine, `beggarstats.play`)."""
+single given deals with the reference engine, `beggarstats.run.play`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 from beggarstats.engine import batch, hands_bits
 from beggarstats.engine.constants import pack_params
 from beggarstats.engine.fast import _assemble, _empty_raw
-from beggarstats.rng import stream_state
+from beggarstats.engine.rng import stream_state
 
 __all__ = ["play_deals"]
 
@@ -24,7 +24,7 @@ def play_deals(rules, deals, *, seed: int = 0, game: int = 0, streams=None,
     deals : sequence of deals
         Each a sequence of ``rules.players`` hands (top card first, tributes 0..5); all deals
         must hold the same number of cards (hand lengths may differ). Not validated here:
-        `beggarstats.play.check_deal` does that.
+        `beggarstats.run.play.check_deal` does that.
     seed, game : int
         The shuffle variants draw from the stream ``rng.GameStream(seed, game + k)`` for deal k
         (a fresh stream: no deal was drawn from it), as ``reference.play_hands(deal, rules,

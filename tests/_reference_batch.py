@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from beggarstats.deals import random_deal
+from beggarstats.engine.deals import random_deal
 from beggarstats.engine.reference import play_hands
 
 __all__ = ["play_games"]

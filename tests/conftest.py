@@ -1,6 +1,6 @@
 """Shared fixtures.
 
-The compiled kernels come from the per-user kernel cache (`beggarstats.kernel_cache`), so only the
+The compiled kernels come from the per-user kernel cache (`beggarstats.engine.kernel_cache`), so only the
 first session on a machine compiles them; `python -m pytest -m "not slow"` is the quick tier.
 """
 

@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 from beggarstats import analysis as A
-from beggarstats.rules import Rules
+from beggarstats.game.rules import Rules
 
 from _frames import reference_frames, synthetic_games
 
@@ -437,7 +437,7 @@ def test_errors_name_the_parameter(real):
 
 # -- the real contract --------------------------------------------------------------------------
 def test_every_analysis_runs_on_simulate_output():
-    from beggarstats.simulate import simulate
+    from beggarstats.run.simulate import simulate
 
     games, seats = simulate(300, rules=Rules(players=2, max_cards=400), seed=2, per_seat=True)
     assert (games["outcome"] == "cutoff").any()

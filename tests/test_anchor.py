@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 from beggarstats import Rules, play
-from beggarstats.cards import format_deal, format_hand, parse_hand
-from beggarstats.deals import random_deal
+from beggarstats.game.cards import format_deal, format_hand, parse_hand
+from beggarstats.engine.deals import random_deal
 from beggarstats.engine.fast import play_games
 from beggarstats.engine.reference import play_hands
-from beggarstats.records import load_records
+from beggarstats.run.records import load_records
 
 ROOT = Path(__file__).resolve().parents[1]
 FIELDS = ("outcome", "winner", "cards", "tricks",

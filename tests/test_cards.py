@@ -2,8 +2,8 @@
 
 import pytest
 
-from beggarstats.cards import DealError, composition, format_deal, parse_deal, parse_hand
-from beggarstats.decks import ITALIAN, STANDARD, Deck
+from beggarstats.game.cards import DealError, composition, format_deal, parse_deal, parse_hand
+from beggarstats.game.decks import ITALIAN, STANDARD, Deck
 
 
 def test_every_number_card_symbol_is_a_number_card():

@@ -13,7 +13,7 @@ from beggarstats.cli import build_parser, main
 from beggarstats.cli.play import EXAMPLE
 
 RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
-simulate_module = importlib.import_module("beggarstats.simulate")
+simulate_module = importlib.import_module("beggarstats.run.simulate")
 
 
 def test_the_play_help_example_plays(capsys):
@@ -124,7 +124,7 @@ def test_a_format_beyond_the_round_limit_says_the_real_range(fmt, bound, capsys)
 
 
 def test_figures_announces_the_compile_before_it_starts(monkeypatch, capsys):
-    from beggarstats.warmup import warm_up
+    from beggarstats.run.warmup import warm_up
     from beggarstats.engine import fast
 
     compiled = []

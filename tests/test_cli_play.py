@@ -51,10 +51,10 @@ def test_play_rule_options_reach_the_engine(capsys):
 
 
 def test_play_command_calls_the_public_play(capsys, monkeypatch):
-    """The command parses, calls `beggarstats.play.play` and prints: it does not rebuild it."""
+    """The command parses, calls `beggarstats.run.play.play` and prints: it does not rebuild it."""
     import importlib
 
-    play_module = importlib.import_module("beggarstats.play")  # the module, not the function `bs.play`
+    play_module = importlib.import_module("beggarstats.run.play")  # the module, not the function `bs.play`
     calls = []
     real = play_module.play
 
@@ -77,7 +77,7 @@ def test_play_command_calls_the_public_play(capsys, monkeypatch):
 def test_a_shuffled_deal_plays_as_the_api_plays_it(capsys):
     """--seed S is the stream of game 0 of S, as `play(..., rng=S)` (or GameStream(S, 0)) gives it."""
     from beggarstats import Rules, play
-    from beggarstats.rng import GameStream
+    from beggarstats.engine.rng import GameStream
 
     rules = Rules(shuffle_pile=True)
     want = [play(RECORD, rules, rng=GameStream(seed, 0)).summary() for seed in (1, 2)]

@@ -6,7 +6,7 @@ top card first, ``-`` a number card). The expected figures are the hand trace, n
 Every case is played by every engine entry point that can play its rules:
 
 * ``reference``  - ``engine.reference.play_hands`` (the readable rules);
-* ``api``        - ``beggarstats.play`` on the deal as text;
+* ``api``        - ``beggarstats.run.play`` on the deal as text;
 * ``general``    - ``play_deals(kernel="general")`` (tests/_kernel_deals.py) (ring-buffer kernel, exact driver);
 * ``bits``       - ``play_deals(kernel="bits")`` (bit-plane kernel, exact driver: the
   fallback that replays whatever a fast pass hands back);
@@ -37,14 +37,14 @@ import numpy as np
 import pytest
 
 import beggarstats as bs
-from beggarstats.cards import composition, parse_deal
+from beggarstats.game.cards import composition, parse_deal
 from beggarstats.engine.constants import DONE, FALLBACK, NO_LIMIT, OUTCOME_CODES, P_LEADER, P_STEP, pack_params
 from beggarstats.engine.kernel_multi import new_table, play_multi
 from beggarstats.engine.kernel_two import play_two
 from beggarstats.engine.reference import play_hands
-from beggarstats.play import rules_for_deal
-from beggarstats.rng import GameStream, next_u64, stream_state
-from beggarstats.rules import _CHOICES, Rules
+from beggarstats.run.play import rules_for_deal
+from beggarstats.engine.rng import GameStream, next_u64, stream_state
+from beggarstats.game.rules import _CHOICES, Rules
 from _kernel_deals import play_deals
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
@@ -462,7 +462,7 @@ def test_uneven_random_deals(players):
     """Section 2: card i of the shuffled deck goes to seat i mod n, so the first seats get one card
     more when n does not divide 52; the batch engine (fast pass or fallback) deals and plays them
     as the reference does."""
-    from beggarstats.deals import random_deal
+    from beggarstats.engine.deals import random_deal
     from beggarstats.engine.fast import play_games
 
     rules = Rules(players=players)
@@ -597,7 +597,7 @@ def test_the_rule_table_names_real_code():
         for name in _names(kernel):
             if "." in name:
                 module, attr = name.rsplit(".", 1)
-                mod = importlib.import_module(f"beggarstats.{module}" if module == "rng" else f"beggarstats.engine.{module}")
+                mod = importlib.import_module(f"beggarstats.engine.{module}")
                 assert hasattr(mod, attr), (rule, name)
             else:
                 assert hasattr(rulebook, name), (rule, name)

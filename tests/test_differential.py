@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from beggarstats.deals import random_deal
-from beggarstats.decks import Deck
+from beggarstats.engine.deals import random_deal
+from beggarstats.game.decks import Deck
 from beggarstats.engine import hands_bits
 from beggarstats.engine.fast import OUTCOME_CODES, play_games
 from beggarstats.engine.reference import play_hands
-from beggarstats.rules import Rules
+from beggarstats.game.rules import Rules
 
 JACKS_ONLY = Deck.from_counts((8, 4, 0, 0, 0))    # ~8% of games loop
 LOOPY = Deck.from_counts((5, 2, 1, 0, 0))         # loops, and hands that run out
@@ -83,7 +83,7 @@ def assert_same(rules, seed, got, want, label):
         if bad.size:
             g = int(bad[0])
             deal, _ = random_deal(seed, g, rules)
-            from beggarstats.cards import format_deal
+            from beggarstats.game.cards import format_deal
             raise AssertionError(
                 f"[{label}] {rules.players}p {rules.name}: `{key}` differs in {bad.size} games; first "
                 f"game {g} (deal {format_deal(deal)}): kernel {actual[g]}, reference {expected[g]}")

@@ -12,8 +12,8 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 import beggarstats as bs  # noqa: E402
-from beggarstats.deals import random_deal  # noqa: E402
-from beggarstats.explore import (Explorer, Replayer, build_rules, compare_with_standard,  # noqa: E402
+from beggarstats.engine.deals import random_deal  # noqa: E402
+from beggarstats.report.explore import (Explorer, Replayer, build_rules, compare_with_standard,  # noqa: E402
                                  paired_comparison, pile_text, shares_deals)
 
 T_975_DF3 = 3.1824463052837078  # Student t, 97.5% quantile, 3 degrees of freedom (printed tables: 3.182)

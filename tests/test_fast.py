@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from beggarstats.cards import parse_deal
-from beggarstats.decks import Deck
+from beggarstats.game.cards import parse_deal
+from beggarstats.game.decks import Deck
 from beggarstats.engine.fast import RESULT_KEYS, SEAT_KEYS, kernel_for, play_games
-from beggarstats.rules import Rules
+from beggarstats.game.rules import Rules
 from _kernel_deals import play_deals
 
 # docs/RULES.md, "Two published checks": the default rules.

@@ -24,9 +24,9 @@ import pandas as pd
 import pytest
 
 import beggarstats as bs
-from beggarstats import store as store_module
+from beggarstats.run import store as store_module
 from beggarstats.cli import main
-from beggarstats.store import Store, load
+from beggarstats.run.store import Store, load
 
 # Looked up rather than imported, so that this module also runs against a version without them
 # (every case here failed before issue #11, each on its own assertions rather than at import).
@@ -40,7 +40,7 @@ def verify(store, **kw):
 
 from _reference_batch import CountingEngine
 
-sim = importlib.import_module("beggarstats.simulate")
+sim = importlib.import_module("beggarstats.run.simulate")
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -115,7 +115,7 @@ _READY_THEN_RUN = """
 import sys, time
 from pathlib import Path
 from beggarstats.cli import main
-import beggarstats.simulate, beggarstats.engine.fast  # everything imported before the start signal
+import beggarstats.run.simulate, beggarstats.engine.fast  # everything imported before the start signal
 go = Path(sys.argv[1])
 Path(sys.argv[2]).touch()  # ready
 while not go.exists():
@@ -426,7 +426,7 @@ def test_out_of_range_sizes_are_value_errors_before_anything_runs(call, match, c
 
 
 def test_a_frame_that_does_not_fit_is_refused_with_the_estimate(monkeypatch, counting):
-    monkeypatch.setattr("beggarstats.limits.available_memory", lambda: 10**6)
+    monkeypatch.setattr("beggarstats.run.limits.available_memory", lambda: 10**6)
     engine = counting()
     with pytest.raises(ValueError, match=r"100,000 games need about 3\.8 MiB .* than the 1\.0 MiB available.*store"):
         bs.simulate(100_000, seed=1)
@@ -437,7 +437,7 @@ def test_a_frame_that_does_not_fit_is_refused_with_the_estimate(monkeypatch, cou
 
 
 def test_the_chunk_size_cap():
-    from beggarstats.limits import MAX_CHUNK_SIZE as cap
+    from beggarstats.run.limits import MAX_CHUNK_SIZE as cap
     assert cap == MAX_CHUNK_SIZE
 
 
@@ -472,7 +472,7 @@ def test_play_checks_card_values_given_as_lists(hands, where):
     with pytest.raises(bs.DealError, match=where):
         bs.play(hands, any_deck=True)
     standard = bs.play("---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---")
-    from beggarstats.cards import parse_deal
+    from beggarstats.game.cards import parse_deal
     assert bs.play([list(h) for h in parse_deal(standard.deal)]).cards == standard.cards == 8344
 
 

@@ -7,11 +7,11 @@ import pandas as pd
 import pytest
 
 from beggarstats.cli import main
-from beggarstats.figures import FIGURES, PLAYERS, SMALL_TABLE, sizes, small_decks, variant_rules
-from beggarstats.findings import COLUMNS, read_findings
+from beggarstats.report.figures import FIGURES, PLAYERS, SMALL_TABLE, sizes, small_decks, variant_rules
+from beggarstats.report.findings import COLUMNS, read_findings
 
-# The module, not the function `beggarstats.simulate` that the package exports under the same name.
-simulate_module = importlib.import_module("beggarstats.simulate")
+# The module, not the function `beggarstats.run.simulate` that the package exports under the same name.
+simulate_module = importlib.import_module("beggarstats.run.simulate")
 
 GAMES = "3000"
 
@@ -123,7 +123,7 @@ def test_bad_input_exits_2_with_one_line(argv, message, tmp_path, capsys):
 
 
 def test_make_figures_refuses_bad_arguments(tmp_path):
-    from beggarstats.figures import make_figures
+    from beggarstats.report.figures import make_figures
 
     with pytest.raises(ValueError, match="`games`"):
         make_figures(tmp_path, games=1.5, progress=False)
@@ -134,7 +134,7 @@ def test_make_figures_refuses_bad_arguments(tmp_path):
 def test_the_progress_bar_counts_every_game_once(tmp_path, monkeypatch, mpl_agg):
     """The bar's total is the games of every run and it ends there (a sane rate and time left), not
     a count of steps of very different sizes."""
-    from beggarstats import figures
+    from beggarstats.report import figures
 
     seen = {"done": 0, "labels": []}
 
@@ -162,7 +162,7 @@ def test_the_figures_module_draws_nothing_itself():
     import ast
     from pathlib import Path
 
-    import beggarstats.figures as figures_module
+    import beggarstats.report.figures as figures_module
 
     tree = ast.parse(Path(figures_module.__file__).read_text())
     drawing = {"subplots", "figure", "errorbar", "plot", "scatter", "bar", "hist", "fill_between", "axhline",

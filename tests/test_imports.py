@@ -49,11 +49,11 @@ def test_the_public_api_is_loaded_on_first_use():
         assert getattr(bs, name) is not None, name
     assert callable(bs.simulate) and callable(bs.replay) and callable(bs.simulate_matches)
     assert callable(bs.load) and callable(bs.analysis.wilson_interval) and callable(bs.plots.plot_lengths)
-    import beggarstats.play  # noqa: F401  (the submodule of the same name must not hide the function)
-    import beggarstats.simulate  # noqa: F401
+    import beggarstats.run.play  # noqa: F401  (the submodule of the same name must not hide the function)
+    import beggarstats.run.simulate  # noqa: F401
 
-    assert callable(bs.play) and bs.play.__module__ == "beggarstats.play"
-    assert bs.simulate.__module__ == "beggarstats.simulate" and not isinstance(bs.simulate, type(bs))
+    assert callable(bs.play) and bs.play.__module__ == "beggarstats.run.play"
+    assert bs.simulate.__module__ == "beggarstats.run.simulate" and not isinstance(bs.simulate, type(bs))
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         bs.nope  # noqa: B018
     assert {"play", "simulate", "analysis", "plots"} <= set(dir(bs))

@@ -3,10 +3,10 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from beggarstats.deals import random_deal
-from beggarstats.decks import Deck
+from beggarstats.engine.deals import random_deal
+from beggarstats.game.decks import Deck
 from beggarstats.engine.reference import play_hands
-from beggarstats.rules import Rules
+from beggarstats.game.rules import Rules
 
 
 @st.composite

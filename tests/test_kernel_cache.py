@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 
 import beggarstats
-from beggarstats import kernel_cache
-from beggarstats.kernel_cache import index_file, kernel_dir, sources_digest
+from beggarstats.engine import kernel_cache
+from beggarstats.engine.kernel_cache import index_file, kernel_dir, sources_digest
 
 PACKAGE = Path(beggarstats.__file__).resolve().parent
 
@@ -52,8 +52,8 @@ def test_cache_location_and_override(tmp_path, monkeypatch):
 
 _CHILD = """
 import json, sys
-from beggarstats.deals import deal_into, random_deal
-from beggarstats.rules import Rules
+from beggarstats.engine.deals import deal_into, random_deal
+from beggarstats.game.rules import Rules
 random_deal(3, 4, Rules())
 print(json.dumps({"file": deal_into.py_func.__code__.co_filename,
                   "hits": sum(deal_into.stats.cache_hits.values()),

@@ -78,8 +78,44 @@ def test_the_cycle_finder_finds_a_cycle():
 
 
 def test_the_summaries_can_be_imported_before_the_analysis():
-    code = ("import beggarstats.summary_analysis as sa, beggarstats.analysis as an; "
+    code = ("import beggarstats.analysis.summaries as sa, beggarstats.analysis as an; "
             "print(an.tail_rate.__module__, sa.tail_rate.__module__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=PACKAGE.parent).stdout.split()
-    assert out == ["beggarstats.analysis.tail", "beggarstats.summary_analysis"]
+    assert out == ["beggarstats.analysis.tail", "beggarstats.analysis.summaries"]
+
+
+LAYERS = ("game", "engine", "run", "analysis", "plots", "report", "cli")
+
+
+def _layer(module: str) -> int | None:
+    """The layer of ``beggarstats.<layer>...`` (None for the package itself and __main__)."""
+    parts = module.split(".")
+    return LAYERS.index(parts[1]) if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def test_every_module_lives_in_a_layer():
+    loose = [m for m in _imports() if _layer(m) is None and m not in ("beggarstats", "beggarstats.__main__")]
+    assert loose == []
+
+
+def test_imports_go_one_way_through_the_layers():
+    """game -> engine -> run -> analysis -> plots -> report -> cli: a module imports only its own
+    layer and the ones before it."""
+    upward = [(m, d) for m, deps in _module_graph().items() for d in deps
+              if _layer(m) is not None and _layer(d) is not None and _layer(d) > _layer(m)]
+    assert upward == []
+
+
+def test_the_layer_check_sees_an_upward_import():
+    graph = {"beggarstats.engine.x": {"beggarstats.run.y"}, "beggarstats.run.y": {"beggarstats.game.z"}}
+    upward = [(m, d) for m, deps in graph.items() for d in deps if _layer(d) > _layer(m)]
+    assert upward == [("beggarstats.engine.x", "beggarstats.run.y")]
+
+
+def test_the_public_functions_are_not_shadowed_by_modules():
+    code = ("import beggarstats as bs, beggarstats.run.simulate, beggarstats.run.play; "
+            "print(callable(bs.simulate), callable(bs.play), callable(bs.replay))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=PACKAGE.parent).stdout.split()
+    assert out == ["True", "True", "True"]

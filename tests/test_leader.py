@@ -12,7 +12,7 @@ import sys
 import pytest
 
 import beggarstats as bs
-from beggarstats.rules import Rules
+from beggarstats.game.rules import Rules
 
 
 def _cli(*args):

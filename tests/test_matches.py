@@ -7,12 +7,12 @@ import pandas as pd
 import pytest
 
 from beggarstats.cli import main
-from beggarstats.match_stats import first_leader_edge, leader_round_rates, match_seat_rates, match_summary
-from beggarstats.matches import (
+from beggarstats.analysis.match_stats import first_leader_edge, leader_round_rates, match_seat_rates, match_summary
+from beggarstats.run.matches import (
     ROUND_STRIDE, MatchFormat, match_table_seed, play_match, round_deal, simulate_matches,
 )
-from beggarstats.play import play
-from beggarstats.rules import Rules
+from beggarstats.run.play import play
+from beggarstats.game.rules import Rules
 
 # Tiny hand-built deals (any_deck): who wins, in ENGINE seats (engine seat 0 leads).
 E0_WINS = "A/-"      # seat 0 plays A, seat 1 pays one card and runs out

@@ -9,9 +9,9 @@ import pytest
 
 from beggarstats import analysis as an
 from beggarstats.cli.simulate import overview_text, summary
-from beggarstats.rules import Rules
-from beggarstats.simulate import simulate
-from beggarstats.summary import summarize
+from beggarstats.game.rules import Rules
+from beggarstats.run.simulate import simulate
+from beggarstats.run.summary import summarize
 
 
 def test_seat_shares_worked_by_hand():

@@ -1,4 +1,4 @@
-"""The one parallel driver of the batch runs (`beggarstats.parallel`): how ranges become tasks,
+"""The one parallel driver of the batch runs (`beggarstats.run.parallel`): how ranges become tasks,
 that every task's result reaches the caller once, and that `simulate`, `summarize` and
 `simulate_matches` all run through it (issue #14)."""
 
@@ -10,12 +10,12 @@ import joblib
 import numpy as np
 import pytest
 
-from beggarstats import parallel, tables
-from beggarstats.matches import simulate_matches
-from beggarstats.rules import Rules
-from beggarstats.summary import summarize
+from beggarstats.run import parallel, tables
+from beggarstats.run.matches import simulate_matches
+from beggarstats.game.rules import Rules
+from beggarstats.run.summary import summarize
 
-sim = importlib.import_module("beggarstats.simulate")
+sim = importlib.import_module("beggarstats.run.simulate")
 
 
 def test_default_tasks_cover_every_game_once_and_shrink_at_the_end():

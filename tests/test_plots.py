@@ -15,8 +15,8 @@ from matplotlib.collections import LineCollection, PolyCollection  # noqa: E402
 from matplotlib.container import BarContainer, ErrorbarContainer  # noqa: E402
 
 from beggarstats import analysis as A, plots as P  # noqa: E402
-from beggarstats.play import play  # noqa: E402
-from beggarstats.rules import Rules  # noqa: E402
+from beggarstats.run.play import play  # noqa: E402
+from beggarstats.game.rules import Rules  # noqa: E402
 
 from _frames import reference_frames  # noqa: E402
 

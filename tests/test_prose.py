@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from beggarstats.findings import finding, findings_frame, read_findings
-from beggarstats.findings_prose import BLOCKS, block_pattern, render_blocks, stale_blocks, update_prose
+from beggarstats.report.findings import finding, findings_frame, read_findings
+from beggarstats.report.findings_prose import BLOCKS, block_pattern, render_blocks, stale_blocks, update_prose
 
 ROOT = Path(__file__).resolve().parents[1]
 

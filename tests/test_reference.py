@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from beggarstats import Rules, play
-from beggarstats.cards import format_hand, parse_hand
+from beggarstats.game.cards import format_hand, parse_hand
 
 RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 NEVER_ENDING = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
@@ -155,7 +155,7 @@ def test_loop_found_before_cutoff_is_a_loop():
 
 
 def test_shuffle_on_loop_breaks_the_never_ending_game():
-    from beggarstats.rng import GameStream
+    from beggarstats.engine.rng import GameStream
     r = play(NEVER_ENDING, Rules(shuffle_on_loop=True), rng=GameStream(1, 0))
     assert r.outcome == "win" and r.cards > 474
     assert (r.loop_start_tricks, r.loop_tricks) == (4, 62)  # the loop it broke

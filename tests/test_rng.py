@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from beggarstats.rng import next_u64, scatter_inplace, scatter_planes, stream_state
+from beggarstats.engine.rng import next_u64, scatter_inplace, scatter_planes, stream_state
 
 
 def scattered(pile, state):

@@ -2,8 +2,8 @@
 
 import pytest
 
-from beggarstats.decks import Deck
-from beggarstats.rules import Rules
+from beggarstats.game.decks import Deck
+from beggarstats.game.rules import Rules
 
 
 @pytest.mark.parametrize(

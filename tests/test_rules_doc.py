@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 
 from beggarstats import Rules, play
-from beggarstats.deals import random_deal
-from beggarstats.decks import PRESETS
+from beggarstats.engine.deals import random_deal
+from beggarstats.game.decks import PRESETS
 from beggarstats.engine.fast import RESULT_KEYS, play_games
-from beggarstats.records import load_records
-from beggarstats.rules import _CHOICES, MAX_PLAYERS
-from beggarstats.tables import empty_tables
+from beggarstats.run.records import load_records
+from beggarstats.game.rules import _CHOICES, MAX_PLAYERS
+from beggarstats.run.tables import empty_tables
 
 RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "RULES.md"
 TEXT = RULES_MD.read_text(encoding="utf-8")

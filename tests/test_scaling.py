@@ -7,9 +7,9 @@ import joblib
 import pandas as pd
 import pytest
 
-from beggarstats.rules import Rules
-from beggarstats.simulate import simulate, simulate_to_store
-from beggarstats.store import load
+from beggarstats.game.rules import Rules
+from beggarstats.run.simulate import simulate, simulate_to_store
+from beggarstats.run.store import load
 
 RULES = Rules(players=3, max_cards=400, unfinished="most_cards")
 
@@ -51,7 +51,7 @@ def test_engine_releases_the_gil():
 
     import numpy as np
 
-    from beggarstats.simulate import _batch_engine
+    from beggarstats.run.simulate import _batch_engine
 
     engine, rules = _batch_engine(), Rules()
     engine(rules, 1, np.arange(10))  # compiled

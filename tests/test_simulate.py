@@ -10,16 +10,16 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from beggarstats import tables
+from beggarstats.run import tables
 from beggarstats.cli import main
-from beggarstats.decks import Deck
-from beggarstats.rules import RULES_VERSION, Rules
-from beggarstats.simulate import replay, simulate
+from beggarstats.game.decks import Deck
+from beggarstats.game.rules import RULES_VERSION, Rules
+from beggarstats.run.simulate import replay, simulate
 
 from _reference_batch import play_games as reference_batch
 
-# `beggarstats.simulate` as an attribute is the function; the module is reached by name
-sim = importlib.import_module("beggarstats.simulate")
+# `beggarstats.run.simulate` as an attribute is the function; the module is reached by name
+sim = importlib.import_module("beggarstats.run.simulate")
 
 LOOPY = Deck.from_counts((4, 2, 0, 0, 0))  # ~7% of its 2-player deals loop
 
@@ -200,7 +200,7 @@ def test_progress_bar(capsys):
 
 # -- the command ---------------------------------------------------------------------------------
 def test_cli_summary_and_out_file(tmp_path, capsys):
-    from beggarstats.store import load
+    from beggarstats.run.store import load
 
     out = tmp_path / "games.parquet"
     assert main(["simulate", "--players", "3", "--games", "400", "--seed", "1", "--jobs", "2",

@@ -39,7 +39,7 @@ def tracked_text_files() -> list[Path]:
 def test_the_scan_sees_the_repository():
     files = {p.relative_to(ROOT).as_posix() for p in tracked_text_files()}
     for must in ("README.md", "docs/RULES.md", "benchmarks/README.md", "benchmarks/c/bmn.c",
-                 "benchmarks/throughput.py", "tests/test_standalone.py", "beggarstats/rules.py"):
+                 "benchmarks/throughput.py", "tests/test_standalone.py", "beggarstats/game/rules.py"):
         assert must in files
     assert any(f.startswith("notebooks/") and f.endswith(".ipynb") for f in files)
 

@@ -10,14 +10,14 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from beggarstats.rules import RULES_VERSION, Rules
-from beggarstats.simulate import simulate, simulate_to_store
-from beggarstats.store import load, save, store_key
+from beggarstats.game.rules import RULES_VERSION, Rules
+from beggarstats.run.simulate import simulate, simulate_to_store
+from beggarstats.run.store import load, save, store_key
 
 from _reference_batch import CountingEngine
 
-# `beggarstats.simulate` as an attribute is the function; the module is reached by name
-sim = importlib.import_module("beggarstats.simulate")
+# `beggarstats.run.simulate` as an attribute is the function; the module is reached by name
+sim = importlib.import_module("beggarstats.run.simulate")
 
 RULES = Rules(players=3)
 
@@ -178,7 +178,7 @@ def test_frames_built_in_place_equal_frames_read_from_a_store(tmp_path, monkeypa
 def test_a_store_of_the_older_format_is_refused_with_what_to_do(tmp_path):
     """Stores written before checksums (format 1: chunk names without a CRC) are never read as if
     they had been checked."""
-    from beggarstats.store import StoreError
+    from beggarstats.run.store import StoreError
 
     simulate_to_store(20, seed=4, store=tmp_path)
     manifest = json.loads((tmp_path / "manifest.json").read_text())

@@ -17,14 +17,14 @@ import pandas as pd
 import pytest
 
 import beggarstats as bs
-from beggarstats import summary_analysis as sa
+from beggarstats.analysis import summaries as sa
 from beggarstats.analysis import (geometric_tail, km_table, length_distribution, length_summary,
                                   seat_fairness_test, seat_win_rates)
 from beggarstats.engine.fast import OUTCOME_CODES
-from beggarstats.decks import Deck
-from beggarstats.rules import Rules
-from beggarstats.simulate import simulate
-from beggarstats.summary import GAME_COLUMNS, LOOP_COLUMNS, Summary, load_summary, summarize
+from beggarstats.game.decks import Deck
+from beggarstats.game.rules import Rules
+from beggarstats.run.simulate import simulate
+from beggarstats.run.summary import GAME_COLUMNS, LOOP_COLUMNS, Summary, load_summary, summarize
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -180,7 +180,7 @@ def test_store_resumes_and_refuses_another_run(tmp_path):
 
 _KILLED_RUN = """
 import sys, time
-import beggarstats.summary as summary
+import beggarstats.run.summary as summary
 real = summary._batch_engine()
 def slow(rules, seed, ids, **kw):
     time.sleep(0.05)
@@ -210,7 +210,7 @@ def test_resumes_after_a_kill(tmp_path):
 _INTERRUPTED_RUN = """
 import sys, time
 from pathlib import Path
-import beggarstats.summary as summary
+import beggarstats.run.summary as summary
 from beggarstats.cli import main
 real, calls = summary._batch_engine(), []
 def slow(rules, seed, ids, **kw):
@@ -429,8 +429,8 @@ def test_cli_refuses_a_store_of_another_run(capsys, tmp_path):
 def test_the_findings_table_carries_the_scale_rows():
     """`beggarstats figures` puts the committed large runs' findings into figures/findings.csv (outside
     the Holm family: they test nothing), equal to `scale_findings` of the committed summaries."""
-    from beggarstats.figures import scale_rows
-    from beggarstats.findings import read_findings
+    from beggarstats.report.figures import scale_rows
+    from beggarstats.report.findings import read_findings
 
     table = read_findings(ROOT / "figures" / "findings.csv").set_index("key")
     rows = scale_rows(ROOT / "data")

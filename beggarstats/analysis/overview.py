@@ -1,6 +1,6 @@
 """A run at a glance: the numbers `beggarstats simulate` and `beggarstats summarize` print.
 
-`overview` takes the games frame of `simulate` (or `load`) or a `beggarstats.summary.Summary` and
+`overview` takes the games frame of `simulate` (or `load`) or a `beggarstats.run.summary.Summary` and
 returns the counts, the length statistics and every seat's win rate with its Wilson interval;
 the command line only formats them.
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..tables import OUTCOMES
+from ..run.tables import OUTCOMES
 from ._checks import check_frame, check_level
 from .intervals import wilson_interval
 
@@ -74,7 +74,7 @@ def overview(data, *, confidence: float = 0.95) -> Overview:
     confidence : float
         Level of the seat rates' Wilson intervals.
     """
-    module = sys.modules.get("beggarstats.summary")  # no Summary can exist before it is imported
+    module = sys.modules.get("beggarstats.run.summary")  # no Summary can exist before it is imported
     if module is not None and isinstance(data, module.Summary):
         return _of_summary(data, confidence)
     return _of_frame(data, confidence)
@@ -100,7 +100,7 @@ def _of_frame(games: pd.DataFrame, confidence: float) -> Overview:
 
 
 def _of_summary(s, confidence: float) -> Overview:
-    from ..summary_analysis import weighted_quantile
+    from .summaries import weighted_quantile
 
     n = s.n_games
     lengths = {}

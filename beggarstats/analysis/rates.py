@@ -1,5 +1,5 @@
 """Event rates with exposure: the Poisson GLM that the tail statistics (`tail`) and the summaries'
-twins (`beggarstats.summary_analysis`) share. Kept apart from the functions that accept a
+twins (`beggarstats.analysis.summaries`) share. Kept apart from the functions that accept a
 `Summary`, so that the summaries can use it without a cycle."""
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ HELP = "regenerate the figures and the findings table"
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    from ..figures import DEFAULT_GAMES, DEFAULT_SEED
-    from ..kernel_cache import runs_dir
+    from ..report.figures import DEFAULT_GAMES, DEFAULT_SEED
+    from ..engine.kernel_cache import runs_dir
 
     p = subparsers.add_parser(
         "figures", help=HELP,
@@ -46,9 +46,9 @@ def _megabytes(n: int) -> str:
 
 
 def run(args) -> int:
-    from ..figures import FIGURES, make_figures
-    from ..kernel_cache import runs_dir
-    from ..warmup import warm_up
+    from ..report.figures import FIGURES, make_figures
+    from ..engine.kernel_cache import runs_dir
+    from ..run.warmup import warm_up
 
     check_run_options(args, "games")
     runs = runs_dir() if args.cache else None

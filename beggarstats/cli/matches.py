@@ -34,7 +34,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 def summary(matches) -> str:
     """The text `beggarstats matches` prints for a matches frame."""
-    from ..match_stats import match_seat_rates, match_summary
+    from ..analysis.match_stats import match_seat_rates, match_summary
 
     attrs = matches.attrs
     s = match_summary(matches).iloc[0]
@@ -61,8 +61,8 @@ def summary(matches) -> str:
 
 def run(args) -> int:
     from ..engine.fast import kernel_for
-    from ..matches import MatchFormat, _check_max_rounds, simulate_matches
-    from ..warmup import warm_up
+    from ..run.matches import MatchFormat, _check_max_rounds, simulate_matches
+    from ..run.warmup import warm_up
 
     check_run_options(args, "matches")
     rules = rules_from_args(args)

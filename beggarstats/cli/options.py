@@ -29,7 +29,7 @@ def whole_number(text: str) -> int:
 
 
 def add_rule_options(parser: argparse.ArgumentParser, *, players: bool = False, any_deck: bool = False) -> None:
-    from ..decks import PRESETS
+    from ..game.decks import PRESETS
 
     g = parser.add_argument_group("rules (see docs/RULES.md)")
     if players:
@@ -54,7 +54,7 @@ def add_rule_options(parser: argparse.ArgumentParser, *, players: bool = False, 
 
 def rules_from_args(args, *, players: int | None = None):
     """`Rules` from parsed options (``--deck any`` is left to the caller: standard here)."""
-    from ..rules import Rules
+    from ..game.rules import Rules
 
     return Rules(
         players=players if players is not None else getattr(args, "players", 2),
@@ -94,7 +94,7 @@ def check_run_options(args, count: str) -> None:
 def check_run_bounds(args, count: str) -> None:
     """Upper bounds, checked before anything is allocated: ids up to 2**63 - 1, tasks of at most
     `limits.MAX_CHUNK_SIZE` (issue #11)."""
-    from ..limits import MAX_CHUNK_SIZE, MAX_GAME_ID
+    from ..run.limits import MAX_CHUNK_SIZE, MAX_GAME_ID
 
     n, start = getattr(args, count), getattr(args, "start", 0)
     if n > MAX_GAME_ID + 1:

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from ..cards import KIND_NAMES, DealError
+from ..game.cards import KIND_NAMES, DealError
 from .options import add_rule_options, rules_from_args
 
 __all__ = ["HELP", "add_parser", "run", "describe"]
@@ -76,7 +76,7 @@ def describe(result, *, trace: bool = False) -> str:
 
 def _play_one(args, where: str, deal: str, several: bool):
     """The result of one deal; a bad deal raises DealError naming ``where`` when there are several."""
-    from ..play import play
+    from ..run.play import play
 
     rules = rules_from_args(args, players=max(2, min(deal.count("/") + 1, 12)))  # play() takes the count from the deal
     try:

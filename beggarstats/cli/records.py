@@ -18,7 +18,7 @@ def _fmt(value) -> str:
 
 
 def run(args) -> int:
-    from ..records import replay_records
+    from ..run.records import replay_records
 
     rows = replay_records()
     head = f"{'record':<16} {'outcome':<8} {'winner':>6} {'cards':>11} {'tricks':>11} {'loop start':>11} {'cycle':>11}  check"

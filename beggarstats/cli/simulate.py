@@ -83,9 +83,9 @@ def check_out_file(out: str, *, per_seat: bool = False) -> None:
 
 def run(args) -> int:
     from ..engine.fast import kernel_for
-    from ..simulate import simulate, simulate_to_store
-    from ..store import save
-    from ..warmup import warm_up
+    from ..run.simulate import simulate, simulate_to_store
+    from ..run.store import save
+    from ..run.warmup import warm_up
 
     check_run_options(args, "games")
     if args.out is not None:

@@ -28,7 +28,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
-    from ..store import verify
+    from ..run.store import verify
 
     where = Path(args.dir)
     if not where.is_dir():

@@ -39,7 +39,7 @@ def summary_text(s) -> str:
 
 
 def run(args) -> int:
-    from ..summary import summarize
+    from ..run.summary import summarize
 
     check_run_options(args, "games")
     if args.out is not None and not args.out.endswith(".json"):

@@ -16,9 +16,9 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ..deals import deal_into
-from ..kernel_cache import install as _install_kernel_cache
-from ..rng import seed_into
+from .deals import deal_into
+from .kernel_cache import install as _install_kernel_cache
+from .rng import seed_into
 from .constants import FALLBACK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_PASSES_ON, P_SHUFFLE_PILE, P_STEP, WIN
 from .exact import play_one
 from .hands_bits import deal_planes, planes_of

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..kernel_cache import install as _install_kernel_cache
+from .kernel_cache import install as _install_kernel_cache
 
 __all__ = ["brent_next"]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import ACE, JACK, JOKER, KING, NUMBER, QUEEN
+from ..game.cards import ACE, JACK, JOKER, KING, NUMBER, QUEEN
 
 __all__ = [
     "NUMBER", "JACK", "QUEEN", "KING", "ACE", "JOKER", "WIN", "LOOP", "CUTOFF", "OUTCOME_CODES",
@@ -16,7 +16,7 @@ __all__ = [
     "END_UNABLE", "LEADER_TAKER", "LEADER_NEXT", "NO_LIMIT", "PARAMS", "pack_params",
 ]
 
-# -- cards: a card is stored as the tribute it demands (cards.py): NUMBER 0 .. JOKER 5 -----------
+# -- cards: a card is stored as the tribute it demands (game/cards.py): NUMBER 0 .. JOKER 5 ------
 
 # -- how a game ended (the ``outcome`` row of the result arrays) ---------------------------------
 WIN, LOOP, CUTOFF = 0, 1, 2

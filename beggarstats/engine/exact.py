@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..kernel_cache import install as _install_kernel_cache
+from .kernel_cache import install as _install_kernel_cache
 from . import hands
 from .brent import brent_next
 from .constants import (

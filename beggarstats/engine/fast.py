@@ -46,8 +46,8 @@ def _entry(kernel: str):
 
 def kernels_ready(kernel: str = "bits") -> bool:
     """True if `play_games` with ``kernel`` starts without compiling: compiled in this process,
-    or saved in the per-user kernel cache (`beggarstats.kernel_cache`)."""
-    from ..kernel_cache import index_file
+    or saved in the per-user kernel cache (`beggarstats.engine.kernel_cache`)."""
+    from .kernel_cache import index_file
 
     entry = _entry(kernel)
     return bool(entry.signatures) or index_file(entry).exists()
@@ -56,7 +56,7 @@ def kernels_ready(kernel: str = "bits") -> bool:
 def compile_kernels(kernel: str = "bits", players=(2, 3)) -> None:
     """Compile ``kernel`` (or load it from the cache) for tables of ``players`` by playing one game
     each (2 and 3 cover every code path): a batch run then starts at full speed."""
-    from ..rules import Rules
+    from ..game.rules import Rules
 
     for n in players:
         play_games(Rules(players=n), 0, np.zeros(1, dtype=np.int64), kernel=kernel)

@@ -18,8 +18,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..kernel_cache import install as _install_kernel_cache
-from ..rng import scatter_planes, seed_into, shuffle_inplace
+from .kernel_cache import install as _install_kernel_cache
+from .rng import scatter_planes, seed_into, shuffle_inplace
 from .kernel_ops import cttz, shr
 from .rulebook import next_demand_at, next_in_game
 from .state import S_CARDS, S_LEADER, S_LEFT, S_PLEN

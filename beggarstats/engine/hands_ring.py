@@ -7,7 +7,7 @@ card. No rule is decided here (that is `rulebook.py` and `exact.py`).
 
 from __future__ import annotations
 
-from ..rng import scatter_inplace
+from .rng import scatter_inplace
 from .state import S_LEADER, S_PLEN
 
 

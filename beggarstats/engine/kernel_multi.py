@@ -9,7 +9,7 @@ the game lives in a local variable, so a trick touches memory only for the hands
 
 Like `kernel_two` it only plays a game as far as it can prove the result: a win before any
 cut-off, with no repeated trick-boundary state. Otherwise it returns `FALLBACK` and the caller
-replays the game with the exact machinery of `kernel_bits`.
+replays the game with the exact driver (`exact.py`).
 
 The loop check (Brent's algorithm on the states of the seats still in) only starts after
 `_BRENT_FROM` tricks: in 1,000,000 standard deals for 3-6 players no game looped with more than
@@ -26,8 +26,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ..kernel_cache import install as _install_kernel_cache
-from ..rng import scatter_planes
+from .kernel_cache import install as _install_kernel_cache
+from .rng import scatter_planes
 from .brent import brent_next
 from .constants import DONE, FALLBACK
 from .hands_bits import card_at, lay_paid, top_card

@@ -7,7 +7,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.core.extending import intrinsic
 
-from ..kernel_cache import install as _install_kernel_cache
+from .kernel_cache import install as _install_kernel_cache
 
 __all__ = ["cttz", "shr"]
 

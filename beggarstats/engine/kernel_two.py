@@ -1,14 +1,15 @@
 """The two-player fast path: the whole game in registers.
 
 Two players, at most 64 cards, every end convention, Super or Beggar jokers, shuffle_pile: the
-common case of every table, and the one the throughput target (issue #3) is about. The state is eight machine words -
-three bit-planes and a length per hand, the leader's hand first - so a trick costs a handful of
-count-trailing-zeros, shifts and ORs, and Brent's loop check compares eight words.
+common case of every table, and the one the throughput target is about. The state is eight
+machine words - three bit-planes and a length per hand, the leader's hand first - so a trick costs
+a handful of count-trailing-zeros, shifts and ORs, and Brent's loop check compares eight words.
 
 The fast path plays a game only as far as it can prove the result: a win before any cut-off with
 no repeated trick-boundary state. Anything else (a loop found, the card limit reached) is handed
-back with status `FALLBACK`, and the caller replays the game with the exact general machinery of
-`kernel_bits` (same deal, same stream), so the figures never depend on which path ran.
+back with status `FALLBACK`, and the caller replays the game with the exact driver (`exact.py`,
+same deal, same stream), so the figures never depend on which path ran. The rules are asked of
+`rulebook.py`.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from ..kernel_cache import install as _install_kernel_cache
-from ..rng import scatter_planes
+from .kernel_cache import install as _install_kernel_cache
+from .rng import scatter_planes
 from .brent import brent_next
 from .constants import DONE, FALLBACK
 from .hands_bits import card_at, lay_paid, top_card

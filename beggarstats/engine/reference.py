@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..cards import JOKER, format_deal
-from .result import GameResult, Trick
+from ..game.cards import JOKER, format_deal
+from ..game.results import GameResult, Trick
 
 __all__ = ["play_hands"]
 
@@ -261,7 +261,7 @@ def play_hands(hands, rules, *, rng=None, trace: bool = False) -> GameResult:
     ----------
     hands : sequence of sequences of int
         One hand per seat, top card first, cards as tributes 0..5. Not validated here:
-        `beggarstats.play` checks deals against the rules first.
+        `beggarstats.run.play` checks deals against the rules first.
     rules : Rules
     rng : GameStream or numpy.random.Generator, optional
         Needed only by the shuffle variants; a Generator shuffles with ``Generator.shuffle``.

@@ -18,7 +18,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit, types
 
-from ..kernel_cache import install as _install_kernel_cache
+from .kernel_cache import install as _install_kernel_cache
 
 __all__ = ["RingGame", "BitsGame", "new_ring_game", "new_bits_game", "is_bits", "SCALARS"]
 

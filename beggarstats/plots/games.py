@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.result import GameResult
+from ..game.results import GameResult
 from ._common import check_choice, finish, legend_outside, new_axes, palette
 
 __all__ = ["card_count_timeline", "loop_cycle", "hand_size_table"]

@@ -1,7 +1,7 @@
 """Compile the game kernels before a batch command starts, saying so on stderr.
 
 The first run on a machine compiles the numba kernels (kept afterwards in the per-user cache,
-see `beggarstats.kernel_cache`). Doing it up front, with a word, keeps a silent pause out of the
+see `beggarstats.engine.kernel_cache`). Doing it up front, with a word, keeps a silent pause out of the
 run and the compile time out of the progress bar's rate and ETA.
 """
 
@@ -22,7 +22,7 @@ def warm_up(kernel: str = "bits", players=(2, 3), *, stream=None) -> float:
     """Compile (or load) ``kernel`` for tables of ``players``; when it is not cached yet, announce it
     on ``stream`` (default stderr) and report the time taken. Returns the seconds spent compiling
     (0 if cached)."""
-    from .engine import fast
+    from ..engine import fast
 
     if fast.kernels_ready(kernel):
         return 0.0

@@ -15,16 +15,16 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from . import analysis as an
-from . import plots
-from .decks import Deck
+from .. import analysis as an
+from .. import plots
+from ..game.decks import Deck
 from .findings import finding, findings_frame, write_findings
 from .findings_prose import update_prose
-from .play import play
-from .records import load_records
-from .rules import Rules
-from .simulate import simulate
-from .store import Store, default_path, store_key
+from ..run.play import play
+from ..run.records import load_records
+from ..game.rules import Rules
+from ..run.simulate import simulate
+from ..run.store import Store, default_path, store_key
 
 __all__ = ["make_figures", "sizes", "variant_rules", "small_decks", "FIGURES", "DEFAULT_GAMES", "DEFAULT_SEED"]
 
@@ -32,7 +32,7 @@ __all__ = ["make_figures", "sizes", "variant_rules", "small_decks", "FIGURES", "
 DEFAULT_GAMES = 4_000_000
 DEFAULT_SEED = 2026
 DPI = 110
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = (2, 3, 4, 5, 6)
 
 FIGURES = {
@@ -151,7 +151,7 @@ class _Steps:
     orders of magnitude, and the analysis steps between them play nothing."""
 
     def __init__(self, progress, total):
-        from .progress import progress_bar
+        from ..run.progress import progress_bar
 
         self.bar = progress_bar(bool(progress), total, desc="figures")
 
@@ -315,13 +315,13 @@ def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, sto
         A tqdm bar over the steps.
     prose : bool, optional
         Rewrite the generated blocks of README.md and docs/FIGURES.md from the new table
-        (`beggarstats.findings_prose.update_prose`). Default: only when ``out`` is the
+        (`beggarstats.report.findings_prose.update_prose`). Default: only when ``out`` is the
         repository's own ``figures/`` directory.
 
     Returns
     -------
     DataFrame
-        The findings table (`beggarstats.findings.COLUMNS`); ``attrs`` hold ``games_played`` and
+        The findings table (`beggarstats.report.findings.COLUMNS`); ``attrs`` hold ``games_played`` and
         ``games_loaded`` (from the cache) and the ``sizes`` used.
     """
     games = DEFAULT_GAMES if games is None else games
@@ -398,8 +398,8 @@ def scale_rows(folder: Path) -> list[dict]:
     paths = sorted(Path(folder).glob("summary-p*.json"))
     if not paths:
         return []
-    from . import summary_analysis as sa
-    from .summary import load_summary
+    from ..analysis import summaries as sa
+    from ..run.summary import load_summary
 
     rows = []
     for path in paths:

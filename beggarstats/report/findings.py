@@ -3,7 +3,7 @@ the findings that test something, the p-value and its Holm adjustment over the w
 
 Rows are built from the outputs of `beggarstats.analysis` (never recomputed here) and written as
 CSV (full precision) and Markdown (rounded for reading). Each row has a stable ``key`` by which
-the prose (`beggarstats.findings_prose`) looks its numbers up.
+the prose (`beggarstats.report.findings_prose`) looks its numbers up.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .analysis.intervals import mean_interval, wilson_interval
-from .analysis.seats import first_player_advantage, seat_win_rates
+from .intervals import mean_interval, wilson_interval
+from .seats import first_player_advantage, seat_win_rates
 
 __all__ = ["match_summary", "match_seat_rates", "first_leader_edge", "leader_round_rates"]
 

@@ -37,13 +37,13 @@ from typing import Callable, Iterable
 import numpy as np
 import pandas as pd
 
-from .checks import check_n_jobs, check_seed, whole
-from .deals import random_deal
-from .engine.reference import play_hands
+from ..game.checks import check_n_jobs, check_seed, whole
+from ..engine.deals import random_deal
+from ..engine.reference import play_hands
 from .limits import MAX_CHUNK_SIZE, check_fits
 from .parallel import run_chunks
-from .rng import GameStream, fresh_seed, mix64
-from .rules import RULES_VERSION, Rules, check_rules
+from ..engine.rng import GameStream, fresh_seed, mix64
+from ..game.rules import RULES_VERSION, Rules, check_rules
 from .tables import MATCH_OUTCOMES, OUTCOMES, empty_rounds, matches_frame, rounds_frame
 
 __all__ = [
@@ -132,7 +132,7 @@ def _engine(name: str) -> tuple[str, Callable]:
         raise ValueError(f"The value for `engine` must be one of ['auto', 'fast', 'reference'], but {name!r} was passed.")
     if name != "reference":
         try:
-            from .engine.fast import play_games
+            from ..engine.fast import play_games
         except ImportError:
             if name == "fast":
                 raise
@@ -204,7 +204,7 @@ def play_match(deals: Iterable, rules: Rules | None = None, *, format="best_of_3
         leads, i.e. it is physical seat ``r mod n`` in round ``r``. Only as many are read as rounds
         are played; running out before the match is decided is a ``ValueError``.
     rules, any_deck
-        As for `beggarstats.play`.
+        As for `beggarstats.run.play`.
     format, replay_unfinished, max_rounds
         As for `simulate_matches`.
     seed : int
@@ -322,7 +322,7 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
         Dealt rounds (replays included) after which an undecided match is given up as
         ``unfinished``; at most ``ROUND_STRIDE``.
     chunk_size : int, optional
-        Matches per joblib task (default as `beggarstats.parallel.chunks`: a quarter of what is left
+        Matches per joblib task (default as `beggarstats.run.parallel.chunks`: a quarter of what is left
         per worker, at least 1000 matches and at most `limits.MAX_CHUNK_SIZE`).
         Within a task, round r of all running matches is one engine call.
     progress : bool or 'notebook'

@@ -41,7 +41,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .rules import RULES_VERSION, Rules
+from ..game.rules import RULES_VERSION, Rules
 from .tables import attrs_of, empty_tables, to_frame, with_attrs
 
 __all__ = ["Store", "StoreError", "StoreBusy", "Problem", "store_key", "default_path", "load", "save", "verify"]
@@ -76,9 +76,9 @@ def store_key(rules: Rules, seed: int, per_seat: bool = False) -> str:
 
 
 def default_path(rules: Rules, seed: int, per_seat: bool = False) -> Path:
-    """``<runs_dir>/<key>``: the per-user run cache (`beggarstats.kernel_cache.runs_dir`), never the
+    """``<runs_dir>/<key>``: the per-user run cache (`beggarstats.engine.kernel_cache.runs_dir`), never the
     current directory."""
-    from .kernel_cache import runs_dir
+    from ..engine.kernel_cache import runs_dir
 
     return runs_dir() / store_key(rules, seed, per_seat)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from .checks import whole
+from ..game.checks import whole
 
 __all__ = ["MAX_GAME_ID", "MAX_CHUNK_SIZE", "check_id_range", "available_memory", "check_fits", "gib"]
 

@@ -3,7 +3,7 @@
 A table is fixed by ``(rules, seed)``: game ``g`` is re-created from ``(seed, g)`` alone (the
 engine seeds every game's own stream), so results are identical whatever ``n_jobs``, joblib
 backend or ``chunk_size``. Chunks are ranges of game ids, run by the one parallel driver of the
-batch runs (`beggarstats.parallel`: ``joblib.Parallel(prefer="threads")``; the kernel releases the
+batch runs (`beggarstats.run.parallel`: ``joblib.Parallel(prefer="threads")``; the kernel releases the
 GIL, and a ``joblib.parallel_config(backend=...)`` context (loky, dask) takes over from outside).
 """
 
@@ -13,13 +13,13 @@ import functools
 
 import numpy as np
 
-from .checks import check_flag, check_n_jobs, check_seed, whole
-from .deals import random_deal
-from .engine.reference import play_hands
+from ..game.checks import check_flag, check_n_jobs, check_seed, whole
+from ..engine.deals import random_deal
+from ..engine.reference import play_hands
 from .limits import MAX_CHUNK_SIZE, MAX_GAME_ID, check_fits, check_id_range
 from .parallel import DEFAULT_CHUNK_SIZE, run_chunks
-from .rng import fresh_seed
-from .rules import RULES_VERSION, check_rules
+from ..engine.rng import fresh_seed
+from ..game.rules import RULES_VERSION, check_rules
 from .store import Store
 from .tables import GamesFrameBuilder, SeatsFrameBuilder, games_table, id_type, seats_table
 
@@ -35,7 +35,7 @@ _PEAK_BYTES_PER_SEAT = 32
 
 def _batch_engine():
     """`engine.fast.play_games`, imported late (tests substitute a stand-in here)."""
-    from .engine.fast import play_games
+    from ..engine.fast import play_games
     return play_games
 
 
@@ -55,7 +55,7 @@ def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, 
     engine = _batch_engine()
     if progress and any(hi > lo for lo, hi in ranges):
         # compile before the bar starts, with a word: no silent pause, a sane rate
-        from .engine.fast import kernel_for
+        from ..engine.fast import kernel_for
         from .warmup import warm_up
 
         warm_up(kernel_for(rules), (rules.players,))
@@ -85,14 +85,14 @@ def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size
 
     Only game ids the store lacks are played, so an interrupted run resumes where it stopped and a
     finished one costs nothing. The run holds the store's lock while it writes: a second run on
-    the same store meanwhile is refused (`beggarstats.store.StoreBusy`, a ValueError). Before
+    the same store meanwhile is refused (`beggarstats.run.store.StoreBusy`, a ValueError). Before
     returning, every id asked for is checked to be stored exactly once. Arguments as `simulate`; ``store`` is True (``<per-user cache>/runs/<key>``) or
     a directory. With ``seed=None`` a directory that already holds a run continues with its seed.
 
     Returns
     -------
     Store
-        ``.path`` is the directory; `beggarstats.store.load` reads it.
+        ``.path`` is the directory; `beggarstats.run.store.load` reads it.
     """
     if store is None or store is False:
         raise ValueError(f"The value for `store` must be True or a directory path, but {store!r} was passed.")
@@ -155,7 +155,7 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
         Keep results in a resumable parquet store (``True``: ``<per-user cache>/runs/<key>``) and read them
         from there: a repeated call loads instead of recomputing, an interrupted one resumes
         (with ``seed=None``, a directory that already holds a run continues with its seed).
-        For runs too large for memory use `simulate_to_store` and `beggarstats.store.load`.
+        For runs too large for memory use `simulate_to_store` and `beggarstats.run.store.load`.
     per_seat : bool
         Also return the long per-seat table.
     start : int
@@ -168,7 +168,7 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
         ``winner`` (nullable seat), ``cards``, ``tricks`` (cards played, piles taken), and the
         nullable ``loop_start_tricks``, ``loop_start_cards``, ``loop_tricks``, ``loop_cards``.
         Compact dtypes: about 27 bytes per game (trick counts 16-bit while every value fits;
-        see `beggarstats.tables`).
+        see `beggarstats.run.tables`).
         ``attrs``: ``rules`` (dict), ``seed``, ``rules_version``, ``n_games``, ``start``.
     seats : DataFrame, only with ``per_seat=True``
         Returned as ``(games, seats)``: one row per game and seat: ``game, players, rules, seat,

@@ -23,9 +23,9 @@ from scipy import stats
 from statsmodels.duration.survfunc import SurvfuncRight
 from statsmodels.stats.proportion import proportion_confint
 
-from .analysis.rates import poisson_rates
-from .engine.fast import OUTCOME_CODES
-from .summary import Summary
+from .rates import poisson_rates
+from ..engine.fast import OUTCOME_CODES
+from ..run.summary import Summary
 
 __all__ = ["length_summary", "length_distribution", "kaplan_meier", "seat_win_rates", "seat_fairness_test", "tail_rate", "loop_share",
            "tail_extrapolation", "scale_findings", "findings_markdown", "extrapolation_markdown", "TAIL_CHECKS", "RECORD_CARDS", "weighted_quantile"]

@@ -25,13 +25,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from . import analysis as an
-from .cards import KIND_NAMES, DealError
-from .decks import Deck
-from .play import play
-from .rng import GameStream
-from .rules import Rules
-from .simulate import replay, simulate
+from .. import analysis as an
+from ..game.cards import KIND_NAMES, DealError
+from ..game.decks import Deck
+from ..run.play import play
+from ..engine.rng import GameStream
+from ..game.rules import Rules
+from ..run.simulate import replay, simulate
 
 __all__ = ["build_rules", "shares_deals", "paired_comparison", "compare_with_standard", "Explorer",
            "Replayer", "SHUFFLES", "DECKS"]
@@ -279,7 +279,7 @@ class Explorer:
         import matplotlib.pyplot as plt
         from matplotlib import ticker
 
-        from . import plots
+        from .. import plots
 
         if self.figure is not None:
             plt.close(self.figure)
@@ -431,7 +431,7 @@ class Replayer:
         from IPython import get_ipython
         from IPython.display import display
 
-        from .plots import card_count_timeline, loop_cycle
+        from ..plots import card_count_timeline, loop_cycle
 
         result = self.result
         if result is None or not result.trace:

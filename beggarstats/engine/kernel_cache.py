@@ -34,7 +34,7 @@ __all__ = ["install", "cache_root", "kernel_dir", "runs_dir", "sources_digest", 
 ENV = "BEGGARSTATS_CACHE_DIR"
 RUNS_ENV = "BEGGARSTATS_RUNS_DIR"
 KEEP_DAYS = 30
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parents[1]  # the package: every module that uses numba
 
 
 def sources_digest(root: Path | None = None) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .engine.kernel_ops import cttz
+from .kernel_ops import cttz
 from .kernel_cache import install as _install_kernel_cache
 
 __all__ = ["mix64", "stream_state", "seed_into", "xoshiro", "next_u64", "bounded32", "bounded", "shuffle_inplace",
@@ -148,7 +148,7 @@ def shuffle_inplace(s, a, n):
 def scatter_inplace(s, a, n):
     """The pile shuffle of the shuffle variants: a uniformly random arrangement of the kinds ``a[:n]``.
 
-    Only a card's kind matters (cards.py), so shuffling a pile means arranging its kinds at random.
+    Only a card's kind matters (game/cards.py), so shuffling a pile means arranging its kinds at random.
     Each card that is not a number card, taken in pile order, goes to a uniformly random free slot
     (`bounded` over all ``n`` slots, drawn again while the slot is taken) and number cards fill the
     slots left over. Every arrangement of the pile comes out equally likely, as after a Fisher-Yates

@@ -38,11 +38,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .checks import check_n_jobs, check_seed, whole
-from .engine.fast import OUTCOME_CODES
+from ..game.checks import check_n_jobs, check_seed, whole
+from ..engine.fast import OUTCOME_CODES
 from .parallel import run_chunks
-from .rng import fresh_seed
-from .rules import RULES_VERSION, Rules, check_rules
+from ..engine.rng import fresh_seed
+from ..game.rules import RULES_VERSION, Rules, check_rules
 from .simulate import _batch_engine
 
 __all__ = ["Summary", "summarize", "load_summary", "DEFAULT_CAP", "DEFAULT_TOP", "SUMMARY_FILE"]
@@ -102,7 +102,7 @@ class Summary:
     """Fixed-size aggregates of a set of random games of one table ``(rules, seed)``.
 
     Build with `summarize`; add summaries of disjoint game ranges with ``+``; read with
-    `to_frame` (tidy tables) or the functions of `beggarstats.summary_analysis`.
+    `to_frame` (tidy tables) or the functions of `beggarstats.analysis.summaries`.
 
     Attributes
     ----------

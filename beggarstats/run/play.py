@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numbers
 
-from .cards import DealError, composition, parse_deal
-from .decks import Deck
-from .engine.reference import play_hands
-from .engine.result import GameResult
-from .rules import MAX_PLAYERS, Rules
+from ..game.cards import DealError, composition, parse_deal
+from ..game.decks import Deck
+from ..engine.reference import play_hands
+from ..game.results import GameResult
+from ..game.rules import MAX_PLAYERS, Rules
 
 __all__ = ["play", "check_deal", "rules_for_deal"]
 
@@ -115,6 +115,6 @@ def _seeded_stream(seed: int, rules: Rules):
         raise ValueError(f"The value for `rng` as a seed must be a whole number from 0 to 2**64 - 1, but {seed} was passed.")
     if not (rules.shuffle_pile or rules.shuffle_on_loop):
         return None
-    from .rng import GameStream  # numba: only the shuffle variants need it
+    from ..engine.rng import GameStream  # numba: only the shuffle variants need it
 
     return GameStream(seed, 0)

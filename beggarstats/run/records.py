@@ -5,9 +5,9 @@ from __future__ import annotations
 import csv
 from importlib import resources
 
-from .engine.result import GameResult
+from ..game.results import GameResult
 from .play import play
-from .rules import Rules
+from ..game.rules import Rules
 
 __all__ = ["RECORD_FIELDS", "load_records", "replay_records", "play_record"]
 
