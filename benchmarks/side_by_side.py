@@ -1,14 +1,14 @@
 """The engine of this checkout against the engine of another, row by row, in one sitting.
 
 Engine changes must keep every row of `throughput.py` within 5% of the engine they replace. This
-times the rows of `throughput.cases()` in two checkouts - typically a worktree of the old commit,
+times the rows of `throughput.cases()` (and two rows for the exact driver) in two checkouts - typically a worktree of the old commit,
 ``git worktree add /tmp/old <commit>`` - in alternate subprocesses (old, new, old, new, ...), so a
 busy spell of a shared machine hits both alike, and prints ONE table: games per CPU-second of each
 run and new/old per pair.
 
 Usage::
 
-    python benchmarks/side_by_side.py OLD_CHECKOUT [--games N] [--pairs K]
+    python benchmarks/side_by_side.py OLD_CHECKOUT [--games N] [--pairs K] [--rows TEXT ...]
 
 The first run in a checkout compiles its kernels (about a minute); that warm-up is not timed.
 """
@@ -28,13 +28,14 @@ REPO = Path(__file__).resolve().parents[1]
 _TIMER = r"""
 import json, sys, time
 import numpy as np
+import beggarstats as bs
 from beggarstats.engine.fast import play_games
-from beggarstats.game.rules import Rules
+Rules = bs.Rules  # wherever the checkout keeps it
 rows = json.loads(sys.argv[1]); games = int(sys.argv[2]); out = {}
 ids = np.arange(games, dtype=np.int64)
 for label, options in rows:
     try:
-        rules = Rules(**options)
+        rules = Rules.from_dict(options)
     except TypeError:  # an option this checkout does not have
         continue
     play_games(rules, 12345, ids[:64])  # compile / load from the cache
@@ -49,17 +50,22 @@ print(json.dumps(out))
 
 
 def rows() -> list[tuple[str, dict]]:
-    """The rows of throughput.py, as (label, Rules options) both checkouts understand."""
+    """The rows of throughput.py, then two rows for the exact driver (which the throughput rows
+    reach only for the rare games a fast pass hands back): every game of a jacks-only deck, where
+    loops are common, and a double deck on ring buffers. As (label, Rules.to_dict() without the
+    defaults), which both checkouts read."""
     sys.path.insert(0, str(REPO / "benchmarks"))
     sys.path.insert(0, str(REPO))
     from throughput import cases  # noqa: E402
 
+    from beggarstats import Deck, Rules
+
+    extra = [("loops common, exact replays", Rules(deck=Deck.from_counts((8, 4, 0, 0, 0)))),
+             ("exact driver, ring, 104 cards", Rules(players=3, deck=Deck.from_counts((72, 8, 8, 8, 8))))]
+    default = Rules().to_dict()
     out = []
-    for label, rules in cases():
-        options = {k: v for k, v in rules.to_dict().items() if v != getattr(type(rules)(), k)}
-        if "deck" in options:
-            options["deck"] = rules.deck.name
-        out.append((label, options))
+    for label, rules in cases() + extra:
+        out.append((label, {k: v for k, v in rules.to_dict().items() if v != default[k]}))
     return out
 
 
@@ -77,12 +83,16 @@ def main(argv=None) -> int:
     ap.add_argument("old", type=Path, help="the other checkout (e.g. a worktree of the old commit)")
     ap.add_argument("--games", type=int, default=300_000, help="games per row (default 300,000)")
     ap.add_argument("--pairs", type=int, default=2, help="old/new pairs (default 2)")
+    ap.add_argument("--rows", nargs="*", default=None, metavar="TEXT",
+                    help="only the rows whose label contains one of these texts (default: every row)")
     args = ap.parse_args(argv)
     old = args.old.resolve()
     if not (old / "beggarstats").is_dir():
         print(f"error: {old} is not a beggarstats checkout", file=sys.stderr)
         return 2
     table = rows()
+    if args.rows:
+        table = [(label, options) for label, options in table if any(t in label for t in args.rows)]
     for checkout in (old, REPO):  # warm-up: compile or load each checkout's kernels
         time_checkout(checkout, table, 1_000)
     runs = []

@@ -14,17 +14,31 @@ from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
 
-__all__ = ["brent_next"]
+__all__ = ["snapshot_due", "widen"]
 
 _install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
+# Every kernel runs the schedule the same way, with ``power = lam = 1`` and a snapshot of the deal
+# at the start, after each trick boundary that differs from the snapshot:
+#
+#     if snapshot_due(power, lam):
+#         <take this boundary as the snapshot>
+#         power, lam = widen(power)
+#     lam += 1
+#
+# A boundary equal to the snapshot is a cycle of length ``lam``. (To start over - a player went
+# out, so no later state can equal the snapshot - a kernel sets ``lam = power``: the next boundary
+# becomes the snapshot.)
+
 
 @njit(nogil=True, cache=True, inline="always")
-def brent_next(power, lam):
-    """After a boundary that differs from the snapshot taken ``lam`` boundaries ago (``power`` the
-    current window): (renew the snapshot with this boundary?, new power, new lam). Start with
-    ``power = lam = 1`` and the snapshot of the deal; a match at distance ``lam`` is a cycle of
-    length ``lam``."""
-    if power == lam:
-        return True, power * 2, 1
-    return False, power, lam + 1
+def snapshot_due(power, lam):
+    """True when this boundary becomes the new snapshot: the window of ``power`` boundaries since
+    the last one is used up."""
+    return power == lam
+
+
+@njit(nogil=True, cache=True, inline="always")
+def widen(power):
+    """After a new snapshot: (the next window, twice as long; ``lam`` counted again from 0)."""
+    return power * 2, 0

@@ -20,7 +20,7 @@ from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
 from . import hands
-from .brent import brent_next
+from .brent import snapshot_due, widen
 from .constants import (
     C_CUT, C_LAPSED, C_PAID, C_WIN, CUTOFF, LOOP, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_MOST,
     P_PASSES_ON, P_SHUFFLE_ON_LOOP, P_SHUFFLE_PILE, P_STEP, WIN,
@@ -294,9 +294,10 @@ def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
         if detect:
             if hands.same_state(G, snap):
                 return lam
-            renew, power, lam = brent_next(power, lam)
-            if renew:
+            if snapshot_due(power, lam):
                 hands.save_state(G, snap)
+                power, lam = widen(power)
+            lam += 1
         if code == C_PAID:
             check_empty_end(G, prm, stream)
             if sc[S_OVER]:

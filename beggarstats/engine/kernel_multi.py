@@ -28,7 +28,7 @@ from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
 from .rng import scatter_planes
-from .brent import brent_next
+from .brent import snapshot_due, widen
 from .constants import DONE, FALLBACK
 from .hands_bits import card_at, lay_paid, top_card
 from .kernel_ops import cttz, shr
@@ -388,8 +388,7 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
                          | (snap[i4 + _TWO] ^ h1[np.uint64(s)]) | (snap[i4 + np.uint64(3)] ^ h2[np.uint64(s)]))
             if diff == _ZERO:
                 return MultiResult(FALLBACK, cards, tricks, -1)
-            renew, power, lam = brent_next(power, lam)
-            if renew:
+            if snapshot_due(power, lam):
                 snap[0] = np.uint64(leader)
                 for j in range(m):
                     s = nxt[np.uint64(n + j)]
@@ -398,6 +397,8 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
                     snap[i4 + _ONE] = h0[np.uint64(s)]
                     snap[i4 + _TWO] = h1[np.uint64(s)]
                     snap[i4 + np.uint64(3)] = h2[np.uint64(s)]
+                power, lam = widen(power)
+            lam += 1
         if empty_end and not lapsed:
             holder = _sole_holder(ln)
             if holder >= 0:

@@ -21,7 +21,7 @@ from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
 from .rng import scatter_planes
-from .brent import brent_next
+from .brent import snapshot_due, widen
 from .constants import DONE, FALLBACK
 from .hands_bits import card_at, lay_paid, top_card
 from .kernel_ops import cttz as _cttz
@@ -263,6 +263,7 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, limit, stream):
                     | np.uint64((lx ^ tl) | (nx ^ tn)))
             if diff == _ZERO:
                 return _give_up(cards, tricks, m0, m1)
-            renew, power, lam = brent_next(power, lam)
-            if renew:
+            if snapshot_due(power, lam):
                 t0, t1, t2, tn, u0, u1, u2, tl = x0, x1, x2, nx, y0, y1, y2, lx
+                power, lam = widen(power)
+            lam += 1
