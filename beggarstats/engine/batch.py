@@ -70,23 +70,24 @@ def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, pe
     end = prm[P_END]
     beggar = prm[P_BEGGAR] != 0
     shuffle = prm[P_SHUFFLE_PILE] != 0
-    limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
+    no_cutoff = prm[P_MAX_CARDS] < 0
     # the default rules get a loop of their own with the options as constants, which the compiler
     # folds into play_two (a few per cent on the most common table)
-    plain = end == 0 and not beggar and not shuffle and limit == NO_LIMIT
-    plain_shuffle = end == 0 and not beggar and shuffle and limit == NO_LIMIT
+    plain = end == 0 and not beggar and not shuffle and no_cutoff
+    plain_shuffle = end == 0 and not beggar and shuffle and no_cutoff
     d0, d1, d2, dl = x.d0, x.d1, x.d2, x.dl
     for i in range(games.shape[0]):
         deal_planes(deck, 2, seed, games[i], x.state, x.shuffled, d0, d1, d2, dl, init_out, i, per_seat)
         a = (d0[0], d1[0], d2[0], dl[0])
         b = (d0[1], d1[1], d2[1], dl[1])
         if plain:
-            st, cards, tricks, w, m0, m1, oc = play_two(a, b, 0, False, True, False, NO_LIMIT, x.state)
+            st, cards, tricks, w, m0, m1, oc = play_two(a, b, 0, False, True, False, -1, x.state)
         elif plain_shuffle:
             # shuffle_pile with the other options at their defaults: constants as well
-            st, cards, tricks, w, m0, m1, oc = play_two(a, b, 0, False, False, True, NO_LIMIT, x.state)
+            st, cards, tricks, w, m0, m1, oc = play_two(a, b, 0, False, False, True, -1, x.state)
         else:
-            st, cards, tricks, w, m0, m1, oc = play_two(a, b, end, beggar, not shuffle, shuffle, limit, x.state)
+            st, cards, tricks, w, m0, m1, oc = play_two(a, b, end, beggar, not shuffle, shuffle, prm[P_MAX_CARDS],
+                                                        x.state)
         if st == FALLBACK:
             need[i] = 1
             continue

@@ -22,7 +22,7 @@ from numba import njit
 from .kernel_cache import install as _install_kernel_cache
 from .rng import scatter_planes
 from .brent import snapshot_due, widen
-from .constants import DONE, FALLBACK
+from .constants import DONE, FALLBACK, NO_LIMIT
 from .hands_bits import card_at, lay_paid, top_card
 from .kernel_ops import cttz as _cttz
 from .kernel_ops import shr as _shr
@@ -61,7 +61,7 @@ def _give_up(cards, tricks, m0, m1):
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def play_two(a, b, end, beggar_mode, detect, shuffle, limit, stream):
+def play_two(a, b, end, beggar_mode, detect, shuffle, max_cards, stream):
     """Play a two-player game from the hands ``a`` (seat 0, leading) and ``b`` (seat 1), each a
     tuple (plane 0, plane 1, plane 2, length).
 
@@ -80,8 +80,9 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, limit, stream):
         Run Brent's loop check (deterministic play); a loop found returns FALLBACK.
     shuffle : bool
         shuffle_pile: every pile taken is shuffled on ``stream`` first.
-    limit : int
-        The cut-off as a card count (NO_LIMIT: none); reaching it returns FALLBACK.
+    max_cards : int
+        The cut-off as a card count, -1 for none (a literal -1 compiles a version without it);
+        reaching it returns FALLBACK.
 
     (exhausted_tribute, direction and leader make no difference with two players.)
 
@@ -90,6 +91,7 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, limit, stream):
     TwoResult
     """
     # x: the leader's hand, y: the other's; lx: the leader's seat
+    limit = max_cards if max_cards >= 0 else NO_LIMIT
     x0, x1, x2, nx = a
     y0, y1, y2, ny = b
     na = nx
