@@ -71,6 +71,8 @@ def _child() -> None:
     lap("play_games: bits kernel (2 players)")
     fast.play_games(Rules(players=4, shuffle_pile=True, end="empty"), 1, games, per_seat=True)
     lap("play_games: bits, 4 players, other rules, per seat")
+    fast.play_games(Rules(max_cards=50), 1, games)
+    lap("play_games: a cut-off (the exact driver, first needed)")
     from beggarstats.engine.deals import random_deal
     from beggarstats.engine.rng import GameStream
 

@@ -13,6 +13,7 @@ def warm_kernels():
     from beggarstats.engine.fast import compile_kernels
 
     compile_kernels("bits")
+    compile_kernels("exact")
     compile_kernels("general")
 
 

@@ -138,6 +138,26 @@ def test_figures_announces_the_compile_before_it_starts(monkeypatch, capsys):
     assert warm_up("bits") == 0.0 and capsys.readouterr().err == ""
 
 
+def test_warm_up_compiles_only_what_is_missing_and_says_so_once(monkeypatch, capsys):
+    from beggarstats.engine import fast
+    from beggarstats.run.warmup import COMPILE_SECONDS, warm_up
+
+    compiled = []
+    monkeypatch.setattr(fast, "kernels_ready", lambda kernel: kernel == "bits")
+    monkeypatch.setattr(fast, "compile_kernels", lambda kernel, players: compiled.append(kernel))
+    warm_up(("bits", "exact"))
+    err = capsys.readouterr().err.splitlines()
+    assert compiled == ["exact"] and len(err) == 2
+    assert err[0] == f"compiling the game kernels (one time, about {COMPILE_SECONDS['exact']} s)"
+
+
+def test_the_exact_driver_is_its_own_entry_compiled_by_a_cut_off_game():
+    from beggarstats.engine import batch, fast
+
+    fast.compile_kernels("exact", (2,))
+    assert fast.kernels_ready("exact") and batch.replay_bits.signatures
+
+
 def test_figures_keeps_a_run_cache_only_when_asked():
     parse = build_parser("figures").parse_args
     assert parse(["figures"]).cache is False and parse(["figures", "--no-cache"]).cache is False

@@ -94,8 +94,8 @@ def test_a_reinstall_finds_the_compiled_kernels_and_an_edit_does_not(tmp_path):
 def test_the_session_kernels_are_saved_where_index_file_says():
     from beggarstats.engine import batch, fast
 
-    path = index_file(batch.play_random_bits)  # compiled (or loaded) by conftest's warm-up
-    assert path.parent == kernel_dir() and path.name.startswith("batch.play_random_bits-")
+    path = index_file(batch.fast_pass_bits)  # compiled (or loaded) by conftest's warm-up
+    assert path.parent == kernel_dir() and path.name.startswith("batch.fast_pass_bits-")
     assert path.exists() and fast.kernels_ready("bits")
 
 

@@ -1,10 +1,11 @@
 """Batches of games inside numba: deal each game, play it in the fastest tier that can, write its row.
 
-* `play_random_bits` - decks of at most 64 cards. Every game first goes to a fast pass
-  (`kernel_two.play_two` for two players, `kernel_multi.play_multi` for more), which plays it as
-  far as it can prove the result; the games it hands back (a loop, a cut-off, an unusual start)
+* `fast_pass_bits` then `replay_bits` - decks of at most 64 cards. Every game first goes to a fast
+  pass (`kernel_two.play_two` for two players, `kernel_multi.play_multi` for more), which plays it
+  as far as it can prove the result; the games it hands back (a loop, a cut-off, an unusual start)
   are dealt again and played by the exact driver (`exact.play_one`) on bit-planes, from the same
-  deal and stream, so the figures never depend on which tier ran.
+  deal and stream, so the figures never depend on which tier ran. Two entries, so that the exact
+  driver is compiled only by the first run that needs it.
 * `play_random_general` - any deck: the exact driver on ring buffers, every game.
 * `play_deals_bits` / `play_deals_general` - given deals (the records, the conformance suite).
 """
@@ -26,7 +27,7 @@ from .kernel_multi import new_table, play_multi
 from .kernel_two import play_two
 from .state import new_bits_game, new_ring_game
 
-__all__ = ["play_random_bits", "play_deals_bits", "play_random_general", "play_deals_general"]
+__all__ = ["fast_pass_bits", "replay_bits", "play_deals_bits", "play_random_general", "play_deals_general"]
 
 # the working arrays of a bit-plane batch, allocated once per batch
 Scratch = namedtuple("Scratch", "shuffled d0 d1 d2 dl state saved snap cut table")
@@ -43,13 +44,27 @@ def _scratch(N, n):
 
 
 @njit(nogil=True, cache=True)
-def play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat):
-    """Play the random games ``games`` of the table ``seed`` (one row each); deals exactly as
-    `deals.deal_into`. ``init_out`` int64[n_games, 7, n]: initial hand size, J, Q, K, A, jokers,
-    total tribute (when ``per_seat``)."""
-    _play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat,
-                      new_bits_game(n), new_bits_game(n), _scratch(deck.shape[0], n),
-                      np.zeros(games.shape[0], dtype=np.uint8))
+def fast_pass_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
+    """Deal the random games ``games`` of the table ``seed`` exactly as `deals.deal_into` and play
+    each in the fast pass (`kernel_two` for two players, `kernel_multi` for more), writing its row;
+    ``need[i] = 1`` for every game the pass hands back, whose row `replay_bits` writes.
+    ``init_out`` int64[n_games, 7, n]: initial hand size, J, Q, K, A, jokers, total tribute (when
+    ``per_seat``)."""
+    x = _scratch(deck.shape[0], n)
+    if n == 2:
+        _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x)
+    else:
+        _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x)
+
+
+@njit(nogil=True, cache=True)
+def replay_bits(deck, n, prm, seed, games, rows, out_u32, out_small, seat_out, init_out, per_seat):
+    """Deal again the games ``games[rows]`` and play them with the exact driver on bit-planes
+    (rows a fast pass handed back: a loop, a cut-off, an unusual start). A separate entry, so
+    that it is compiled only when a run first needs it: most tables never do."""
+    x = _scratch(deck.shape[0], n)
+    _replay_bits(deck, n, prm, seed, games, rows, out_u32, out_small, seat_out, init_out, per_seat,
+                 new_bits_game(n), new_bits_game(n), x)
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
@@ -137,19 +152,13 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def _play_random_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, G, GB, x,
-                      need):
-    # compiled without reference counting: every array is allocated by the caller. The fast pass
-    # and the (rare) exact replays are separate loops, so the hot loop stays small.
-    if n == 2:
-        _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x)
-    else:
-        _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x)
-    for i in range(games.shape[0]):
-        if need[i]:
-            deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
-            play_one((x.d0, x.d1, x.d2, x.dl), x.state, prm, G, GB, x.snap, x.cut, x.saved, i, out_u32, out_small,
-                     seat_out, per_seat)
+def _replay_bits(deck, n, prm, seed, games, rows, out_u32, out_small, seat_out, init_out, per_seat, G, GB, x):
+    # compiled without reference counting: every array is allocated by the caller
+    for r in range(rows.shape[0]):
+        i = rows[r]
+        deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
+        play_one((x.d0, x.d1, x.d2, x.dl), x.state, prm, G, GB, x.snap, x.cut, x.saved, i, out_u32, out_small,
+                 seat_out, per_seat)
 
 
 @njit(nogil=True, cache=True)

@@ -38,15 +38,19 @@ def kernel_for(rules) -> str:
 
 def _entry(kernel: str):
     if kernel == "bits":
-        return batch.play_random_bits
+        return batch.fast_pass_bits
+    if kernel == "exact":
+        return batch.replay_bits
     if kernel == "general":
         return batch.play_random_general
-    raise ValueError(f"The value for `kernel` must be 'bits' or 'general', but {kernel!r} was passed.")
+    raise ValueError(f"The value for `kernel` must be 'bits', 'exact' or 'general', but {kernel!r} was passed.")
 
 
 def kernels_ready(kernel: str = "bits") -> bool:
-    """True if `play_games` with ``kernel`` starts without compiling: compiled in this process,
-    or saved in the per-user kernel cache (`beggarstats.engine.kernel_cache`)."""
+    """True if ``kernel`` starts without compiling: compiled in this process, or saved in the
+    per-user kernel cache (`beggarstats.engine.kernel_cache`). 'bits' is the fast passes, 'exact'
+    the exact driver on bit-planes (compiled by the first run that hands it a game), 'general' the
+    exact driver on ring buffers."""
     from .kernel_cache import index_file
 
     entry = _entry(kernel)
@@ -55,11 +59,13 @@ def kernels_ready(kernel: str = "bits") -> bool:
 
 def compile_kernels(kernel: str = "bits", players=(2, 3)) -> None:
     """Compile ``kernel`` (or load it from the cache) for tables of ``players`` by playing one game
-    each (2 and 3 cover every code path): a batch run then starts at full speed."""
+    each (2 and 3 cover every code path; 'exact' plays games cut off after a few cards, which the
+    fast passes hand on): a batch run then starts at full speed."""
     from ..game.rules import Rules
 
     for n in players:
-        play_games(Rules(players=n), 0, np.zeros(1, dtype=np.int64), kernel=kernel)
+        rules = Rules(players=n, max_cards=5) if kernel == "exact" else Rules(players=n)
+        play_games(rules, 0, np.zeros(1, dtype=np.int64), kernel="general" if kernel == "general" else "bits")
 
 
 def _empty_raw(n_games: int, p: int):
@@ -135,8 +141,11 @@ def play_games(rules, seed: int, games, *, per_seat: bool = False, kernel: str |
     kernel = kernel or kernel_for(rules)
     seed = np.uint64(int(seed) % 2**64)
     if kernel == "bits":
-        batch.play_random_bits(deck, p, prm, seed, games, out_u32, out_small, seat_out, init_out,
-                                     per_seat)
+        need = np.zeros(len(games), dtype=np.uint8)
+        batch.fast_pass_bits(deck, p, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need)
+        rows = np.flatnonzero(need)
+        if rows.size:  # the exact driver, compiled the first time a run needs it
+            batch.replay_bits(deck, p, prm, seed, games, rows, out_u32, out_small, seat_out, init_out, per_seat)
     elif kernel == "general":
         batch.play_random_general(deck, p, prm, seed, games, out_u32, out_small, seat_out, init_out)
     else:

@@ -13,23 +13,26 @@ import time
 __all__ = ["warm_up", "COMPILE_SECONDS"]
 
 # CPU time of the one-time compile (numba compiles on one core, so about the wall time on a quiet
-# machine), from benchmarks/cold_start.py's "play_games" rows (bits 47 s, general 11 s), rounded up;
-# only used to tell the user what to expect.
-COMPILE_SECONDS = {"bits": 50, "general": 15}
+# machine), from benchmarks/cold_start.py's "play_games" rows (bits 37 s, the exact driver 13 s,
+# general 9 s), rounded up; only used to tell the user what to expect.
+COMPILE_SECONDS = {"bits": 40, "exact": 15, "general": 10}
 
 
-def warm_up(kernel: str = "bits", players=(2, 3), *, stream=None) -> float:
-    """Compile (or load) ``kernel`` for tables of ``players``; when it is not cached yet, announce it
-    on ``stream`` (default stderr) and report the time taken. Returns the seconds spent compiling
-    (0 if cached)."""
+def warm_up(kernel="bits", players=(2, 3), *, stream=None) -> float:
+    """Compile (or load) ``kernel`` - a name of `engine.fast.kernels_ready`, or several - for tables
+    of ``players``; when one is not cached yet, announce it on ``stream`` (default stderr) and report
+    the time taken. Returns the seconds spent compiling (0 if cached)."""
     from ..engine import fast
 
-    if fast.kernels_ready(kernel):
+    kernels = [k for k in ((kernel,) if isinstance(kernel, str) else kernel) if not fast.kernels_ready(k)]
+    if not kernels:
         return 0.0
     stream = sys.stderr if stream is None else stream
-    print(f"compiling the game kernels (one time, about {COMPILE_SECONDS[kernel]} s)", file=stream, flush=True)
+    seconds = sum(COMPILE_SECONDS[k] for k in kernels)
+    print(f"compiling the game kernels (one time, about {seconds} s)", file=stream, flush=True)
     started = time.perf_counter()
-    fast.compile_kernels(kernel, players)
+    for k in kernels:
+        fast.compile_kernels(k, players)
     took = time.perf_counter() - started
     print(f"compiled the game kernels in {took:.0f} s (kept for the next runs)", file=stream, flush=True)
     return took
