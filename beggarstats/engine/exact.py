@@ -254,6 +254,15 @@ def _save_cut(G, cut):
 
 
 @njit(nogil=True, cache=True, _nrt=False)
+def _cut_here(G, cut):
+    """The cut-off is reached: save the figures, stop recording (play may go on to look for a loop
+    that starts before it). Returns the tricks played."""
+    _save_cut(G, cut)
+    G.sc[S_RECORD] = 0
+    return G.sc[S_TRICKS]
+
+
+@njit(nogil=True, cache=True, _nrt=False)
 def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
     """Play the game in ``G`` from its deal.
 
@@ -278,10 +287,8 @@ def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
         if code == C_WIN:
             return 0
         if code == C_CUT:
-            _save_cut(G, cut)
+            t_cut = _cut_here(G, cut)
             cut_done = True
-            t_cut = sc[S_TRICKS]
-            sc[S_RECORD] = 0
             if not detect:
                 return 0
             continue
@@ -303,10 +310,8 @@ def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
             if sc[S_OVER]:
                 return 0
             if not cut_done and cut_off(sc[S_CARDS], limit):
-                _save_cut(G, cut)
+                t_cut = _cut_here(G, cut)
                 cut_done = True
-                t_cut = sc[S_TRICKS]
-                sc[S_RECORD] = 0
                 if not detect:
                     return 0
         if cut_done and idx > 3 * t_cut + 3:

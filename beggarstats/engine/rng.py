@@ -82,13 +82,19 @@ def xoshiro(s0, s1, s2, s3):
 
 
 @njit(cache=True, inline="always")
-def next_u64(s):
-    """Next 64-bit output of xoshiro256** (advances the state array ``s`` in place)."""
-    out, s0, s1, s2, s3 = xoshiro(s[0], s[1], s[2], s[3])
+def _store(s, s0, s1, s2, s3):
+    """Write four state words back to the state array ``s``."""
     s[0] = s0
     s[1] = s1
     s[2] = s2
     s[3] = s3
+
+
+@njit(cache=True, inline="always")
+def next_u64(s):
+    """Next 64-bit output of xoshiro256** (advances the state array ``s`` in place)."""
+    out, s0, s1, s2, s3 = xoshiro(s[0], s[1], s[2], s[3])
+    _store(s, s0, s1, s2, s3)
     return out
 
 
@@ -112,10 +118,7 @@ def bounded32(bits, m, s0, s1, s2, s3):
 def _bounded32(s, bits, m):
     """`bounded32` on a state array."""
     v, s0, s1, s2, s3 = bounded32(bits, m, s[0], s[1], s[2], s[3])
-    s[0] = s0
-    s[1] = s1
-    s[2] = s2
-    s[3] = s3
+    _store(s, s0, s1, s2, s3)
     return v
 
 
@@ -197,10 +200,7 @@ def scatter_planes(q0, q1, q2, n, s):
         o0 |= ((q0 >> b) & one) << uj
         o1 |= ((q1 >> b) & one) << uj
         o2 |= ((q2 >> b) & one) << uj
-    s[0] = s0
-    s[1] = s1
-    s[2] = s2
-    s[3] = s3
+    _store(s, s0, s1, s2, s3)
     return o0, o1, o2
 
 
