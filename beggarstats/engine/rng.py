@@ -200,7 +200,10 @@ def scatter_planes(q0, q1, q2, n, s):
         o0 |= ((q0 >> b) & one) << uj
         o1 |= ((q1 >> b) & one) << uj
         o2 |= ((q2 >> b) & one) << uj
-    _store(s, s0, s1, s2, s3)
+    s[0] = s0
+    s[1] = s1
+    s[2] = s2
+    s[3] = s3
     return o0, o1, o2
 
 
