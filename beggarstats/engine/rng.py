@@ -82,19 +82,9 @@ def xoshiro(s0, s1, s2, s3):
 
 
 @njit(cache=True, inline="always")
-def _store(s, s0, s1, s2, s3):
-    """Write four state words back to the state array ``s``."""
-    s[0] = s0
-    s[1] = s1
-    s[2] = s2
-    s[3] = s3
-
-
-@njit(cache=True, inline="always")
 def next_u64(s):
     """Next 64-bit output of xoshiro256** (advances the state array ``s`` in place)."""
-    out, s0, s1, s2, s3 = xoshiro(s[0], s[1], s[2], s[3])
-    _store(s, s0, s1, s2, s3)
+    out, s[0], s[1], s[2], s[3] = xoshiro(s[0], s[1], s[2], s[3])
     return out
 
 
@@ -117,8 +107,7 @@ def bounded32(bits, m, s0, s1, s2, s3):
 @njit(cache=True, inline="always")
 def _bounded32(s, bits, m):
     """`bounded32` on a state array."""
-    v, s0, s1, s2, s3 = bounded32(bits, m, s[0], s[1], s[2], s[3])
-    _store(s, s0, s1, s2, s3)
+    v, s[0], s[1], s[2], s[3] = bounded32(bits, m, s[0], s[1], s[2], s[3])
     return v
 
 
