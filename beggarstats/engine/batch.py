@@ -7,7 +7,7 @@
   deal and stream, so the figures never depend on which tier ran. Two entries, so that the exact
   driver is compiled only by the first run that needs it.
 * `play_random_general` - any deck: the exact driver on ring buffers, every game.
-* `play_deals_bits` / `play_deals_general` - given deals (the records, the conformance suite).
+* `play_deals_bits` / `play_deals_general` - given deals (the conformance and kernel tests, through tests/_kernel_deals.py).
 """
 
 from __future__ import annotations
