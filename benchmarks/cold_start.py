@@ -10,7 +10,9 @@ call of every entry point a run can need (wall clock and the CPU time of the pro
 sys: on a shared machine the CPU time is the steadier figure), reports how many numba
 specialisations (signatures) each kernel ended up with, and the CPU time of numba's compile of
 each kernel (its ``numba:compile`` events; "self" excludes the kernels compiled inside it). A second
-child then loads the same kernels from the now filled cache. Prints one table per part.
+child then loads the same kernels from the now filled cache. Then `run.warmup.warm_up` - what
+every batch command does first - compiles the kernels `figures` needs (and all four), in one
+process and side by side in a process per core, each from an empty cache. Prints one table per part.
 """
 
 from __future__ import annotations
@@ -68,11 +70,11 @@ def _child() -> None:
 
     games = np.arange(8)
     fast.play_games(Rules(), 1, games)
-    lap("play_games: bits kernel (2 players)")
+    lap("play_games: 2 players (fast pass 'two')")
     fast.play_games(Rules(players=4, shuffle_pile=True, end="empty"), 1, games, per_seat=True)
-    lap("play_games: bits, 4 players, other rules, per seat")
+    lap("play_games: 4 players, other rules ('multi')")
     fast.play_games(Rules(max_cards=50), 1, games)
-    lap("play_games: a cut-off (the exact driver, first needed)")
+    lap("play_games: a cut-off (the exact driver, 'exact')")
     from beggarstats.engine.deals import random_deal
     from beggarstats.engine.rng import GameStream
 
@@ -80,7 +82,7 @@ def _child() -> None:
     GameStream(1, 2).shuffle([1, 0, 2])
     lap("random_deal + GameStream (replay, reference)")
     fast.play_games(Rules(), 1, games, kernel="general")
-    lap("play_games: general kernel (any deck)")
+    lap("play_games: any deck ('general')")
 
     from numba.core.registry import CPUDispatcher
 
@@ -136,6 +138,17 @@ def main() -> None:
         print("-" * 84)
         print(f"{'sum of self times':<50} {'':8}   {sum(v[1] for v in cold['compiles'].values()):7.1f} s")
 
+        # what a batch command does first: warm_up compiles the kernels it needs side by side
+        print()
+        print("warm_up, from an empty cache (python start to exit)        wall      cpu (all processes)")
+        print("-" * 92)
+        for kernels in (("two", "multi", "exact"), ("two", "multi", "exact", "general")):
+            for n_jobs, how in ((1, "one process"), (None, "side by side (a process per core)")):
+                code = f"from beggarstats.run.warmup import warm_up; warm_up({kernels!r}, n_jobs={n_jobs})"
+                fresh = dict(env, BEGGARSTATS_CACHE_DIR=str(Path(tmp) / f"cache-{len(kernels)}-{n_jobs}"))
+                _, wall, cpu = _run([sys.executable, "-c", code], fresh)
+                print(f"{'+'.join(kernels) + ', ' + how:<56} {wall:6.1f} s {cpu:8.1f} s")
+
         if opts.figures:
             out = Path(tmp) / "figures"
             fresh = dict(env, BEGGARSTATS_CACHE_DIR=str(Path(tmp) / "cache-figures"))
@@ -151,10 +164,9 @@ def main() -> None:
             print(f"{'kernels cached':<50} {wall2:6.1f} s {cpu2:8.1f} s")
             print("its notice on stderr: " + " / ".join(notice))
             load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-            print(f"target: empty cache <= 60 s wall on a quiet 2-core machine: wall {wall:.1f} s "
-                  f"{'met' if wall <= 60 else 'NOT met'} (load average {load:.1f} at the end); numba compiles on "
-                  f"one core, so a quiet machine's wall is about the CPU time: {cpu:.1f} s "
-                  f"{'met' if cpu <= 60 else 'NOT met'}")
+            print(f"target: empty cache <= 60 s wall on a quiet 2-core machine: {wall:.1f} s, "
+                  f"{'met' if wall <= 60 else 'NOT met'} (load average {load:.1f} at the end; the CPU time counts "
+                  f"every process, the kernels compiling side by side included)")
 
 
 if __name__ == "__main__":

@@ -9,12 +9,12 @@ import pytest
 
 @pytest.fixture(scope="session", autouse=True)
 def warm_kernels():
-    """Compile (or load from the kernel cache) the engine kernels once per session."""
-    from beggarstats.engine.fast import compile_kernels
+    """Compile (or load from the kernel cache) the engine kernels once per session, side by side
+    on a cold cache as a first run does."""
+    from beggarstats.engine.fast import KERNELS
+    from beggarstats.run.warmup import warm_up
 
-    compile_kernels("bits")
-    compile_kernels("exact")
-    compile_kernels("general")
+    warm_up(KERNELS)
 
 
 @pytest.fixture(autouse=True)

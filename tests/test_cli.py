@@ -129,13 +129,13 @@ def test_figures_announces_the_compile_before_it_starts(monkeypatch, capsys):
 
     compiled = []
     monkeypatch.setattr(fast, "kernels_ready", lambda kernel: False)
-    monkeypatch.setattr(fast, "compile_kernels", lambda kernel, players: compiled.append(kernel))
-    warm_up("bits")
+    monkeypatch.setattr(fast, "compile_kernels", compiled.append)
+    warm_up("two")
     err = capsys.readouterr().err.splitlines()
     assert re.fullmatch(r"compiling the game kernels \(one time, about \d+ s\)", err[0])
-    assert err[1].startswith("compiled the game kernels in") and compiled == ["bits"]
+    assert err[1].startswith("compiled the game kernels in") and compiled == ["two"]
     monkeypatch.setattr(fast, "kernels_ready", lambda kernel: True)
-    assert warm_up("bits") == 0.0 and capsys.readouterr().err == ""
+    assert warm_up("two") == 0.0 and capsys.readouterr().err == ""
 
 
 def test_warm_up_compiles_only_what_is_missing_and_says_so_once(monkeypatch, capsys):
@@ -143,19 +143,88 @@ def test_warm_up_compiles_only_what_is_missing_and_says_so_once(monkeypatch, cap
     from beggarstats.run.warmup import COMPILE_SECONDS, warm_up
 
     compiled = []
-    monkeypatch.setattr(fast, "kernels_ready", lambda kernel: kernel == "bits")
-    monkeypatch.setattr(fast, "compile_kernels", lambda kernel, players: compiled.append(kernel))
-    warm_up(("bits", "exact"))
+    monkeypatch.setattr(fast, "kernels_ready", lambda kernel: kernel == "two")
+    monkeypatch.setattr(fast, "compile_kernels", compiled.append)
+    warm_up(("two", "exact"))
     err = capsys.readouterr().err.splitlines()
     assert compiled == ["exact"] and len(err) == 2
     assert err[0] == f"compiling the game kernels (one time, about {COMPILE_SECONDS['exact']} s)"
 
 
+def test_warm_up_compiles_several_kernels_side_by_side_then_loads_them(monkeypatch, capsys):
+    """Two missing kernels on two workers: each compiles in a worker process (the slowest first),
+    then this process loads both; the notice expects the longer one, not the sum."""
+    import joblib
+
+    from beggarstats.engine import fast
+    from beggarstats.run import warmup
+
+    apart, loaded = [], []
+
+    class Parallel:  # joblib's, recording the tasks and the backend instead of starting processes
+        def __init__(self, n_jobs):
+            apart.append(("workers", n_jobs))
+
+        def __call__(self, tasks):
+            return [apart.append(args[0]) for _, args, _ in tasks]
+
+    monkeypatch.setattr(joblib, "Parallel", Parallel)
+    monkeypatch.setattr(joblib, "cpu_count", lambda: 2)
+    monkeypatch.setattr(fast, "kernels_ready", lambda kernel: False)
+    monkeypatch.setattr(fast, "compile_kernels", loaded.append)
+    warmup.warm_up(("two", "multi"))
+    assert apart[0] == ("workers", 2) and apart[1:] == ["multi", "two"] and sorted(loaded) == ["multi", "two"]
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == f"compiling the game kernels (one time, about {warmup.COMPILE_SECONDS['multi']} s)"
+    apart.clear()
+    warmup.warm_up(("two", "multi"), n_jobs=1)  # one worker: compiled here, one after the other
+    assert apart == [] and loaded[2:] == ["multi", "two"]
+
+
+def test_warm_up_compiles_here_when_no_worker_process_can_start(monkeypatch, capsys):
+    import joblib
+
+    from beggarstats.engine import fast
+    from beggarstats.run import warmup
+
+    def broken(n_jobs):
+        raise OSError("no processes here")
+
+    loaded = []
+    monkeypatch.setattr(joblib, "Parallel", broken)
+    monkeypatch.setattr(joblib, "cpu_count", lambda: 2)
+    monkeypatch.setattr(fast, "kernels_ready", lambda kernel: False)
+    monkeypatch.setattr(fast, "compile_kernels", loaded.append)
+    assert warmup.warm_up(("two", "exact")) >= 0 and loaded == ["two", "exact"]
+    assert capsys.readouterr().err.startswith("compiling the game kernels")
+
+
+def test_the_expected_compile_time_fills_the_workers_longest_first(monkeypatch):
+    from beggarstats.run import warmup
+
+    monkeypatch.setattr(warmup, "COMPILE_SECONDS", {"two": 10, "multi": 30, "exact": 15, "general": 12})
+    assert warmup.expected_seconds(("two", "multi", "exact"), 1) == 55
+    assert warmup.expected_seconds(("two", "multi", "exact"), 2) == 30  # multi | exact + two
+    assert warmup.expected_seconds(("two", "exact", "general"), 2) == 22  # exact + ... | general + two
+    assert warmup.expected_seconds(("two",), 4) == 10
+
+
 def test_the_exact_driver_is_its_own_entry_compiled_by_a_cut_off_game():
     from beggarstats.engine import batch, fast
 
-    fast.compile_kernels("exact", (2,))
+    fast.compile_kernels("exact")
     assert fast.kernels_ready("exact") and batch.replay_bits.signatures
+
+
+def test_a_run_needs_the_fast_pass_of_its_table_size():
+    import beggarstats as bs
+    from beggarstats.engine import fast
+
+    assert fast.kernels_for(bs.Rules()) == ("two",)
+    assert fast.kernels_for(bs.Rules(players=5, jokers=2)) == ("multi",)
+    assert fast.kernels_for(bs.Rules(players=4, deck=bs.Deck(80, 4, 4, 4, 4))) == ("general",)
+    with pytest.raises(ValueError, match="`kernel` must be one of 'two', 'multi', 'exact', 'general'"):
+        fast.compile_kernels("bits")
 
 
 def test_figures_keeps_a_run_cache_only_when_asked():
@@ -172,10 +241,10 @@ def test_simulate_with_a_progress_bar_compiles_first_with_a_word(monkeypatch, ca
 
     order = []
     monkeypatch.setattr(fast, "kernels_ready", lambda kernel: False)
-    monkeypatch.setattr(fast, "compile_kernels", lambda kernel, players: order.append(("compile", kernel, players)))
+    monkeypatch.setattr(fast, "compile_kernels", lambda kernel: order.append(("compile", kernel)))
     bs.simulate(50, rules=bs.Rules(players=3), seed=1, n_jobs=1, progress=True)
     err = capsys.readouterr().err
-    assert order == [("compile", "bits", (3,))]
+    assert order == [("compile", "multi")]
     assert err.index("compiling the game kernels") < err.index("simulate")
     bs.simulate(50, seed=1, n_jobs=1)
     assert len(order) == 1 and "compiling" not in capsys.readouterr().err

@@ -67,10 +67,10 @@ def _install(dest: Path) -> Path:
     return dest
 
 
-def _run(site: Path, cache: Path) -> dict:
+def _run(site: Path, cache: Path, child: str = _CHILD) -> dict:
     env = dict(os.environ, PYTHONPATH=str(site), BEGGARSTATS_CACHE_DIR=str(cache))
     env.pop("NUMBA_CACHE_DIR", None)
-    done = subprocess.run([sys.executable, "-c", _CHILD], env=env, cwd=site, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", child], env=env, cwd=site, capture_output=True, text=True,
                           timeout=600, check=True)
     return json.loads(done.stdout)
 
@@ -91,12 +91,38 @@ def test_a_reinstall_finds_the_compiled_kernels_and_an_edit_does_not(tmp_path):
     assert len(list((cache / "kernels").iterdir())) == 3
 
 
+_SAVING_ONLY = """
+import json
+from beggarstats.engine import deals, rng
+from beggarstats.engine.kernel_cache import index_file, saving_only
+from beggarstats.game.rules import Rules
+with saving_only(deals.deal_into):
+    deals.random_deal(3, 4, Rules())
+    inside = type(rng.shuffle_inplace._cache).__name__
+print(json.dumps({"entry": index_file(deals.deal_into).exists(), "callee": index_file(rng.shuffle_inplace).exists(),
+                  "inside": inside, "after": type(rng.shuffle_inplace._cache).__name__}))
+"""
+
+
+def test_a_kernel_compiled_apart_saves_only_its_entry_which_loads_on_its_own(tmp_path):
+    """What lets `run.warmup` compile kernels in processes side by side: inside `saving_only`, the
+    kernels the entry calls save nothing (two processes never write one index), and the entry saved
+    alone is enough for the next process to load it without compiling."""
+    cache = tmp_path / "cache"
+    apart = _run(PACKAGE.parent, cache, _SAVING_ONLY)
+    assert apart == {"entry": True, "callee": False, "inside": "_LoadOnly", "after": "FunctionCache"}
+    again = _run(PACKAGE.parent, cache)
+    assert again["hits"] == 1 and again["misses"] == 0
+
+
 def test_the_session_kernels_are_saved_where_index_file_says():
     from beggarstats.engine import batch, fast
 
-    path = index_file(batch.fast_pass_bits)  # compiled (or loaded) by conftest's warm-up
-    assert path.parent == kernel_dir() and path.name.startswith("batch.fast_pass_bits-")
-    assert path.exists() and fast.kernels_ready("bits")
+    for kernel in fast.KERNELS:  # compiled (or loaded) by conftest's warm-up
+        entry = fast._entry(kernel)
+        path = index_file(entry)
+        assert path.parent == kernel_dir() and path.name.startswith(f"batch.{entry.__name__}-")
+        assert path.exists() and fast.kernels_ready(kernel)
 
 
 def test_directories_of_other_sources_are_pruned_when_unused(tmp_path):

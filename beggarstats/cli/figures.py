@@ -54,7 +54,7 @@ def run(args) -> int:
     runs = runs_dir() if args.cache else None
     cached_before = runs is not None and _size(runs) > 0
     started = time.perf_counter()
-    warm_up(("bits", "exact"))  # its tables with loops and cut-offs need the exact driver
+    warm_up(("two", "multi", "exact"), n_jobs=args.jobs)  # 2-6 players; its loops and cut-offs need the exact driver
     table = make_figures(args.out, games=args.games, seed=args.seed, n_jobs=args.jobs,
                          store=False if runs is None else runs, progress=not args.no_progress)
     took = time.perf_counter() - started

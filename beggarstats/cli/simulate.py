@@ -82,7 +82,7 @@ def check_out_file(out: str, *, per_seat: bool = False) -> None:
 
 
 def run(args) -> int:
-    from ..engine.fast import kernel_for
+    from ..engine.fast import kernels_for
     from ..run.simulate import simulate, simulate_to_store
     from ..run.store import save
     from ..run.warmup import warm_up
@@ -91,7 +91,7 @@ def run(args) -> int:
     if args.out is not None:
         check_out_file(args.out, per_seat=args.per_seat)  # before any game is played
     rules = rules_from_args(args)
-    warm_up(kernel_for(rules), (rules.players,))
+    warm_up(kernels_for(rules))
     options = dict(rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
                    progress=args.progress, per_seat=args.per_seat, start=args.start)
     if args.store is not None:

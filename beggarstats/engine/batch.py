@@ -1,11 +1,12 @@
 """Batches of games inside numba: deal each game, play it in the fastest tier that can, write its row.
 
-* `fast_pass_bits` then `replay_bits` - decks of at most 64 cards. Every game first goes to a fast
-  pass (`kernel_two.play_two` for two players, `kernel_multi.play_multi` for more), which plays it
-  as far as it can prove the result; the games it hands back (a loop, a cut-off, an unusual start)
-  are dealt again and played by the exact driver (`exact.play_one`) on bit-planes, from the same
-  deal and stream, so the figures never depend on which tier ran. Two entries, so that the exact
-  driver is compiled only by the first run that needs it.
+* `fast_pass_two` or `fast_pass_multi`, then `replay_bits` - decks of at most 64 cards. Every game
+  first goes to a fast pass (`kernel_two.play_two` for two players, `kernel_multi.play_multi` for
+  more), which plays it as far as it can prove the result; the games it hands back (a loop, a
+  cut-off, an unusual start) are dealt again and played by the exact driver (`exact.play_one`) on
+  bit-planes, from the same deal and stream, so the figures never depend on which tier ran. Three
+  entries, each compiled only by the first run that needs it (and, by `run.warmup`, side by side in
+  separate processes): most tables never need the exact driver, and a table needs one fast pass.
 * `play_random_general` - any deck: the exact driver on ring buffers, every game.
 * `play_deals_bits` / `play_deals_general` - given deals (the conformance and kernel tests, through tests/_kernel_deals.py).
 """
@@ -27,7 +28,7 @@ from .kernel_multi import new_table, play_multi
 from .kernel_two import play_two
 from .state import new_bits_game, new_ring_game
 
-__all__ = ["fast_pass_bits", "replay_bits", "play_deals_bits", "play_random_general", "play_deals_general"]
+__all__ = ["fast_pass_two", "fast_pass_multi", "replay_bits", "play_deals_bits", "play_random_general", "play_deals_general"]
 
 # the working arrays of a bit-plane batch, allocated once per batch
 Scratch = namedtuple("Scratch", "shuffled d0 d1 d2 dl state saved snap cut table")
@@ -44,17 +45,21 @@ def _scratch(N, n):
 
 
 @njit(nogil=True, cache=True)
-def fast_pass_bits(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
-    """Deal the random games ``games`` of the table ``seed`` exactly as `deals.deal_into` and play
-    each in the fast pass (`kernel_two` for two players, `kernel_multi` for more), writing its row;
-    ``need[i] = 1`` for every game the pass hands back, whose row `replay_bits` writes.
-    ``init_out`` int64[n_games, 7, n]: initial hand size, J, Q, K, A, jokers, total tribute (when
-    ``per_seat``)."""
-    x = _scratch(deck.shape[0], n)
-    if n == 2:
-        _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x)
-    else:
-        _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x)
+def fast_pass_two(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
+    """Deal the random two-player games ``games`` of the table ``seed`` exactly as `deals.deal_into`
+    and play each in `kernel_two`, writing its row; ``need[i] = 1`` for every game the pass hands
+    back, whose row `replay_bits` writes. ``init_out`` int64[n_games, 7, 2]: initial hand size, J, Q,
+    K, A, jokers, total tribute (when ``per_seat``)."""
+    _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
+              _scratch(deck.shape[0], 2))
+
+
+@njit(nogil=True, cache=True)
+def fast_pass_multi(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
+    """The same as `fast_pass_two` for ``n`` >= 3 players, in `kernel_multi`. A separate entry, so
+    that a run compiles only the fast pass its table needs (and both can compile at once)."""
+    _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
+                _scratch(deck.shape[0], n))
 
 
 @njit(nogil=True, cache=True)

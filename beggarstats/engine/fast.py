@@ -22,7 +22,7 @@ import numpy as np
 from . import batch, hands_bits
 from .constants import OUTCOME_CODES, pack_params
 
-__all__ = ["play_games", "kernel_for", "kernels_ready", "compile_kernels",
+__all__ = ["play_games", "kernel_for", "KERNELS", "kernels_for", "kernels_ready", "compile_kernels", "compile_apart",
            "RESULT_KEYS", "SEAT_KEYS", "OUTCOME_CODES"]
 
 RESULT_KEYS = ("cards", "tricks", "outcome", "winner", "looped",
@@ -36,36 +36,61 @@ def kernel_for(rules) -> str:
     return "bits" if hands_bits.supports(rules.n_cards, rules.players) else "general"
 
 
+# The units numba compiles (each a cached entry of `batch`, compiled by the first run that needs it):
+# the two fast passes on bit-planes, the exact driver on bit-planes, the exact driver on ring buffers.
+KERNELS = ("two", "multi", "exact", "general")
+
+
+def kernels_for(rules) -> tuple[str, ...]:
+    """The kernels a run of ``rules`` needs from its first game: the fast pass of its table size on
+    bit-planes ('two' or 'multi'), or 'general'. 'exact' is compiled when a run first hands it a
+    game (a loop or a cut-off), which most tables never do."""
+    if kernel_for(rules) == "general":
+        return ("general",)
+    return ("two",) if rules.players == 2 else ("multi",)
+
+
 def _entry(kernel: str):
-    if kernel == "bits":
-        return batch.fast_pass_bits
-    if kernel == "exact":
-        return batch.replay_bits
-    if kernel == "general":
-        return batch.play_random_general
-    raise ValueError(f"The value for `kernel` must be 'bits', 'exact' or 'general', but {kernel!r} was passed.")
+    entries = {"two": batch.fast_pass_two, "multi": batch.fast_pass_multi, "exact": batch.replay_bits,
+               "general": batch.play_random_general}
+    if kernel not in entries:
+        raise ValueError(f"The value for `kernel` must be one of {', '.join(map(repr, KERNELS))}, "
+                         f"but {kernel!r} was passed.")
+    return entries[kernel]
 
 
-def kernels_ready(kernel: str = "bits") -> bool:
-    """True if ``kernel`` starts without compiling: compiled in this process, or saved in the
-    per-user kernel cache (`beggarstats.engine.kernel_cache`). 'bits' is the fast passes, 'exact'
-    the exact driver on bit-planes (compiled by the first run that hands it a game), 'general' the
-    exact driver on ring buffers."""
+def kernels_ready(kernel: str) -> bool:
+    """True if ``kernel`` (one of `KERNELS`) starts without compiling: compiled in this process, or
+    saved in the per-user kernel cache (`beggarstats.engine.kernel_cache`)."""
     from .kernel_cache import index_file
 
     entry = _entry(kernel)
     return bool(entry.signatures) or index_file(entry).exists()
 
 
-def compile_kernels(kernel: str = "bits", players=(2, 3)) -> None:
-    """Compile ``kernel`` (or load it from the cache) for tables of ``players`` by playing one game
-    each (2 and 3 cover every code path; 'exact' plays games cut off after a few cards, which the
-    fast passes hand on): a batch run then starts at full speed."""
+def compile_kernels(kernel: str) -> None:
+    """Compile ``kernel`` (one of `KERNELS`), or load it from the cache, by playing one game through
+    its entry alone (every table size and option is a run-time value, so one game compiles all of
+    them): a batch run then starts at full speed."""
     from ..game.rules import Rules
 
-    for n in players:
-        rules = Rules(players=n, max_cards=5) if kernel == "exact" else Rules(players=n)
-        play_games(rules, 0, np.zeros(1, dtype=np.int64), kernel="general" if kernel == "general" else "bits")
+    _entry(kernel)  # checks the name
+    rules = Rules(players=3) if kernel == "multi" else Rules()
+    _run_entry(kernel, rules, np.uint64(0), np.zeros(1, dtype=np.int64), False)
+
+
+def compile_apart(kernel: str) -> float:
+    """Compile ``kernel`` in this process saving only its entry to the kernel cache (the helpers it
+    calls are linked into it): run by `run.warmup` in worker processes, several kernels at once,
+    without two processes ever writing the same cache files. Returns the CPU seconds taken."""
+    import time
+
+    from .kernel_cache import saving_only
+
+    started = time.process_time()
+    with saving_only(_entry(kernel)):
+        compile_kernels(kernel)
+    return time.process_time() - started
 
 
 def _empty_raw(n_games: int, p: int):
@@ -133,21 +158,34 @@ def play_games(rules, seed: int, games, *, per_seat: bool = False, kernel: str |
         -1 = none), ``out_cards`` int64[n, p] (cards played when the seat went out, -1 = never).
     """
     games = np.ascontiguousarray(games, dtype=np.int64)
+    kernel = kernel or kernel_for(rules)
+    if kernel == "bits":
+        kernel = "two" if rules.players == 2 else "multi"
+    elif kernel != "general":
+        raise ValueError(f"The value for `kernel` must be 'bits' or 'general', but {kernel!r} was passed.")
+    return _run_entry(kernel, rules, np.uint64(int(seed) % 2**64), games, per_seat)
+
+
+def _run_entry(kernel, rules, seed, games, per_seat):
+    """Play ``games`` through the entry of ``kernel`` (for 'two' and 'multi', then the exact driver on
+    the games handed back; 'exact' alone replays every game) and assemble the figures."""
     p = rules.players
     deck = rules.deck_cards()
     prm = pack_params(rules)
     out_u32, out_small, seat_out = _empty_raw(len(games), p)
     init_out = np.zeros((len(games), 7, p), dtype=np.int64)
-    kernel = kernel or kernel_for(rules)
-    seed = np.uint64(int(seed) % 2**64)
-    if kernel == "bits":
+    outs = (out_u32, out_small, seat_out, init_out, per_seat)
+    if kernel == "general":
+        batch.play_random_general(deck, p, prm, seed, games, out_u32, out_small, seat_out, init_out)
+    elif kernel == "exact":
+        batch.replay_bits(deck, p, prm, seed, games, np.arange(len(games)), *outs)
+    else:
         need = np.zeros(len(games), dtype=np.uint8)
-        batch.fast_pass_bits(deck, p, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need)
+        if kernel == "two":
+            batch.fast_pass_two(deck, prm, seed, games, *outs, need)
+        else:
+            batch.fast_pass_multi(deck, p, prm, seed, games, *outs, need)
         rows = np.flatnonzero(need)
         if rows.size:  # the exact driver, compiled the first time a run needs it
-            batch.replay_bits(deck, p, prm, seed, games, rows, out_u32, out_small, seat_out, init_out, per_seat)
-    elif kernel == "general":
-        batch.play_random_general(deck, p, prm, seed, games, out_u32, out_small, seat_out, init_out)
-    else:
-        raise ValueError(f"The value for `kernel` must be 'bits' or 'general', but {kernel!r} was passed.")
+            batch.replay_bits(deck, p, prm, seed, games, rows, *outs)
     return _assemble(out_u32, out_small, seat_out, init_out, per_seat)

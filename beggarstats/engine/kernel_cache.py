@@ -20,6 +20,7 @@ other keys unused for `KEEP_DAYS` days are removed when a new key is first used.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -29,7 +30,8 @@ import sys
 import time
 from pathlib import Path
 
-__all__ = ["install", "cache_root", "kernel_dir", "runs_dir", "sources_digest", "index_file", "KEEP_DAYS"]
+__all__ = ["install", "cache_root", "kernel_dir", "runs_dir", "sources_digest", "index_file", "saving_only",
+           "KEEP_DAYS"]
 
 ENV = "BEGGARSTATS_CACHE_DIR"
 RUNS_ENV = "BEGGARSTATS_RUNS_DIR"
@@ -138,6 +140,50 @@ def _locator_class():
             return self
 
     return KernelLocator
+
+
+class _LoadOnly:
+    """A kernel's numba cache that still loads but never saves."""
+
+    def __init__(self, cache):
+        self.cache = cache
+
+    def load_overload(self, sig, target_context):
+        return self.cache.load_overload(sig, target_context)
+
+    def save_overload(self, sig, data):
+        pass
+
+    def __getattr__(self, name):
+        return getattr(self.cache, name)
+
+
+@contextlib.contextmanager
+def saving_only(entry):
+    """Within the block, every cached kernel of this package except ``entry`` may load from the
+    cache but saves nothing to it.
+
+    numba does not lock its cache files: two processes saving different specialisations of one
+    kernel at once can leave an index naming one and a data file holding the other. Processes
+    that compile side by side (`run.warmup`) therefore each save only their own entry - whose
+    saved code holds every kernel it calls - and never write the same files."""
+    from numba.core.registry import CPUDispatcher
+
+    swapped = []
+    for name, module in list(sys.modules.items()):
+        if name.split(".")[0] != __name__.split(".")[0]:
+            continue
+        for obj in list(vars(module).values()):
+            cache = getattr(obj, "_cache", None)
+            if isinstance(obj, CPUDispatcher) and obj is not entry and cache is not None \
+                    and not isinstance(cache, _LoadOnly):
+                obj._cache = _LoadOnly(cache)
+                swapped.append((obj, cache))
+    try:
+        yield
+    finally:
+        for obj, cache in reversed(swapped):
+            obj._cache = cache
 
 
 def install() -> None:

@@ -55,10 +55,10 @@ def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, 
     engine = _batch_engine()
     if progress and any(hi > lo for lo, hi in ranges):
         # compile before the bar starts, with a word: no silent pause, a sane rate
-        from ..engine.fast import kernel_for
+        from ..engine.fast import kernels_for
         from .warmup import warm_up
 
-        warm_up(kernel_for(rules), (rules.players,))
+        warm_up(kernels_for(rules))
     work = functools.partial(_run_chunk, engine=engine, rules=rules, seed=seed, per_seat=per_seat, ids_as=ids_as,
                              raw=raw)
     run_chunks(work, ranges, sink=lambda lo, hi, tables: sink(lo, hi, *tables), n_jobs=n_jobs,
