@@ -140,14 +140,14 @@ def main() -> None:
 
         # what a batch command does first: warm_up compiles the kernels it needs side by side
         print()
-        print("warm_up, from an empty cache (python start to exit)        wall      cpu (all processes)")
+        print("warm_up, from an empty cache (python start to exit)              wall      cpu (all processes)")
         print("-" * 92)
         for kernels in (("two", "multi", "exact"), ("two", "multi", "exact", "general")):
             for n_jobs, how in ((1, "one process"), (None, "side by side (a process per core)")):
                 code = f"from beggarstats.run.warmup import warm_up; warm_up({kernels!r}, n_jobs={n_jobs})"
                 fresh = dict(env, BEGGARSTATS_CACHE_DIR=str(Path(tmp) / f"cache-{len(kernels)}-{n_jobs}"))
                 _, wall, cpu = _run([sys.executable, "-c", code], fresh)
-                print(f"{'+'.join(kernels) + ', ' + how:<56} {wall:6.1f} s {cpu:8.1f} s")
+                print(f"{'+'.join(kernels) + ', ' + how:<62} {wall:6.1f} s {cpu:8.1f} s")
 
         if opts.figures:
             out = Path(tmp) / "figures"
