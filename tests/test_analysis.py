@@ -363,9 +363,9 @@ def test_seat_position_model_separates_position_from_the_extra_card():
         size = A.dealt_hand_size(n, np.arange(n))
         weight = np.exp(0.4 * (size - size.min()))
         winners = rng.choice(n, 6000, p=weight / weight.sum())
-        for g, w in enumerate(winners):
-            rows.append(pd.DataFrame(dict(game=g, players=n, rules="standard", seat=np.arange(n), hand_size=size,
-                                          won=np.arange(n) == w)))
+        seat = np.tile(np.arange(n), 6000)  # one row per seat of each game, game by game
+        rows.append(pd.DataFrame(dict(game=np.repeat(np.arange(6000), n), players=n, rules="standard", seat=seat,
+                                      hand_size=np.tile(size, 6000), won=seat == np.repeat(winners, n))))
     seats = pd.concat(rows, ignore_index=True)
     assert list(A.dealt_hand_size(5, np.arange(5))) == [11, 11, 10, 10, 10]
     model = A.seat_position_model(seats).set_index("term")
