@@ -216,6 +216,17 @@ def test_the_exact_driver_is_its_own_entry_compiled_by_a_cut_off_game():
     assert fast.kernels_ready("exact") and batch.replay_bits.signatures
 
 
+def test_compiling_a_fast_pass_plays_a_game_it_finishes(monkeypatch):
+    """So a worker compiling 'two' or 'multi' compiles that entry and not the exact driver too."""
+    from beggarstats.engine import batch, fast
+
+    handed_back = []
+    monkeypatch.setattr(batch, "replay_bits", lambda *args: handed_back.append(args))
+    fast.compile_kernels("two")
+    fast.compile_kernels("multi")
+    assert handed_back == []
+
+
 def test_a_run_needs_the_fast_pass_of_its_table_size():
     import beggarstats as bs
     from beggarstats.engine import fast
