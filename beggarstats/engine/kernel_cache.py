@@ -154,6 +154,9 @@ class _LoadOnly:
     def save_overload(self, sig, data):
         pass
 
+    def flush(self):  # numba's recompile() empties the cache: a write as well
+        pass
+
     def __getattr__(self, name):
         return getattr(self.cache, name)
 
