@@ -1,10 +1,10 @@
 """The engine of this checkout against the engine of another, row by row, in one sitting.
 
 Engine changes must keep every row of `throughput.py` within 5% of the engine they replace. This
-times the rows of `throughput.cases()` (and two rows for the exact driver) in two checkouts - typically a worktree of the old commit,
-``git worktree add /tmp/old <commit>`` - in alternate subprocesses (old, new, old, new, ...), so a
-busy spell of a shared machine hits both alike, and prints ONE table: games per CPU-second of each
-run and new/old per pair.
+times the rows of `throughput.cases()` (and two rows for the exact driver) in two checkouts -
+typically a worktree of the old commit, ``git worktree add /tmp/old <commit>`` - in alternate
+subprocesses (old, new, old, new, ...), so a busy spell of a shared machine hits both alike, and
+prints ONE table: games per CPU-second of each run, new/old per pair and their median.
 
 Usage::
 
@@ -117,9 +117,10 @@ def main(argv=None) -> int:
             ratios.append(n[label] / o[label])
             line += f"{o[label]:>11,.0f}{n[label]:>11,.0f}{ratios[-1]:>9.3f}"
         if ratios:
+            median = statistics.median(ratios)
             best = max(n[label] for _, n in runs) / max(o[label] for o, _ in runs)
-            worst = min(worst, statistics.median(ratios))
-            line += f"{statistics.median(ratios):>9.3f}{best:>10.3f}"
+            worst = min(worst, median)
+            line += f"{median:>9.3f}{best:>10.3f}"
         print(line)
     print(f"lowest median new/old: {worst:.3f} (target: every row >= 0.95; 'best/best' is the fastest new "
           f"run over the fastest old one)")

@@ -8,7 +8,8 @@
   entries, each compiled only by the first run that needs it (and, by `run.warmup`, side by side in
   separate processes): most tables never need the exact driver, and a table needs one fast pass.
 * `play_random_general` - any deck: the exact driver on ring buffers, every game.
-* `play_deals_bits` / `play_deals_general` - given deals (the conformance and kernel tests, through tests/_kernel_deals.py).
+* `play_deals_bits` / `play_deals_general` - given deals (the conformance and kernel tests, through
+  tests/_kernel_deals.py).
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from .kernel_multi import new_table, play_multi
 from .kernel_two import play_two
 from .state import new_bits_game, new_ring_game
 
-__all__ = ["fast_pass_two", "fast_pass_multi", "replay_bits", "play_deals_bits", "play_random_general", "play_deals_general"]
+__all__ = ["fast_pass_two", "fast_pass_multi", "replay_bits", "play_deals_bits", "play_random_general",
+           "play_deals_general"]
 
 # the working arrays of a bit-plane batch, allocated once per batch
 Scratch = namedtuple("Scratch", "shuffled d0 d1 d2 dl state saved snap cut table")

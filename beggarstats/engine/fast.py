@@ -45,9 +45,12 @@ def kernels_for(rules) -> tuple[str, ...]:
     """The kernels a run of ``rules`` needs from its first game: the fast pass of its table size on
     bit-planes ('two' or 'multi'), or 'general'. 'exact' is compiled when a run first hands it a
     game (a loop or a cut-off), which most tables never do."""
-    if kernel_for(rules) == "general":
-        return ("general",)
-    return ("two",) if rules.players == 2 else ("multi",)
+    return ("general",) if kernel_for(rules) == "general" else (_fast_pass(rules),)
+
+
+def _fast_pass(rules) -> str:
+    """The fast pass on bit-planes for the table size of ``rules``."""
+    return "two" if rules.players == 2 else "multi"
 
 
 def _entry(kernel: str):
@@ -160,7 +163,7 @@ def play_games(rules, seed: int, games, *, per_seat: bool = False, kernel: str |
     games = np.ascontiguousarray(games, dtype=np.int64)
     kernel = kernel or kernel_for(rules)
     if kernel == "bits":
-        kernel = "two" if rules.players == 2 else "multi"
+        kernel = _fast_pass(rules)
     elif kernel != "general":
         raise ValueError(f"The value for `kernel` must be 'bits' or 'general', but {kernel!r} was passed.")
     return _run_entry(kernel, rules, np.uint64(int(seed) % 2**64), games, per_seat)
