@@ -170,3 +170,23 @@ def test_the_figures_module_draws_nothing_itself():
     calls = sorted({node.func.attr for node in ast.walk(tree)
                     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)} & drawing)
     assert calls == []
+
+
+def test_an_installed_package_finds_the_large_runs_in_the_clone_it_runs_in(tmp_path, monkeypatch):
+    """The README's quick start installs with pip and runs in the clone: the findings table must
+    still get its "at scale" rows from the clone's data/ (the installed package has none)."""
+    import shutil
+
+    from beggarstats.report import figures
+
+    source = figures.ROOT / "data"
+    assert figures.data_folder() == source and figures.scale_rows(source)  # run from the source tree
+    clone = tmp_path / "clone"
+    (clone / "data").mkdir(parents=True)
+    shutil.copy(source / "summary-p2.json", clone / "data")
+    monkeypatch.setattr(figures, "ROOT", tmp_path / "site-packages")  # installed: no data/ beside it
+    monkeypatch.chdir(clone)
+    assert figures.data_folder() == clone / "data"
+    assert any(row["finding"].startswith("at scale:") for row in figures.scale_rows(figures.data_folder()))
+    monkeypatch.chdir(tmp_path)  # anywhere else: no large runs, no rows
+    assert figures.scale_rows(figures.data_folder()) == []

@@ -374,7 +374,7 @@ def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame
         _small_decks(small, out, rows)
         step("small decks")
         rows.extend(_run_rows(run, n, seed, len(variants), len(decks)))
-        rows.extend(scale_rows(ROOT / "data"))
+        rows.extend(scale_rows(data_folder()))
         table = findings_frame(rows)
         table.attrs.update(games_played=run.played, games_loaded=run.loaded, sizes=n, seed=seed)
         write_findings(table, out)
@@ -388,6 +388,14 @@ def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame
 
 # The units of `summary_analysis.scale_findings`' rows, in the order it returns them.
 _SCALE_UNITS = {"loop": "share", "rate": "per card", "prob": "share", "deals": "deals", "longest": "cards, max"}
+
+
+def data_folder() -> Path:
+    """Where the committed large runs are: ``data/`` of the source tree the package runs from, or,
+    for a package installed with pip (which has no ``data/``), of the current directory - the clone
+    the README's quick start runs in."""
+    here = ROOT / "data"
+    return here if here.is_dir() else Path.cwd() / "data"
 
 
 def scale_rows(folder: Path) -> list[dict]:
