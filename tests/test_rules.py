@@ -59,3 +59,27 @@ def test_deck_cards_include_jokers_in_canonical_order():
 def test_dict_round_trip_keeps_custom_decks():
     rules = Rules(players=3, deck=Deck(10, 2, 2, 1, 1), jokers=1, max_cards=500, unfinished="most_cards")
     assert Rules.from_dict(rules.to_dict()) == rules
+
+
+def test_rule_options_describe_every_field_once_with_the_bounds_rules_enforces():
+    from dataclasses import fields
+
+    from beggarstats.game.rules import rule_options
+
+    options = {o.name: o for o in rule_options()}
+    assert list(options) == [f.name for f in fields(Rules)]
+    for o in options.values():
+        if o.kind == "choice":
+            Rules(**{o.name: o.choices[-1]})  # every listed choice is accepted
+            with pytest.raises(ValueError, match=o.name):
+                Rules(**{o.name: "not-a-choice"})
+        elif o.kind == "int":
+            for ok in (o.low, o.high):
+                Rules(**{o.name: ok})
+            for bad in (o.low - 1, o.high + 1):
+                with pytest.raises(ValueError, match=o.name):
+                    Rules(**{o.name: bad})
+        elif o.kind == "flag":
+            assert o.default is False
+    assert options["max_cards"].optional and not options["players"].optional
+    assert options["leader"].choices == ("taker", "next")

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 
 import numpy as np
 
 from .checks import check_flag, whole
 from .decks import Deck, STANDARD
 
-__all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS", "check_rules"]
+__all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS", "check_rules", "RuleOption", "rule_options"]
 
 # Bumped whenever the outcome of any game changes (never for speed-ups). It goes into every saved
 # result and cache key.
@@ -20,6 +20,9 @@ __all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS", "check_rules"]
 RULES_VERSION = 2
 
 MAX_PLAYERS = 12  # the game is played by 2-6; the engines allow a few more.
+
+# The bounds of the whole-number options (one place: Rules checks them, rule_options lists them).
+_RANGES = {"players": (2, MAX_PLAYERS), "jokers": (0, 2), "max_cards": (1, 2**32 - 1)}
 
 _CHOICES = {
     "end": ("trick", "empty", "unable"),
@@ -82,10 +85,10 @@ class Rules:
     leader: str = "taker"
 
     def __post_init__(self):
-        whole("players", self.players, 2, MAX_PLAYERS)
+        whole("players", self.players, *_RANGES["players"])
         for name in _CHOICES:
             _choice(name, getattr(self, name))
-        whole("jokers", self.jokers, 0, 2)
+        whole("jokers", self.jokers, *_RANGES["jokers"])
         for name in ("shuffle_pile", "shuffle_on_loop"):
             check_flag(name, getattr(self, name))
         if self.shuffle_pile and self.shuffle_on_loop:
@@ -95,7 +98,7 @@ class Rules:
         elif not isinstance(self.deck, Deck):
             raise ValueError(f"The value for `deck` must be 'standard', 'italian' or a Deck, but {self.deck!r} was passed.")
         if self.max_cards is not None:
-            whole("max_cards", self.max_cards, 1, 2**32 - 1)
+            whole("max_cards", self.max_cards, *_RANGES["max_cards"])
         if self.n_cards < self.players:
             raise ValueError(f"A deck of {self.n_cards} cards cannot be dealt to {self.players} players.")
 
@@ -173,3 +176,38 @@ def check_rules(rules):
         raise ValueError(f"The value for `rules` must be a Rules, a dict from Rules.to_dict() or None, "
                          f"but {rules!r} was passed.")
     return rules
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """One option of `Rules`, as the command line and the explorer offer it.
+
+    ``kind`` is 'choice' (one of ``choices``), 'flag' (a bool), 'int' (a whole number from ``low``
+    to ``high``; ``None`` allowed when ``optional``) or 'deck'."""
+
+    name: str
+    kind: str
+    default: object
+    choices: tuple = ()
+    low: int | None = None
+    high: int | None = None
+    optional: bool = False
+
+
+def rule_options() -> tuple[RuleOption, ...]:
+    """Every field of `Rules`, in their order, described once: the single list that the command
+    line's flags and the explorer's controls are built from (a test fails when one lacks an option)."""
+    out = []
+    for f in fields(Rules):
+        if f.name in _CHOICES:
+            out.append(RuleOption(f.name, "choice", f.default, choices=_CHOICES[f.name]))
+        elif f.name == "deck":
+            out.append(RuleOption(f.name, "deck", "standard", choices=("standard", "italian")))
+        elif isinstance(f.default, bool):
+            out.append(RuleOption(f.name, "flag", f.default))
+        elif f.name in _RANGES:
+            low, high = _RANGES[f.name]
+            out.append(RuleOption(f.name, "int", f.default, low=low, high=high, optional=f.default is None))
+        else:  # pragma: no cover - a new field must be described here
+            raise TypeError(f"Rules.{f.name} has no entry in rule_options()")
+    return tuple(out)
