@@ -8,7 +8,6 @@ number, ``games`` (the 2-player standard run); see `sizes`. Statistics come from
 
 from __future__ import annotations
 
-import numbers
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -21,6 +20,7 @@ from ..game.decks import Deck
 from .findings import finding, findings_frame, write_findings
 from .findings_prose import update_prose
 from ..run.play import play
+from ..run.arguments import check_run
 from ..run.records import load_records
 from ..game.rules import Rules
 from ..run.simulate import simulate
@@ -138,11 +138,10 @@ def _save(fig, path):
 
 
 def _check(games, seed, n_jobs):
-    for name, value, low in (("games", games, 1), ("seed", seed, 0)):
-        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < low:
-            raise ValueError(f"The value for `{name}` must be a whole number >= {low}, but {value!r} was passed.")
-    if not isinstance(n_jobs, numbers.Integral) or isinstance(n_jobs, bool) or n_jobs == 0:
-        raise ValueError(f"The value for `n_jobs` must be a non-zero whole number, but {n_jobs!r} was passed.")
+    check_run(games, seed=seed, n_jobs=n_jobs, low=1, names={"n": "games"})  # the bounds of every batch run
+    if seed is None or n_jobs is None:
+        raise ValueError(f"The values for `seed` and `n_jobs` must be whole numbers, but {seed!r} and {n_jobs!r} "
+                         f"were passed.")
 
 
 class _Steps:

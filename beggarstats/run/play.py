@@ -5,6 +5,7 @@ from __future__ import annotations
 import numbers
 
 from ..game.cards import DealError, composition, parse_deal
+from ..game.checks import check_seed
 from ..game.decks import Deck
 from ..engine.reference import play_hands
 from ..game.results import GameResult
@@ -111,8 +112,7 @@ def play(deal, rules: Rules | None = None, *, any_deck: bool = False, rng=None, 
 
 def _seeded_stream(seed: int, rules: Rules):
     """The stream of game 0 of ``seed`` when ``rules`` shuffle, else None."""
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"The value for `rng` as a seed must be a whole number from 0 to 2**64 - 1, but {seed} was passed.")
+    check_seed(seed, name="rng", none=False)
     if not (rules.shuffle_pile or rules.shuffle_on_loop):
         return None
     from ..engine.rng import GameStream  # numba: only the shuffle variants need it

@@ -13,10 +13,11 @@ import functools
 
 import numpy as np
 
-from ..game.checks import check_flag, check_n_jobs, check_seed, whole
+from ..game.checks import check_flag, check_seed, whole
 from ..engine.deals import random_deal
 from ..engine.reference import play_hands
-from .limits import MAX_CHUNK_SIZE, MAX_GAME_ID, check_fits, check_id_range
+from .arguments import check_ids, check_run
+from .limits import MAX_GAME_ID, check_fits
 from .parallel import DEFAULT_CHUNK_SIZE, run_chunks
 from ..engine.rng import fresh_seed
 from ..game.rules import RULES_VERSION, check_rules
@@ -66,12 +67,10 @@ def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, 
 
 
 def _prepare(n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store=None):
-    n_games, start = check_id_range(n_games, start)
-    chunk_size = whole("chunk_size", chunk_size, 1, MAX_CHUNK_SIZE, none=True)
-    check_n_jobs(n_jobs)
+    n_games, start, seed, n_jobs, chunk_size = check_run(n_games, start=start, seed=seed, n_jobs=n_jobs,
+                                                         chunk_size=chunk_size)
     check_flag("per_seat", per_seat)
     rules = check_rules(rules)
-    seed = check_seed(seed)
     if seed is None and store is not None:
         seed = Store.seed_in(store)  # continue the run already in that directory
     if seed is None:
@@ -176,7 +175,7 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
         ``min_cards``, ``place`` (nullable), ``out_cards`` (nullable), ``won``.
     """
     if store is not None and store is not False:
-        n_checked, start_checked = check_id_range(n_games, start)
+        n_checked, start_checked = check_ids(n_games, start)
         _check_frame_fits(n_checked, check_rules(rules), check_flag("per_seat", per_seat))
         st = simulate_to_store(n_games, rules=rules, seed=seed, n_jobs=n_jobs, chunk_size=chunk_size,
                                progress=progress, store=store, per_seat=per_seat, start=start)
@@ -223,9 +222,7 @@ def replay(seed, game, rules=None, *, trace=True):
         engine's result, with its trick-by-trick ``trace`` unless ``trace=False``.
     """
     rules = check_rules(rules)
-    seed = check_seed(seed)
-    if seed is None:
-        raise ValueError("The value for `seed` must be a whole number from 0 to 2**64 - 1, but None was passed.")
+    seed = check_seed(seed, none=False)
     game = whole("game", game, 0, MAX_GAME_ID)
     deal, stream = random_deal(seed, game, rules)
     result = play_hands(deal, rules, rng=stream, trace=trace)

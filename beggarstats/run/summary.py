@@ -38,7 +38,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..game.checks import check_n_jobs, check_seed, whole
+from ..game.checks import whole
+from .arguments import check_run
 from ..engine.fast import OUTCOME_CODES
 from .parallel import run_chunks
 from ..engine.rng import fresh_seed
@@ -426,14 +427,11 @@ def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=Fa
     -------
     Summary
     """
-    n_games = whole("n_games", n_games, 0)
-    start = whole("start", start, 0)
-    chunk_size = whole("chunk_size", chunk_size, 1, none=True)
+    n_games, start, seed, n_jobs, chunk_size = check_run(n_games, start=start, seed=seed, n_jobs=n_jobs,
+                                                         chunk_size=chunk_size)
     cap = whole("cap", cap, 1)
     top = whole("top", top, 0)
-    check_n_jobs(n_jobs)
     rules = check_rules(rules)
-    seed = check_seed(seed)
     checkpoint = DEFAULT_CHECKPOINT if checkpoint is None else checkpoint
     if isinstance(checkpoint, bool) or not isinstance(checkpoint, (int, float)) or not checkpoint >= 0:
         raise ValueError(f"The value for `checkpoint` must be a number of seconds >= 0, but {checkpoint!r} was passed.")
