@@ -44,7 +44,8 @@ import pyarrow.parquet as pq
 from ..game.rules import RULES_VERSION, Rules
 from .tables import attrs_of, empty_tables, to_frame, with_attrs
 
-__all__ = ["Store", "StoreError", "StoreBusy", "Problem", "store_key", "default_path", "load", "save", "verify"]
+__all__ = ["Store", "StoreError", "StoreBusy", "Problem", "store_key", "default_path", "load", "save", "verify",
+           "write_lock"]
 
 MANIFEST = "manifest.json"
 LOCK = ".lock"
@@ -208,21 +209,22 @@ class Problem:
 
 
 class _Lock:
-    """An exclusive, non-blocking advisory lock on ``<store>/.lock`` (released when the process dies)."""
+    """An exclusive, non-blocking advisory lock on ``<store>/<name>`` (released when the process dies):
+    ``.lock`` for the parquet store, ``.summary.lock`` for the summary kept beside it."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, name: str = LOCK, what: str = "store"):
         from filelock import FileLock, Timeout
 
         self._timeout = Timeout
-        self.path = path
-        self.lock = FileLock(str(path / LOCK), timeout=0)
+        self.path, self.name, self.what = path, name, what
+        self.lock = FileLock(str(path / name), timeout=0)
 
     def __enter__(self):
         try:
             self.lock.acquire()
         except self._timeout:
-            raise StoreBusy(f"The store {str(self.path)!r} is being written by another run (it holds "
-                            f"{str(self.path / LOCK)!r}). Wait for that run to finish and run again: only the "
+            raise StoreBusy(f"The {self.what} {str(self.path)!r} is being written by another run (it holds "
+                            f"{str(self.path / self.name)!r}). Wait for that run to finish and run again: only the "
                             f"games still missing then are played.") from None
         except OSError as exc:
             raise _unwritable(self.path, exc) from None
@@ -230,6 +232,12 @@ class _Lock:
 
     def __exit__(self, *exc):
         self.lock.release()
+
+
+def write_lock(path, name: str = LOCK, what: str = "store") -> _Lock:
+    """``with write_lock(directory, name):`` -- the one-writer rule of a store directory (`StoreBusy`
+    while another process holds ``name``; an unwritable directory is an OSError saying what to do)."""
+    return _Lock(Path(path), name, what)
 
 
 def _unwritable(path: Path, exc: OSError) -> OSError:
