@@ -32,6 +32,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
 import warnings
 import zlib
@@ -53,6 +54,14 @@ STORE_FORMAT = 2  # 2: CRC in chunk names, page checksums, requested ranges, loc
 _CHUNK = re.compile(r"^(games|seats)-(\d+)-(\d+)-([0-9a-f]{8})\.parquet$")
 _OLD_CHUNK = re.compile(r"^(games|seats)-(\d+)-(\d+)\.parquet$")
 _TMP = re.compile(r"^\..*\.tmp$")
+# The temporary files this store writes (`_atomic_write_bytes`: mkstemp's 8 random characters
+# between the name of the file it becomes and ".tmp"); any other file is the user's and is kept.
+_OWN_TMP = re.compile(r"^\.(?:(?:games|seats)-\d+-\d+-[0-9a-f]{8}\.parquet|manifest\.json)\.[A-Za-z0-9_]{8}\.tmp$")
+# The largest file a chunk of ``rows`` rows can be (parquet of at most 15 columns of 1-8 bytes, page
+# headers and footer): checked before a byte is read, so that a link to /dev/zero or a huge file
+# is reported instead of read until memory runs out.
+_CHUNK_BYTES_PER_ROW = 256
+_CHUNK_BYTES_FIXED = 2**20
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)  # read once: files get the usual permissions (mkstemp makes them 0600)
 
@@ -169,10 +178,24 @@ def _damaged_manifest(file: Path, why: str) -> str:
             f"trusted without it: restore the manifest from a copy, or delete the directory and run again.")
 
 
-def _looks_whole(path: Path) -> bool:
-    """A quick test for a chunk cut short: parquet's magic at both ends and a footer that fits."""
+def _regular(path: Path) -> os.stat_result | None:
+    """The status of ``path`` (links followed) if it is a regular file, else None (a pipe, device,
+    directory or dangling link: never opened, since a read of one may never end)."""
     try:
-        size = path.stat().st_size
+        info = path.stat()
+    except OSError:
+        return None
+    return info if stat.S_ISREG(info.st_mode) else None
+
+
+def _looks_whole(path: Path) -> bool:
+    """A quick test for a chunk cut short: parquet's magic at both ends and a footer that fits
+    (False for anything but a regular file)."""
+    try:
+        info = _regular(path)
+        if info is None:
+            return False
+        size = info.st_size
         if size < 12:
             return False
         with open(path, "rb") as f:
@@ -187,7 +210,7 @@ def _looks_whole(path: Path) -> bool:
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with a store. ``kind``: manifest, damaged, foreign, unpaired, overlap,
-    missing, temporary, unknown. ``ids``: the game ids concerned (lo, hi) when there are some."""
+    missing, temporary, other (a file the store did not write: listed, never removed). ``ids``: the game ids concerned (lo, hi) when there are some."""
 
     kind: str
     message: str
@@ -199,8 +222,9 @@ class Problem:
 
     @property
     def removable(self) -> bool:
-        """A file that ``verify(..., repair=True)`` removes (every file named but the manifest)."""
-        return self.path is not None and self.kind != "manifest"
+        """A file that ``verify(..., repair=True)`` removes: only files this store writes (chunk
+        names, its own temporary files), never the manifest or a file it did not write (``other``)."""
+        return self.path is not None and self.kind not in ("manifest", "other")
 
     @property
     def missing_games(self) -> int:
@@ -356,7 +380,7 @@ class Store:
         gone = []
         for kind in ("games", "seats"):
             for lo, hi, _, path in self._files(kind):
-                if hi > start and lo < stop and not _looks_whole(path):
+                if hi > start and lo < stop and _regular(path) is not None and not _looks_whole(path):
                     path.unlink()
                     gone.append(path)
         return gone
@@ -430,10 +454,11 @@ class Store:
         what = f"Chunk {path.name!r} of the store {str(self.path)!r}"
         fix = (f"run `beggarstats store verify {self.path} --repair` (or `beggarstats.verify(store, repair=True)`) "
                f"to remove it, then the same simulate command again to replay games {lo:,}..{hi - 1:,}")
-        try:
-            data = path.read_bytes() if data is None else data
-        except OSError as exc:
-            return Problem("damaged", f"{what} cannot be read ({exc.strerror}): {fix}.", path, (lo, hi)), None
+        rows = (hi - lo) * (self.rules.players if kind == "seats" else 1)
+        if data is None:
+            data, why = _read_chunk(path, _CHUNK_BYTES_FIXED + _CHUNK_BYTES_PER_ROW * rows)
+            if data is None:
+                return Problem("damaged", f"{what} {why}: {fix}.", path, (lo, hi)), None
         if crc is not None and _crc(data) != crc:
             return Problem("damaged", f"{what} is damaged (its content does not match its checksum): {fix}.",
                            path, (lo, hi)), None
@@ -444,7 +469,6 @@ class Store:
         except (pa.ArrowException, OSError, ValueError) as exc:
             return Problem("damaged", f"{what} is damaged ({exc}): {fix}.", path, (lo, hi)), None
         want = self._attrs(lo, hi - lo)
-        rows = (hi - lo) * (self.rules.players if kind == "seats" else 1)
         wrong = [k for k in ("rules", "seed", "rules_version", "start", "n_games") if (meta or {}).get(k) != want[k]]
         if wrong or pf.metadata.num_rows != rows:
             why = ", ".join(wrong) if wrong else "number of rows"
@@ -527,16 +551,16 @@ class Store:
             name, path = entry.name, Path(entry.path)
             if name in (MANIFEST, LOCK):
                 continue
-            if _TMP.match(name):
+            if _OWN_TMP.match(name) and _regular(path) is not None:
                 found.append(Problem("temporary", f"{name!r} is a temporary file left by an interrupted run.", path))
                 bad.append(path)
                 continue
             m = _CHUNK.match(name)
             if m is None:
-                if _OLD_CHUNK.match(name) or name.endswith(".parquet"):
-                    found.append(Problem("unknown", f"{name!r} is not a chunk of this store format; it is never "
-                                                    f"loaded.", path))
-                    bad.append(path)
+                if _TMP.match(name) or _OLD_CHUNK.match(name) or name.endswith(".parquet"):
+                    found.append(Problem("other", f"{name!r} was not written by this store (it is never loaded, "
+                                                  f"and repair leaves it alone): move it away if it is not yours.",
+                                         path))
                 continue
             kind, lo, hi, crc = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
             if kind == "seats" and not self.per_seat:
@@ -571,10 +595,29 @@ class Store:
             found.append(Problem("missing", f"games {a:,}..{b - 1:,} ({b - a:,}) were asked for but are not stored.",
                                  None, (a, b)))
         if repair:
-            for path in bad:
-                if path.exists():
+            for path in bad:  # chunk names and own temporaries only; a directory is never removed
+                if os.path.lexists(path) and not path.is_dir():
                     path.unlink()
         return found
+
+
+def _read_chunk(path: Path, limit: int) -> tuple[bytes | None, str]:
+    """The bytes of chunk file ``path``, or None and why not: only a regular file of at most
+    ``limit`` bytes is read (a pipe, a device such as /dev/zero, a directory is never opened)."""
+    info = _regular(path)
+    if info is None:
+        kind = "missing" if not os.path.lexists(path) else "not a regular file (a pipe, device, directory or dangling link)"
+        return None, f"cannot be read: it is {kind}"
+    if info.st_size > limit:
+        return None, f"is {info.st_size:,} bytes, more than a chunk of its games can be ({limit:,})"
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as exc:
+        return None, f"cannot be read ({exc.strerror})"
+    if len(data) > limit:
+        return None, f"grew past {limit:,} bytes while being read"
+    return data, ""
 
 
 def _manifest_bytes(manifest: dict) -> bytes:
@@ -625,6 +668,9 @@ def load(store, columns=None, *, seats: bool = False, partial: bool = False):
         return Store.at(path).frame(seats=seats, columns=columns, partial=partial)
     if not path.exists():
         raise ValueError(f"The `store` {str(path)!r} does not exist.")
+    if _regular(path) is None:
+        raise StoreError(f"The `store` {str(path)!r} is neither a directory nor a regular file (a pipe or device "
+                         f"is never read); pass a store directory or a .parquet file.")
     try:
         pf = pq.ParquetFile(path, page_checksum_verification=True)
         table = pf.read(columns=list(columns) if columns else None)
