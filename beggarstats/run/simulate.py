@@ -222,6 +222,7 @@ def replay(seed, game, rules=None, *, trace=True):
         engine's result, with its trick-by-trick ``trace`` unless ``trace=False``.
     """
     rules = check_rules(rules)
+    trace = check_flag("trace", trace)
     seed = check_seed(seed, none=False)
     game = whole("game", game, 0, MAX_GAME_ID)
     deal, stream = random_deal(seed, game, rules)

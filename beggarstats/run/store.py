@@ -42,6 +42,7 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..game.checks import check_flag
 from ..game.rules import RULES_VERSION, Rules
 from .tables import attrs_of, empty_tables, to_frame, with_attrs
 
@@ -633,6 +634,7 @@ def verify(store, *, repair: bool = False) -> list[Problem]:
     the problems found (an empty list: the store is sound).
     """
     path = Path(store.path if isinstance(store, Store) else store)
+    repair = check_flag("repair", repair)
     try:
         st = Store.at(path)
     except StoreError as exc:
@@ -664,6 +666,7 @@ def load(store, columns=None, *, seats: bool = False, partial: bool = False):
     DataFrame with ``attrs`` (rules, seed, rules_version, n_games, start).
     """
     path = Path(store)
+    seats, partial = check_flag("seats", seats), check_flag("partial", partial)
     if path.is_dir():
         return Store.at(path).frame(seats=seats, columns=columns, partial=partial)
     if not path.exists():
