@@ -56,9 +56,10 @@ ROUND_STRIDE = 2**16          # game id = match * ROUND_STRIDE + dealt round
 MAX_MATCHES = 2**47           # so that every game id fits an int64
 _SALT = 0x6D61746368657321    # b"matches!": the match table is not the simulate() table
 _RUNNING = -1
-# Peak bytes per match (the per-chunk tallies, their concatenation and the frame; ~175 measured
-# with 2 players), checked against the available memory before anything is played.
-_PEAK_BYTES_PER_MATCH = 160
+# Peak bytes per match (the per-chunk tallies, their concatenation and the frame), checked against
+# the available memory before anything is played. benchmarks/memory.py measured 199.6 with 2
+# players (5x10^5 matches, n_jobs=2; issue #21): 176 + 16 per seat is 4% above it.
+_PEAK_BYTES_PER_MATCH = 176
 _PEAK_BYTES_PER_MATCH_SEAT = 16
 _PEAK_BYTES_PER_ROUND_ROW = 120  # return_rounds: a few rounds per match
 

@@ -33,7 +33,6 @@ import json
 import os
 import re
 import stat
-import tempfile
 import warnings
 import zlib
 from dataclasses import dataclass
@@ -44,6 +43,7 @@ import pyarrow.parquet as pq
 
 from ..game.checks import check_flag
 from ..game.rules import RULES_VERSION, Rules
+from .outputs import WriteError, check_output_dir, replacing, write_bytes
 from .tables import attrs_of, empty_tables, to_frame, with_attrs
 
 __all__ = ["Store", "StoreError", "StoreBusy", "Problem", "store_key", "default_path", "load", "save", "verify",
@@ -63,8 +63,6 @@ _OWN_TMP = re.compile(r"^\.(?:(?:games|seats)-\d+-\d+-[0-9a-f]{8}\.parquet|manif
 # is reported instead of read until memory runs out.
 _CHUNK_BYTES_PER_ROW = 256
 _CHUNK_BYTES_FIXED = 2**20
-_UMASK = os.umask(0o022)
-os.umask(_UMASK)  # read once: files get the usual permissions (mkstemp makes them 0600)
 
 
 class StoreError(ValueError):
@@ -95,16 +93,9 @@ def default_path(rules: Rules, seed: int, per_seat: bool = False) -> Path:
 
 
 def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    """``data`` into ``path`` through a temporary file of an unpredictable name in the same directory."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(tmp, 0o666 & ~_UMASK)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    """``data`` into ``path`` through a temporary file of an unpredictable name in the same directory
+    (`outputs.replacing`; an OSError is raised as it is, for `_unwritable` to say)."""
+    write_bytes(path, data, what=None)
 
 
 def _parquet_bytes(table: pa.Table) -> bytes:
@@ -269,7 +260,7 @@ def _unwritable(path: Path, exc: OSError) -> OSError:
     why = exc.strerror or str(exc)
     full = " The disk is full: free some space" if exc.errno == errno.ENOSPC else \
         " Make it writable (or copy it somewhere writable)"
-    return OSError(exc.errno, f"Cannot write to the store {str(path)!r} ({why}).{full} and run the same command "
+    return WriteError(exc.errno, f"Cannot write to the store {str(path)!r} ({why}).{full} and run the same command "
                               f"again: every chunk already stored is kept and only the missing games are played.")
 
 
@@ -310,7 +301,7 @@ class Store:
     def seed_in(store) -> int | None:
         """The seed recorded in an existing store directory (None if there is none yet)."""
         where = Store.location(store)
-        manifest = _read_manifest(where) if where is not None else None
+        manifest = _read_manifest(check_output_dir(where, writable=False)) if where is not None else None
         return int(manifest["seed"]) if manifest else None
 
     @classmethod
@@ -341,7 +332,7 @@ class Store:
         """
         config = _config(rules, seed, per_seat)
         key = store_key(rules, seed, per_seat)
-        path = cls.location(store) or default_path(rules, seed, per_seat)
+        path = check_output_dir(cls.location(store) or default_path(rules, seed, per_seat), writable=False)
         manifest = _read_manifest(path)
         if manifest is None:
             manifest = {"format": STORE_FORMAT, "key": key, **config, "requested": []}
@@ -687,13 +678,6 @@ def save(frame, path) -> Path:
     table = pa.Table.from_pandas(frame, preserve_index=False)
     table = with_attrs(table.replace_schema_metadata({}), dict(frame.attrs))
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.chmod(tmp, 0o666 & ~_UMASK)
-    os.close(fd)
-    try:
+    with replacing(path, "parquet file") as tmp:
         pq.write_table(table, tmp, write_page_checksum=True)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
     return path

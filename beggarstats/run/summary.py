@@ -31,7 +31,6 @@ import hashlib
 import json
 import os
 import stat
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +41,7 @@ import pandas as pd
 from ..game.checks import whole
 from .arguments import check_run
 from .limits import MAX_GAME_ID
+from .outputs import check_output_dir, write_text
 from .store import Store, StoreError, _unwritable, write_lock
 from ..engine.fast import OUTCOME_CODES
 from .parallel import run_chunks
@@ -49,7 +49,7 @@ from ..engine.rng import fresh_seed
 from ..game.rules import RULES_VERSION, Rules, check_rules
 from .simulate import _batch_engine
 
-__all__ = ["Summary", "summarize", "load_summary", "DEFAULT_CAP", "DEFAULT_TOP", "SUMMARY_FILE"]
+__all__ = ["Summary", "summarize", "summarize_store", "load_summary", "DEFAULT_CAP", "DEFAULT_TOP", "SUMMARY_FILE"]
 
 DEFAULT_CAP = 2**15  # cards: histograms are exact up to here (the record game has 8,344)
 DEFAULT_TOP = 100  # longest finished games kept
@@ -291,18 +291,13 @@ class Summary:
 
     def save(self, path) -> Path:
         """Write the summary as JSON with a SHA-256 checksum, atomically (temporary file, then
-        `os.replace`): the file is either the old or the new summary, never half of one."""
+        `os.replace`): the file is either the old or the new summary, never half of one. An
+        OSError (a full disk) names the file and what to do."""
         path = Path(path)
         body = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
         text = json.dumps({"format": FORMAT, "sha256": hashlib.sha256(body.encode()).hexdigest(),
                            "summary": json.loads(body)}, sort_keys=True, separators=(",", ":"))
-        tmp = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
-        try:
-            tmp.write_text(text + "\n")
-            os.replace(tmp, path)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
+        write_text(path, text + "\n", what="summary file")  # a temporary name, then os.replace
         return path
 
 
@@ -414,7 +409,12 @@ def load_summary(path) -> Summary:
 # -- the reduction next to the kernel -------------------------------------------------------------
 def _summarize_chunk(lo, hi, *, engine, rules, seed, cap, top) -> Summary:
     """Play games lo..hi-1 and reduce them to a Summary (runs on a worker: only this crosses back)."""
-    a = engine(rules, seed, np.arange(lo, hi, dtype=np.int64))
+    return _reduce(engine(rules, seed, np.arange(lo, hi, dtype=np.int64)), lo, hi, rules=rules, seed=seed, cap=cap,
+                   top=top)
+
+
+def _reduce(a: dict, lo: int, hi: int, *, rules, seed, cap, top) -> Summary:
+    """The Summary of games lo..hi-1 from their arrays (``engine.fast.play_games``' names)."""
     cards, tricks, out, winner = a["cards"], a["tricks"], a["outcome"], a["winner"]
     # (Comparisons and counts rather than bincount of the small-int arrays: several times faster.)
     looped, cutoff = np.count_nonzero(out == 1), np.count_nonzero(out == 2)
@@ -462,6 +462,42 @@ def _summarize_chunk(lo, hi, *, engine, rules, seed, cap, top) -> Summary:
                    loops=pick(a["looped"], LOOP_COLUMNS), longest=longest)
 
 
+def _arrays_of_table(table) -> dict:
+    """The engine's arrays of one stored chunk (a games table of `beggarstats.run.tables`)."""
+    from .tables import LOOP_COLUMNS as STORED_LOOP_COLUMNS
+
+    a = {c: np.asarray(table.column(c).to_numpy(zero_copy_only=False), np.int64) for c in MEASURES}
+    names = table.column("outcome").to_pandas().astype(str).to_numpy()
+    a["outcome"] = np.select([names == o for o in OUTCOME_CODES], range(len(OUTCOME_CODES)), -1)
+    a["winner"] = np.asarray(table.column("winner").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
+    a["looped"] = np.asarray(table.column("loop_tricks").is_valid().to_numpy(zero_copy_only=False), bool)
+    for c in STORED_LOOP_COLUMNS:
+        a[c] = np.asarray(table.column(c).fill_null(0).to_numpy(zero_copy_only=False), np.int64)
+    return a
+
+
+def summarize_store(store, *, start: int | None = None, stop: int | None = None, cap=DEFAULT_CAP,
+                    top=DEFAULT_TOP) -> Summary:
+    """The `Summary` of the games a parquet store holds (start..stop-1, default all), read one
+    chunk at a time: memory is that of one chunk, whatever the size of the run.
+
+    Equal to ``summarize`` of the same games (same rules, seed, ``cap`` and ``top``).
+    """
+    st = store if isinstance(store, Store) else Store.at(store)
+    rules, seed = st.rules, st.seed
+    cap, top = whole("cap", cap, 1), whole("top", top, 0)
+    total = Summary(rules=rules, seed=seed, cap=cap, top=top)
+    lo_all = 0 if start is None else start
+    hi_all = MAX_GAME_ID + 1 if stop is None else stop
+    columns = list(MEASURES) + ["outcome", "winner", *LOOP_COLUMNS[len(GAME_COLUMNS):]]
+    for lo, hi, _ in st.chunks():
+        a, b = max(lo, lo_all), min(hi, hi_all)
+        if a < b:
+            table = st.read(start=a, stop=b, columns=columns)
+            total = total + _reduce(_arrays_of_table(table), a, b, rules=rules, seed=seed, cap=cap, top=top)
+    return total
+
+
 def _missing(covered, start, stop):
     """Sub-ranges of start..stop-1 not in ``covered`` (sorted disjoint ranges)."""
     out, a = [], start
@@ -478,7 +514,7 @@ def _missing(covered, start, stop):
 
 def _store_file(store) -> Path:
     if isinstance(store, (str, os.PathLike)) and not isinstance(store, bool):
-        return Path(store) / SUMMARY_FILE
+        return check_output_dir(store, writable=False) / SUMMARY_FILE
     raise ValueError(f"The value for `store` must be a directory path or None, but {store!r} was passed.")
 
 
@@ -552,7 +588,7 @@ def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=Fa
         raise _unwritable(path.parent, exc) from None
     with write_lock(path.parent, SUMMARY_LOCK, "summary store"):  # one writer: a second run is refused
         total = _same_run(_saved(path), config, path)  # as saved by a run that held the lock before
-        _save(total, path)  # fails now, not after the run, if the file cannot be written
+        total.save(path)  # fails now, not after the run, if the file cannot be written
         total = _play(total, _missing(total.ranges, start, stop), path, n_jobs=n_jobs, chunk_size=chunk_size,
                       progress=progress, n_games=n_games, checkpoint=checkpoint)
     return _restrict(total, start, stop)
@@ -576,13 +612,6 @@ def _same_run(saved: Summary | None, config: Summary, path: Path | None) -> Summ
     return saved
 
 
-def _save(summary: Summary, path: Path) -> None:
-    try:
-        summary.save(path)
-    except OSError as exc:
-        raise _unwritable(path.parent, exc) from None
-
-
 def _play(total: Summary, todo, path: Path | None, *, n_jobs, chunk_size, progress, n_games, checkpoint) -> Summary:
     """``total`` plus the games of ``todo``, saved to ``path`` every ``checkpoint`` seconds and at the end."""
     work = functools.partial(_summarize_chunk, engine=_batch_engine(), rules=total.rules, seed=total.seed,
@@ -593,7 +622,7 @@ def _play(total: Summary, todo, path: Path | None, *, n_jobs, chunk_size, progre
         run["total"] = run["total"] + part
         run["dirty"] = True
         if path is not None and time.monotonic() - run["last_save"] >= checkpoint:
-            _save(run["total"], path)
+            run["total"].save(path)
             run["last_save"], run["dirty"] = time.monotonic(), False
 
     try:
@@ -601,7 +630,7 @@ def _play(total: Summary, todo, path: Path | None, *, n_jobs, chunk_size, progre
                    desc="summarize")
     finally:
         if path is not None and run["dirty"]:
-            _save(run["total"], path)  # everything finished so far, also after Ctrl-C
+            run["total"].save(path)  # everything finished so far, also after Ctrl-C
     return run["total"]
 
 
