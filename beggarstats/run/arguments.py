@@ -48,7 +48,7 @@ def check_chunk_size(chunk_size, *, name: str = "chunk_size"):
 def check_ids(n, start=0, *, n_name: str = "n_games", start_name: str = "start", low: int = 0) -> tuple[int, int]:
     """``(n, start)`` as ints, ``n >= low``, such that every id ``start .. start+n-1`` is a game id."""
     if not _whole(n) or not low <= n <= MAX_GAME_ID + 1:
-        raise ValueError(f"{say(n_name)} must be a whole number from {low} to 2**63 = {MAX_GAME_ID + 1}, "
+        raise ValueError(f"{say(n_name)} must be a whole number >= {low} (at most 2**63 = {MAX_GAME_ID + 1}), "
                          f"but {n!r} was passed.")
     if not _whole(start) or not 0 <= start <= MAX_GAME_ID:
         raise ValueError(f"{say(start_name)} must be a whole number from 0 to 2**63 - 1 = {MAX_GAME_ID}, "
