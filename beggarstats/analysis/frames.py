@@ -22,6 +22,7 @@ import pandas as pd
 __all__ = ["check_games", "COUNT_COLUMNS"]
 
 OUTCOMES = ("win", "loop", "cutoff")
+MATCH_OUTCOMES = ("win", "draw", "unfinished")  # the frames of simulate_matches go through seat_win_rates
 #: Whole, non-negative numbers that are never missing (lengths, ids, the dealt hand).
 COUNT_COLUMNS = ("game", "players", "seat", "cards", "tricks", "hand_size", "jacks", "queens", "kings", "aces",
                  "jokers", "tribute_total", "min_cards")
@@ -31,6 +32,11 @@ NULLABLE_COUNTS = ("loop_start_tricks", "loop_start_cards", "loop_tricks", "loop
 
 def _values(data: pd.DataFrame, column: str, name: str) -> np.ndarray:
     col = data[column]
+    if col.dtype == object:  # numbers and None (a frame built by hand): numbers if every value is one
+        try:
+            col = pd.to_numeric(col)
+        except (TypeError, ValueError):
+            pass
     if not (pd.api.types.is_numeric_dtype(col.dtype) and not pd.api.types.is_bool_dtype(col.dtype)):
         raise ValueError(f"The column `{column}` of `{name}` must hold numbers, but its dtype is {col.dtype}.")
     return col.to_numpy(dtype=float, na_value=np.nan)
@@ -96,9 +102,10 @@ def check_games(data, *, name: str = "data", one_table: bool = False) -> pd.Data
                                  f"{_first(bad, data)} holds {x[bad][0]:g} at a table of {players[bad][0]:g}.")
     if "outcome" in data.columns:
         outcome = data["outcome"].astype("object")
-        bad = ~outcome.isin(OUTCOMES).to_numpy()
+        allowed = OUTCOMES + MATCH_OUTCOMES[1:] if "format" in data.columns else OUTCOMES
+        bad = ~outcome.isin(allowed).to_numpy()
         if bad.any():
-            raise ValueError(f"The column `outcome` of `{name}` must hold only {list(OUTCOMES)}, but "
+            raise ValueError(f"The column `outcome` of `{name}` must hold only {list(allowed)}, but "
                              f"{_first(bad, data)} holds {outcome[bad].iloc[0]!r}.")
     if "won" in data.columns and not pd.api.types.is_bool_dtype(data["won"].dtype):
         raise ValueError(f"The column `won` of `{name}` must be True/False (bool), but its dtype is "
