@@ -103,3 +103,16 @@ def test_the_command_line_names_the_option(command, args, option):
     assert r.returncode == 2, r.stderr
     assert option in r.stderr and "Traceback" not in r.stderr
     assert "`n_jobs`" not in r.stderr and "or None" not in r.stderr
+
+
+@pytest.mark.parametrize("entry", ["simulate", "summarize", "simulate_matches"])
+def test_a_joblib_context_asking_for_too_many_workers_is_refused(tmp_path, entry):
+    import joblib
+
+    before = threading.active_count()
+    with joblib.parallel_config(n_jobs=66210):
+        with pytest.raises(ValueError, match="parallel_config context asks for n_jobs=66210.*`n_jobs`"):
+            _entry_points(tmp_path)[entry](10, n_jobs=None)
+    assert threading.active_count() == before
+    with joblib.parallel_config(n_jobs=2):  # within the bounds: runs
+        assert bs.summarize(10, seed=1, n_jobs=None).n_games == 10
