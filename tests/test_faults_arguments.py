@@ -112,3 +112,32 @@ def test_a_joblib_context_asking_for_too_many_workers_is_refused(tmp_path, entry
     assert threading.active_count() == before
     with joblib.parallel_config(n_jobs=2):  # within the bounds: runs
         assert bs.summarize(10, seed=1, n_jobs=None).n_games == 10
+
+
+_INTERRUPTED = """
+import os, signal, threading
+import beggarstats as bs
+ref = bs.summarize(200_000, seed=3, n_jobs=2)
+equal = 0
+for i in range(4):
+    threading.Timer(0.2 + 0.15 * i, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    try:
+        bs.summarize(5_000_000, seed=9, n_jobs=2, chunk_size=20_000)
+    except KeyboardInterrupt:
+        pass
+    equal += bs.summarize(200_000, seed=3, n_jobs=2) == ref
+print(equal, threading.active_count())
+"""
+
+
+@pytest.mark.slow
+def test_kernel_calls_interrupted_by_ctrl_c_leave_the_process_sound():
+    """Ctrl-C in the middle of the kernels (worker threads inside numba code), four times in one
+    process: every later run is exact and no thread is left behind (issue #21, item 6: the crash
+    seen after the fuzzing did not come from an interrupted kernel call)."""
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-c", _INTERRUPTED], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["4", "1"]
