@@ -87,7 +87,7 @@ def test_a_shuffled_deal_plays_as_the_api_plays_it(capsys):
         assert main(["play", "--json", "--shuffle-pile", "--seed", str(seed), RECORD]) == 0
         assert json.loads(capsys.readouterr().out) == expected
     assert play(NEVER_ENDING, rng=5).summary() == play(NEVER_ENDING).summary()  # no shuffle: the seed is unused
-    with pytest.raises(ValueError, match="`rng` as a seed must be a whole number from 0 to 2\\*\\*64 - 1"):
+    with pytest.raises(ValueError, match="`rng` must be a whole number from 0 to 2\\*\\*64 - 1"):
         play(NEVER_ENDING, rules, rng=-1)
 
 

@@ -428,7 +428,8 @@ def test_out_of_range_sizes_are_value_errors_before_anything_runs(call, match, c
 def test_a_frame_that_does_not_fit_is_refused_with_the_estimate(monkeypatch, counting):
     monkeypatch.setattr("beggarstats.run.limits.available_memory", lambda: 10**6)
     engine = counting()
-    with pytest.raises(ValueError, match=r"100,000 games need about 3\.8 MiB .* than the 1\.0 MiB available.*store"):
+    need = f"{100_000 * sim.PEAK_BYTES_PER_GAME / 2**20:.1f}".replace(".", "\\.")  # the calibrated estimate
+    with pytest.raises(ValueError, match=rf"100,000 games need about {need} MiB .* than the 1\.0 MiB available.*store"):
         bs.simulate(100_000, seed=1)
     with pytest.raises(ValueError, match="with per-seat rows"):
         bs.simulate(20_000, seed=1, per_seat=True)

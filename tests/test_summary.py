@@ -202,7 +202,7 @@ def test_resumes_after_a_kill(tmp_path):
     proc.wait()
     partial = load_summary(path)
     assert 3000 <= partial.n_games < 200_000
-    assert not [p for p in os.listdir(tmp_path) if p != "summary.json" and not p.endswith(".tmp")]
+    assert not [p for p in os.listdir(tmp_path) if p not in ("summary.json", ".summary.lock") and not p.endswith(".tmp")]
     resumed = summarize(200_000, n_jobs=2, store=tmp_path)
     assert resumed == summarize(200_000, seed=11, n_jobs=2)
 
@@ -234,7 +234,8 @@ def test_ctrl_c_saves_everything_finished(tmp_path):
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and not (tmp_path / "started").exists():
         time.sleep(0.05)
-    assert not (tmp_path / "summary.json").exists()
+    # only the empty summary written before the run (checking the file is writable), no periodic save
+    assert load_summary(tmp_path / "summary.json").n_games == 0
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130 and "interrupted" in err and "Traceback" not in err

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ._checks import check_by, check_frame, check_level, group_items, numeric
+from .frames import check_games
 from .intervals import wilson_interval
 
 __all__ = ["comebacks"]
@@ -40,6 +41,7 @@ def comebacks(data: pd.DataFrame, *, fraction: float | None = 0.25, cards: int |
     ``high``, ``threshold`` (e.g. '<= 25% of hand' or '<= 3 cards'), ``median_low_point`` (the
     winners' median ``min_cards``).
     """
+    check_games(data)  # a frame of simulate's (analysis/frames.py)
     check_frame(data, ["game", "players", "won", "min_cards", "hand_size"])
     check_level(confidence)
     if cards is not None:

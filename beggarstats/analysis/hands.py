@@ -16,6 +16,7 @@ import statsmodels.api as sm
 from scipy import stats
 
 from ._checks import check_by, check_frame, check_level, group_items, numeric
+from .frames import check_games
 
 __all__ = ["hand_strength", "hand_strength_predictions", "decided_seats", "game_groups"]
 
@@ -74,6 +75,7 @@ def hand_strength(data: pd.DataFrame, *, predictors=PREDICTORS, by="players",
     ``se`` (clustered by game), ``low``, ``high``, ``p_value``, ``odds_ratio``, ``n`` (seat rows
     fitted), ``games`` (clusters).
     """
+    check_games(data)  # a frame of simulate's (analysis/frames.py)
     predictors = _predictors(data, predictors)
     cols, alpha = check_by(data, by), 1 - check_level(confidence)
     rows = []
@@ -98,6 +100,7 @@ def hand_strength_predictions(data: pd.DataFrame, *, vary: str = "aces", values=
     Returns ``by`` columns, ``predictor``, ``value``, ``probability``, ``low``, ``high``, ``seats``
     (seat rows observed at that value) and ``observed`` (their win share, NaN if none).
     """
+    check_games(data)  # a frame of simulate's (analysis/frames.py)
     predictors = _predictors(data, predictors)
     if vary not in predictors:
         raise ValueError(f"The value for `vary` must be one of {predictors}, but {vary!r} was passed.")

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from ._checks import OUTCOMES, check_by, check_choice, check_frame, check_level, check_outcomes, group_items, numeric
+from .frames import check_games
 from ._twins import accepts_summary
 from .intervals import mean_interval
 
@@ -43,6 +44,7 @@ def length_summary(data: pd.DataFrame, *, measure: str = "cards", by=("players",
         ``mean_low``, ``mean_high``, ``sd``, one ``q..`` column per quantile, ``max``, and
         ``share_win``, ``share_loop``, ``share_cutoff`` (of all games of the group).
     """
+    check_games(data)  # a frame of simulate's (analysis/frames.py)
     check_choice("measure", measure, MEASURES)
     check_frame(data, ["outcome", measure])
     cols = check_by(data, by)

@@ -15,6 +15,7 @@ import pandas as pd
 
 from ..run.tables import OUTCOMES
 from ._checks import check_frame, check_level
+from .frames import check_games
 from .intervals import wilson_interval
 
 __all__ = ["Overview", "overview", "seat_shares"]
@@ -82,6 +83,7 @@ def overview(data, *, confidence: float = 0.95) -> Overview:
 
 def _of_frame(games: pd.DataFrame, confidence: float) -> Overview:
     check_frame(games, ["players", "rules", "outcome", "winner", "cards", "tricks"])
+    check_games(games, one_table=True)  # one table: its players, its seats
     n = len(games)
     attrs = games.attrs
     counts = games["outcome"].value_counts(sort=False)

@@ -12,6 +12,7 @@ import statsmodels.api as sm
 from scipy import stats
 
 from ._checks import check_by, check_frame, check_level, group_items, numeric
+from .frames import check_games
 from ._twins import accepts_summary
 from .hands import decided_seats, game_groups
 from .intervals import wilson_interval
@@ -60,6 +61,7 @@ def seat_win_rates(data: pd.DataFrame, *, by=("players", "rules"), confidence: f
     ``rate``, ``low``, ``high``, ``expected`` (1/n), ``p_value`` (binomial test against 1/n), and
     ``hand_size`` with ``n_cards``. One row per game enters, so games are the independent units.
     """
+    check_games(data)  # a frame of simulate's (analysis/frames.py)
     check_level(confidence)
     rows = []
     for key, wins, games, none in _groups(data, by):
@@ -79,6 +81,7 @@ def seat_win_rates(data: pd.DataFrame, *, by=("players", "rules"), confidence: f
 def seat_fairness_test(data: pd.DataFrame, *, by=("players", "rules")) -> pd.DataFrame:
     """Chi-square goodness-of-fit test of wins per seat against equal shares, one row per group:
     ``by`` columns, ``games``, ``no_winner``, ``chi2``, ``dof`` (n - 1), ``p_value``."""
+    check_games(data)  # a frame of simulate's (analysis/frames.py)
     rows = []
     for key, wins, games, none in _groups(data, by):
         chi2, p = stats.chisquare(wins) if games else (np.nan, np.nan)
@@ -93,6 +96,7 @@ def first_player_advantage(data: pd.DataFrame, *, by=("players", "rules"), confi
     ``advantage`` (rate - 1/n), ``low``, ``high`` (Wilson interval shifted by 1/n, which is fixed),
     ``p_value`` (two-sided binomial test).
     """
+    check_games(data)  # a frame of simulate's (analysis/frames.py)
     rates = seat_win_rates(data, by=by, confidence=confidence)
     if rates.empty:
         return rates
@@ -129,6 +133,7 @@ def seat_position_model(data: pd.DataFrame, *, confidence: float = 0.95) -> pd.D
     ``high``, ``p_value``, ``odds_ratio``, ``odds_low``, ``odds_high``, ``n`` (seat rows),
     ``games``.
     """
+    check_games(data)  # a frame of simulate's (analysis/frames.py)
     check_frame(data, ["game", "players", "seat", "hand_size", "won"])
     alpha = 1 - check_level(confidence)
     sub = decided_seats(data, by=[c for c in ("players", "rules") if c in data.columns])

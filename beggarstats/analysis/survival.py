@@ -12,6 +12,7 @@ import pandas as pd
 from statsmodels.duration.survfunc import SurvfuncRight
 
 from ._checks import check_by, check_choice, check_frame, check_level, check_outcomes, group_items, numeric
+from .frames import check_games
 from ._twins import accepts_summary
 from .intervals import z_value
 from .lengths import MEASURES
@@ -28,6 +29,7 @@ def length_distribution(data: pd.DataFrame, *, measure: str = "cards", by=("play
     (share with length <= this) and ``survival`` (share with length > this), one row per observed
     length.
     """
+    check_games(data)  # a frame of simulate's (analysis/frames.py)
     check_choice("measure", measure, MEASURES)
     check_frame(data, ["outcome", measure])
     cols, outcomes = check_by(data, by), check_outcomes(outcomes)
@@ -109,6 +111,7 @@ def kaplan_meier(data: pd.DataFrame, *, measure: str = "cards", by=("players", "
     ``data`` is one row per game with ``outcome`` and ``measure``; 'win' games are events, 'loop'
     and 'cutoff' games censored at their length.
     """
+    check_games(data)  # a frame of simulate's (analysis/frames.py)
     check_choice("measure", measure, MEASURES)
     check_frame(data, ["outcome", measure])
     cols = check_by(data, by)

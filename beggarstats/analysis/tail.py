@@ -15,6 +15,7 @@ import pandas as pd
 from scipy import stats
 
 from ._checks import check_by, check_choice, check_frame, check_level, group_items, numeric
+from .frames import check_games
 from ._twins import accepts_summary
 from .lengths import MEASURES
 from .rates import poisson_rates
@@ -84,6 +85,7 @@ def tail_rate(data: pd.DataFrame, *, measure: str = "cards", by=("players", "rul
     -------
     DataFrame: ``by`` columns and the keys of `geometric_tail`.
     """
+    check_games(data)  # a frame of simulate's (analysis/frames.py)
     check_choice("measure", measure, MEASURES)
     check_frame(data, ["outcome", measure])
     cols = check_by(data, by)
@@ -139,6 +141,7 @@ def hazard_bands(data: pd.DataFrame, *, measure: str = "cards", by=("players", "
     DataFrame: ``by`` columns, ``band_low``, ``band_high``, ``games`` (reaching the band), ``events``,
     ``exposure``, ``rate``, ``low``, ``high``.
     """
+    check_games(data)  # a frame of simulate's (analysis/frames.py)
     check_choice("measure", measure, MEASURES)
     check_frame(data, ["outcome", measure])
     cols = check_by(data, by)
@@ -174,6 +177,7 @@ def tail_constancy_test(data: pd.DataFrame, *, measure: str = "cards", by=("play
     band-by-band Poisson GLM against the one-rate fit, one row per group: ``by`` columns,
     ``threshold``, ``bands``, ``chi2``, ``dof`` (bands - 1), ``p_value``, ``rate_min``, ``rate_max``
     (the smallest and largest band rates)."""
+    check_games(data)  # a frame of simulate's (analysis/frames.py)
     bands = hazard_bands(data, measure=measure, by=by, start=start, width=width, min_events=min_events)
     cols = check_by(data, by)
     rows = []

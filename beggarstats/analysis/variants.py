@@ -19,6 +19,7 @@ from scipy import stats
 from statsmodels.stats.proportion import confint_proportions_2indep, proportions_ztest
 
 from ._checks import check_by, check_choice, check_frame, check_level, check_outcomes, group_items, numeric
+from .frames import check_games
 from .intervals import z_value
 from .lengths import MEASURES
 
@@ -200,6 +201,7 @@ def compare_variants(data: pd.DataFrame, *, baseline: str = "standard", measure:
     ``design`` ('paired' or 'independent') and ``discordant`` (paired seat-0 rows: pairs whose
     seat-0 outcome differs; NaN elsewhere).
     """
+    check_games(data)  # a frame of simulate's (analysis/frames.py)
     check_choice("measure", measure, MEASURES)
     check_frame(data, ["rules", "outcome", "winner", measure])
     cols = [c for c in check_by(data, by) if c != "rules"]

@@ -47,10 +47,12 @@ def _megabytes(n: int) -> str:
 
 def run(args) -> int:
     from ..report.figures import FIGURES, make_figures
+    from ..report.figures import _check as check_figures
     from ..engine.kernel_cache import runs_dir
     from ..run.warmup import warm_up
 
     check_run_options(args, "games")
+    check_figures(args.games, args.seed, args.jobs)  # a run too large for memory: refused before compiling
     runs = runs_dir() if args.cache else None
     cached_before = runs is not None and _size(runs) > 0
     started = time.perf_counter()

@@ -73,35 +73,12 @@ def rules_from_args(args, *, players: int | None = None):
 
 
 def check_run_options(args, count: str) -> None:
-    """The options the batch commands share: ``--<count>`` >= 1 (games, matches), ``--seed`` in
-    range, ``--start`` >= 0, ``--jobs`` not 0, ``--chunk-size`` >= 1. Errors name the option."""
-    n = getattr(args, count)
-    if n < 1:
-        raise ValueError(f"--{count} must be a whole number >= 1, but {n} was passed")
-    seed = getattr(args, "seed", None)
-    if seed is not None and not 0 <= seed < 2**64:
-        raise ValueError(f"--seed must be a whole number from 0 to 2**64 - 1, but {seed} was passed")
-    if getattr(args, "start", 0) < 0:
-        raise ValueError(f"--start must be a whole number >= 0, but {args.start} was passed")
-    if getattr(args, "jobs", None) == 0:
-        raise ValueError("--jobs must be a positive number of workers or negative (-1 = all cores), but 0 was passed")
-    chunk = getattr(args, "chunk_size", None)
-    if chunk is not None and chunk < 1:
-        raise ValueError(f"--chunk-size must be a whole number >= 1, but {chunk} was passed")
-    check_run_bounds(args, count)
+    """The options the batch commands share, with the bounds of the API (`beggarstats.run.arguments`):
+    ``--<count>`` >= 1 (games, matches), ``--seed``, ``--start``, ``--jobs``, ``--chunk-size``, ids
+    up to 2**63 - 1. Checked before anything is allocated; errors name the option."""
+    from ..run.arguments import check_run
 
-
-def check_run_bounds(args, count: str) -> None:
-    """Upper bounds, checked before anything is allocated: ids up to 2**63 - 1, tasks of at most
-    `limits.MAX_CHUNK_SIZE` (issue #11)."""
-    from ..run.limits import MAX_CHUNK_SIZE, MAX_GAME_ID
-
-    n, start = getattr(args, count), getattr(args, "start", 0)
-    if n > MAX_GAME_ID + 1:
-        raise ValueError(f"--{count} must be at most 2**63 = {MAX_GAME_ID + 1}, but {n} was passed")
-    if start + n > MAX_GAME_ID + 1:
-        raise ValueError(f"--start {start} with --{count} {n} asks for ids past the largest game id "
-                         f"2**63 - 1: --start must be at most {MAX_GAME_ID + 1 - n}")
-    chunk = getattr(args, "chunk_size", None)
-    if chunk is not None and chunk > MAX_CHUNK_SIZE:
-        raise ValueError(f"--chunk-size must be at most {MAX_CHUNK_SIZE}, but {chunk} was passed")
+    check_run(getattr(args, count), start=getattr(args, "start", 0), seed=getattr(args, "seed", None),
+              n_jobs=getattr(args, "jobs", None), chunk_size=getattr(args, "chunk_size", None), low=1,
+              names={"n": f"--{count}", "start": "--start", "seed": "--seed", "n_jobs": "--jobs",
+                     "chunk_size": "--chunk-size"})

@@ -89,8 +89,9 @@ def _play_one(args, where: str, deal: str, several: bool):
 
 
 def run(args) -> int:
-    if not 0 <= args.seed < 2**64:
-        raise ValueError(f"--seed must be a whole number from 0 to 2**64 - 1, but {args.seed} was passed")
+    from ..game.checks import check_seed
+
+    check_seed(args.seed, name="--seed", none=False)
     first = True
     several = len(args.deals) > 1 or args.deals == ["-"]
     bad = 0

@@ -12,8 +12,6 @@ __all__ = ["HELP", "add_parser", "run", "summary", "overview_text", "check_out_f
 
 HELP = "play many random games and summarise them"
 
-_SUMMARY_COLUMNS = ["players", "rules", "outcome", "winner", "cards", "tricks"]
-
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     p = subparsers.add_parser(
@@ -36,7 +34,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def summary(games) -> str:
-    """The text `beggarstats simulate` prints for a games frame."""
+    """The text `beggarstats simulate` prints for a games frame (or its `Summary`)."""
     from ..analysis.overview import overview
 
     return overview_text(overview(games))
@@ -95,10 +93,11 @@ def run(args) -> int:
     options = dict(rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
                    progress=args.progress, per_seat=args.per_seat, start=args.start)
     if args.store is not None:
-        # Stream into the store, then read back only what the summary needs (10^8 games fit).
+        # Stream into the store, then summarise it one chunk at a time: constant memory at any size.
+        from ..run.summary import summarize_store
+
         st = simulate_to_store(args.games, store=args.store, **options)
-        games = st.frame(start=args.start, stop=args.start + args.games, columns=_SUMMARY_COLUMNS)
-        print(summary(games))
+        print(summary(summarize_store(st, start=args.start, stop=args.start + args.games)))  # a Summary
         print(f"store:    {st.path}")
         return 0
     result = simulate(args.games, **options)

@@ -39,11 +39,12 @@ def summary_text(s) -> str:
 
 
 def run(args) -> int:
+    from ..run.outputs import check_output_file
     from ..run.summary import summarize
 
     check_run_options(args, "games")
-    if args.out is not None and not args.out.endswith(".json"):
-        raise ValueError(f"--out must name a .json file, but {args.out!r} was passed")
+    if args.out is not None:  # before any game is played: a directory, /dev/full, a read-only folder
+        check_output_file(args.out, name="--out", suffix=".json")
     rules = rules_from_args(args)
     try:
         s = summarize(args.games, rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,

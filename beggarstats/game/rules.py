@@ -171,7 +171,12 @@ def check_rules(rules):
     if rules is None:
         return Rules()
     if isinstance(rules, dict):
-        return Rules.from_dict(rules)
+        try:
+            return Rules.from_dict(rules)
+        except (TypeError, KeyError, AttributeError) as exc:  # unknown or missing keys: say which
+            raise ValueError(f"The value for `rules` as a dict must be one from Rules.to_dict() (keys "
+                             f"{', '.join(f.name for f in fields(Rules))}; a deck as {{'counts': [...]}}), "
+                             f"but {rules!r} was passed ({type(exc).__name__}: {exc}).") from None
     if not isinstance(rules, Rules):
         raise ValueError(f"The value for `rules` must be a Rules, a dict from Rules.to_dict() or None, "
                          f"but {rules!r} was passed.")

@@ -8,7 +8,6 @@ number, ``games`` (the 2-player standard run); see `sizes`. Statistics come from
 
 from __future__ import annotations
 
-import numbers
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -21,9 +20,12 @@ from ..game.decks import Deck
 from .findings import finding, findings_frame, write_findings
 from .findings_prose import update_prose
 from ..run.play import play
+from ..run.arguments import check_run
+from ..run.limits import check_fits
+from ..run.outputs import replacing, write_text
 from ..run.records import load_records
 from ..game.rules import Rules
-from ..run.simulate import simulate
+from ..run.simulate import PEAK_BYTES_PER_GAME, simulate
 from ..run.store import Store, default_path, store_key
 
 __all__ = ["make_figures", "sizes", "variant_rules", "small_decks", "FIGURES", "DEFAULT_GAMES", "DEFAULT_SEED"]
@@ -58,6 +60,11 @@ SMALL_TABLE = (12, 16, 20, 24, 28)  # sizes whose loop share goes into the findi
 # Small decks: the standard mix of penalty cards scaled down (about 16/52 of the deck, J Q K A in
 # turn), and two fixed poor mixes, 2 Jacks or a Jack and a Queen, padded with number cards.
 SMALL_FAMILIES = ("J Q K A, 16/52 of the deck", "2 J", "1 J + 1 Q")
+
+
+INCOMPLETE = "INCOMPLETE"  # in the output folder while a run writes into it
+INCOMPLETE_TEXT = ("A `beggarstats figures` run into this folder started and did not finish: the files here may "
+                   "mix two runs. Run it again to finish (the games already played are loaded from the run cache).\n")
 
 
 def sizes(games: int) -> dict[str, int]:
@@ -133,16 +140,18 @@ def _share(k: int, n: int) -> tuple[float, float, float]:
 
 
 def _save(fig, path):
-    fig.savefig(path, dpi=DPI)
+    with replacing(path) as tmp:  # atomically: a kill leaves the old figure or the new one, never half
+        fig.savefig(tmp, dpi=DPI, format=Path(path).suffix.lstrip(".") or "png")
     plt.close(fig)
 
 
 def _check(games, seed, n_jobs):
-    for name, value, low in (("games", games, 1), ("seed", seed, 0)):
-        if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < low:
-            raise ValueError(f"The value for `{name}` must be a whole number >= {low}, but {value!r} was passed.")
-    if not isinstance(n_jobs, numbers.Integral) or isinstance(n_jobs, bool) or n_jobs == 0:
-        raise ValueError(f"The value for `n_jobs` must be a non-zero whole number, but {n_jobs!r} was passed.")
+    check_run(games, seed=seed, n_jobs=n_jobs, low=1, names={"n": "games"})  # the bounds of every batch run
+    check_fits(games, PEAK_BYTES_PER_GAME, "games of the 2-player run",
+               f"pass a smaller `games` (the default is {DEFAULT_GAMES:,}).")
+    if seed is None or n_jobs is None:
+        raise ValueError(f"The values for `seed` and `n_jobs` must be whole numbers, but {seed!r} and {n_jobs!r} "
+                         f"were passed.")
 
 
 class _Steps:
@@ -336,8 +345,11 @@ def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, sto
              + n["seats"] * len(PLAYERS) + n["small"] * len(decks))
     step = _Steps(progress, total=total)
     rows: list[dict] = []
+    marker = write_text(out / INCOMPLETE, INCOMPLETE_TEXT)  # removed once every file is written
     with plots.theme():
-        return _make(out, n, seed, run, decks, variants, step, rows, prose)
+        table = _make(out, n, seed, run, decks, variants, step, rows, prose)
+    marker.unlink()
+    return table
 
 
 def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame:

@@ -15,6 +15,8 @@ import numpy as np
 import pandas as pd
 from statsmodels.stats.multitest import multipletests
 
+from ..run.outputs import write_text
+
 __all__ = ["COLUMNS", "ALPHA", "finding", "findings_frame", "adjust", "to_markdown", "write_findings", "read_findings",
            "fmt", "fmt_p"]
 
@@ -110,6 +112,6 @@ def write_findings(table: pd.DataFrame, out) -> tuple[Path, Path]:
     """Write ``findings.csv`` and ``findings.md`` into the directory ``out``."""
     out = Path(out)
     csv, md = out / "findings.csv", out / "findings.md"
-    table.to_csv(csv, index=False)
-    md.write_text(to_markdown(table))
+    write_text(csv, table.to_csv(index=False))  # atomically: a kill leaves the old file or the new one
+    write_text(md, to_markdown(table))
     return csv, md

@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from .findings import ALPHA, fmt, fmt_p, to_markdown
+from ..run.outputs import write_text
 
 __all__ = ["BLOCKS", "render_blocks", "update_prose", "stale_blocks", "block_pattern"]
 
@@ -290,7 +291,7 @@ def update_prose(table: pd.DataFrame, root) -> list[Path]:
         for name in names:
             new = _replace(new, name, blocks[name], path)
         if new != text:
-            path.write_text(new)
+            write_text(path, new)  # atomically (a temporary name, then os.replace)
         written.append(path)
     return written
 

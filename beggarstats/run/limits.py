@@ -10,22 +10,10 @@ from __future__ import annotations
 
 import os
 
-from ..game.checks import whole
-
-__all__ = ["MAX_GAME_ID", "MAX_CHUNK_SIZE", "check_id_range", "available_memory", "check_fits", "gib"]
+__all__ = ["MAX_GAME_ID", "MAX_CHUNK_SIZE", "available_memory", "check_fits", "gib"]
 
 MAX_GAME_ID = 2**63 - 1      # ids are int64 in the kernels
 MAX_CHUNK_SIZE = 2**22       # games per task: ~100-200 MB of engine arrays at most
-
-
-def check_id_range(n_games, start, *, n_name: str = "n_games", start_name: str = "start") -> tuple[int, int]:
-    """``(n_games, start)`` as ints such that every id ``start .. start+n_games-1`` is a game id."""
-    n_games = whole(n_name, n_games, 0, MAX_GAME_ID + 1)
-    start = whole(start_name, start, 0, MAX_GAME_ID)
-    if start + n_games > MAX_GAME_ID + 1:
-        raise ValueError(f"The values for `{start_name}` ({start}) and `{n_name}` ({n_games}) ask for game ids up to "
-                         f"{start + n_games - 1}, past the largest game id 2**63 - 1 = {MAX_GAME_ID}.")
-    return n_games, start
 
 
 def available_memory() -> int | None:

@@ -37,7 +37,8 @@ from typing import Callable, Iterable
 import numpy as np
 import pandas as pd
 
-from ..game.checks import check_n_jobs, check_seed, whole
+from ..game.checks import check_flag, check_seed, whole
+from .arguments import check_run
 from ..engine.deals import random_deal
 from ..engine.reference import play_hands
 from .limits import MAX_CHUNK_SIZE, check_fits
@@ -55,9 +56,10 @@ ROUND_STRIDE = 2**16          # game id = match * ROUND_STRIDE + dealt round
 MAX_MATCHES = 2**47           # so that every game id fits an int64
 _SALT = 0x6D61746368657321    # b"matches!": the match table is not the simulate() table
 _RUNNING = -1
-# Peak bytes per match (the per-chunk tallies, their concatenation and the frame; ~175 measured
-# with 2 players), checked against the available memory before anything is played.
-_PEAK_BYTES_PER_MATCH = 160
+# Peak bytes per match (the per-chunk tallies, their concatenation and the frame), checked against
+# the available memory before anything is played. benchmarks/memory.py measured 199.6 with 2
+# players (5x10^5 matches, n_jobs=2; issue #21): 176 + 16 per seat is 4% above it.
+_PEAK_BYTES_PER_MATCH = 176
 _PEAK_BYTES_PER_MATCH_SEAT = 16
 _PEAK_BYTES_PER_ROUND_ROW = 120  # return_rounds: a few rounds per match
 
@@ -345,20 +347,22 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
         round_stride, engine, rules_version.
     """
     rules = check_rules(rules)
-    check_n_jobs(n_jobs)
     n_matches = whole("n_matches", n_matches, 0, MAX_MATCHES)
+    _, _, seed, n_jobs, chunk_size = check_run(n_matches, seed=seed, n_jobs=n_jobs, chunk_size=chunk_size,
+                                               names={"n": "n_matches"})
+    replay_unfinished = check_flag("replay_unfinished", replay_unfinished)
+    return_rounds = check_flag("return_rounds", return_rounds)
     fmt = MatchFormat.parse(format)
     max_rounds = _check_max_rounds(max_rounds, fmt)
     per_match = _PEAK_BYTES_PER_MATCH + _PEAK_BYTES_PER_MATCH_SEAT * rules.players
     if return_rounds:
         per_match += _PEAK_BYTES_PER_ROUND_ROW * (fmt.cap or rules.players * fmt.target)
     check_fits(n_matches, per_match, "matches", "ask for fewer matches per call.")
-    seed = fresh_seed() if seed is None else check_seed(seed)
+    seed = fresh_seed() if seed is None else seed
     table_seed = match_table_seed(seed)
     engine_name, play_games = _engine(engine)
     replay = bool(replay_unfinished)
 
-    chunk_size = whole("chunk_size", chunk_size, 1, MAX_CHUNK_SIZE, none=True)
     work = functools.partial(_run_chunk, rules=rules, fmt=fmt, table_seed=table_seed, replay=replay,
                              max_rounds=max_rounds, play_games=play_games, keep_rounds=return_rounds)
     parts = {}

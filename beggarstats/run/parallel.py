@@ -15,9 +15,10 @@ from typing import Callable, Iterable
 
 import joblib
 
+from ..game.checks import check_n_jobs
 from .progress import progress_bar
 
-__all__ = ["chunks", "run_chunks", "DEFAULT_CHUNK_SIZE", "MIN_AUTO_CHUNK"]
+__all__ = ["chunks", "run_chunks", "check_context_jobs", "DEFAULT_CHUNK_SIZE", "MIN_AUTO_CHUNK"]
 
 DEFAULT_CHUNK_SIZE = 2**16  # games per task: ~1-2 MB of rows, long enough to hide dispatch costs
 MIN_AUTO_CHUNK = 1024
@@ -45,6 +46,24 @@ def chunks(ranges: Iterable[tuple[int, int]], chunk_size: int | None, n_jobs, *,
             a = b
 
 
+def check_context_jobs(n_jobs) -> None:
+    """With ``n_jobs=None`` a ``joblib.parallel_config(n_jobs=...)`` context chooses the workers:
+    the same bound as an ``n_jobs`` passed (`beggarstats.game.checks.check_n_jobs`) for the
+    backends that start threads or processes on this machine (a Dask cluster sizes itself)."""
+    if n_jobs is not None:
+        return
+    from joblib.parallel import get_active_backend
+
+    backend, context_jobs = get_active_backend()
+    if context_jobs is None or type(backend).__name__ not in ("LokyBackend", "ThreadingBackend",
+                                                               "MultiprocessingBackend", "SequentialBackend"):
+        return
+    try:
+        check_n_jobs(context_jobs)
+    except ValueError as exc:
+        raise ValueError(f"The joblib.parallel_config context asks for n_jobs={context_jobs!r}: {exc}") from None
+
+
 def _task(work, lo, hi):
     return lo, hi, work(lo, hi)
 
@@ -62,6 +81,7 @@ def run_chunks(work: Callable, ranges, *, sink: Callable, n_jobs=None, chunk_siz
     ``chunk_size``, ``largest`` and ``smallest`` are `chunks`'.
     """
     ranges = list(ranges)
+    check_context_jobs(n_jobs)
     todo = sum(hi - lo for lo, hi in ranges)
     total = todo if total is None else total
     bar = progress_bar(progress, total, initial=total - todo, unit=unit, desc=desc)

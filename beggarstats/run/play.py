@@ -5,10 +5,11 @@ from __future__ import annotations
 import numbers
 
 from ..game.cards import DealError, composition, parse_deal
+from ..game.checks import check_flag, check_seed
 from ..game.decks import Deck
 from ..engine.reference import play_hands
 from ..game.results import GameResult
-from ..game.rules import MAX_PLAYERS, Rules
+from ..game.rules import MAX_PLAYERS, Rules, check_rules
 
 __all__ = ["play", "check_deal", "rules_for_deal"]
 
@@ -90,8 +91,9 @@ def play(deal, rules: Rules | None = None, *, any_deck: bool = False, rng=None, 
     ----------
     deal : str or sequence of hands
         ``'---K--/-Q---'`` notation (seat 0 first, top card first) or hands of tributes.
-    rules : Rules, optional
-        Defaults to the standard game; ``players`` is taken from the number of hands.
+    rules : Rules or dict, optional
+        Defaults to the standard game (a dict from ``Rules.to_dict()`` is accepted, as by
+        `simulate`); ``players`` is taken from the number of hands.
     any_deck : bool
         Accept any composition (the deck becomes the deal's own cards).
     rng : numpy.random.Generator, GameStream or int, optional
@@ -101,18 +103,22 @@ def play(deal, rules: Rules | None = None, *, any_deck: bool = False, rng=None, 
     trace : bool
         Record every trick in ``result.trace``.
     """
+    rules = check_rules(rules)
+    any_deck, trace = check_flag("any_deck", any_deck), check_flag("trace", trace)
     hands = parse_deal(deal) if isinstance(deal, str) else hands_from_values(deal)
     rules = rules_for_deal(hands, rules, any_deck=any_deck)
     check_deal(hands, rules)
     if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
         rng = _seeded_stream(int(rng), rules)
+    elif rng is not None and not callable(getattr(rng, "shuffle", None)):
+        raise ValueError(f"The value for `rng` must be a seed (a whole number), a numpy Generator, a GameStream "
+                         f"or None, but {rng!r} was passed.")
     return play_hands(hands, rules, rng=rng, trace=trace)
 
 
 def _seeded_stream(seed: int, rules: Rules):
     """The stream of game 0 of ``seed`` when ``rules`` shuffle, else None."""
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"The value for `rng` as a seed must be a whole number from 0 to 2**64 - 1, but {seed} was passed.")
+    check_seed(seed, name="rng", none=False)
     if not (rules.shuffle_pile or rules.shuffle_on_loop):
         return None
     from ..engine.rng import GameStream  # numba: only the shuffle variants need it

@@ -13,24 +13,29 @@ import functools
 
 import numpy as np
 
-from ..game.checks import check_flag, check_n_jobs, check_seed, whole
+from ..game.checks import check_flag, check_seed, whole
 from ..engine.deals import random_deal
 from ..engine.reference import play_hands
-from .limits import MAX_CHUNK_SIZE, MAX_GAME_ID, check_fits, check_id_range
+from .arguments import check_ids, check_run
+from .limits import MAX_GAME_ID, check_fits
 from .parallel import DEFAULT_CHUNK_SIZE, run_chunks
 from ..engine.rng import fresh_seed
 from ..game.rules import RULES_VERSION, check_rules
 from .store import Store
 from .tables import GamesFrameBuilder, SeatsFrameBuilder, games_table, id_type, seats_table
 
-__all__ = ["simulate", "simulate_to_store", "replay", "DEFAULT_CHUNK_SIZE"]
+__all__ = ["simulate", "simulate_to_store", "replay", "DEFAULT_CHUNK_SIZE", "PEAK_BYTES_PER_GAME", "peak_bytes_per_game"]
 
 # Peak memory of `simulate` per game (and per seat row with per_seat), for refusing a frame that
 # cannot fit before anything is played: the frame (26.5 bytes per game, 32.6 with 32-bit trick
 # counts, 4 more past 2^32 ids; 23 per seat row) and a margin for the chunks in flight.
-# benchmarks/memory.py measured 27.4-28.2 bytes per game at 10^7 games, 91 with 2 seats.
-_PEAK_BYTES_PER_GAME = 40
-_PEAK_BYTES_PER_SEAT = 32
+# benchmarks/memory.py measured (5x10^6 games, issue #21) a peak of 27.9 bytes per game with
+# n_jobs=1 and 29.4 with 2, and 123.3 per game with 2 seats' rows (5x10^5 games): the estimate is
+# 32 (+4 past 2^32 ids) and 48 per seat row, 4-15% above those (the old 40 and 32 were 36-43% above
+# the games' peak and 16% below the seats').
+PEAK_BYTES_PER_GAME = 32
+_PEAK_BYTES_PER_WIDE_ID = 4
+_PEAK_BYTES_PER_SEAT = 48
 
 
 def _batch_engine():
@@ -66,12 +71,10 @@ def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, 
 
 
 def _prepare(n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store=None):
-    n_games, start = check_id_range(n_games, start)
-    chunk_size = whole("chunk_size", chunk_size, 1, MAX_CHUNK_SIZE, none=True)
-    check_n_jobs(n_jobs)
+    n_games, start, seed, n_jobs, chunk_size = check_run(n_games, start=start, seed=seed, n_jobs=n_jobs,
+                                                         chunk_size=chunk_size)
     check_flag("per_seat", per_seat)
     rules = check_rules(rules)
-    seed = check_seed(seed)
     if seed is None and store is not None:
         seed = Store.seed_in(store)  # continue the run already in that directory
     if seed is None:
@@ -122,8 +125,14 @@ def _cut_short(st, start, stop) -> bool:
     return any(not _looks_whole(p) for lo, hi, p in st.chunks() if hi > start and lo < stop)
 
 
-def _check_frame_fits(n_games, rules, per_seat):
-    per_game = _PEAK_BYTES_PER_GAME + (_PEAK_BYTES_PER_SEAT * rules.players if per_seat else 0)
+def peak_bytes_per_game(rules, per_seat: bool = False, stop: int = 0) -> int:
+    """The estimated peak memory of `simulate` per game (bytes), as measured by benchmarks/memory.py."""
+    return (PEAK_BYTES_PER_GAME + (_PEAK_BYTES_PER_WIDE_ID if stop > 2**32 else 0)
+            + (_PEAK_BYTES_PER_SEAT * rules.players if per_seat else 0))
+
+
+def _check_frame_fits(n_games, rules, per_seat, stop=0):
+    per_game = peak_bytes_per_game(rules, per_seat, stop)
     check_fits(n_games, per_game, "games" + (" with per-seat rows" if per_seat else ""),
                "keep them in a store instead (`simulate_to_store(n, seed=..., store=DIR)`, or "
                "`beggarstats simulate --store DIR`) and load the columns you need with `beggarstats.load`.")
@@ -176,8 +185,8 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
         ``min_cards``, ``place`` (nullable), ``out_cards`` (nullable), ``won``.
     """
     if store is not None and store is not False:
-        n_checked, start_checked = check_id_range(n_games, start)
-        _check_frame_fits(n_checked, check_rules(rules), check_flag("per_seat", per_seat))
+        n_checked, start_checked = check_ids(n_games, start)
+        _check_frame_fits(n_checked, check_rules(rules), check_flag("per_seat", per_seat), start_checked + n_checked)
         st = simulate_to_store(n_games, rules=rules, seed=seed, n_jobs=n_jobs, chunk_size=chunk_size,
                                progress=progress, store=store, per_seat=per_seat, start=start)
         stop = start + n_games
@@ -188,7 +197,7 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
 
     n_games, rules, seed, chunk_size, per_seat, start = _prepare(
         n_games, rules, seed, n_jobs, chunk_size, per_seat, start)
-    _check_frame_fits(n_games, rules, per_seat)
+    _check_frame_fits(n_games, rules, per_seat, start + n_games)
     stop = start + n_games
     ids_as = id_type(stop)
     attrs = {"rules": rules.to_dict(), "seed": seed, "rules_version": RULES_VERSION,
@@ -223,9 +232,8 @@ def replay(seed, game, rules=None, *, trace=True):
         engine's result, with its trick-by-trick ``trace`` unless ``trace=False``.
     """
     rules = check_rules(rules)
-    seed = check_seed(seed)
-    if seed is None:
-        raise ValueError("The value for `seed` must be a whole number from 0 to 2**64 - 1, but None was passed.")
+    trace = check_flag("trace", trace)
+    seed = check_seed(seed, none=False)
     game = whole("game", game, 0, MAX_GAME_ID)
     deal, stream = random_deal(seed, game, rules)
     result = play_hands(deal, rules, rng=stream, trace=trace)

@@ -32,7 +32,7 @@ import hashlib
 import json
 import os
 import re
-import tempfile
+import stat
 import warnings
 import zlib
 from dataclasses import dataclass
@@ -41,10 +41,13 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from ..game.checks import check_flag
 from ..game.rules import RULES_VERSION, Rules
+from .outputs import WriteError, check_output_dir, replacing, write_bytes
 from .tables import attrs_of, empty_tables, to_frame, with_attrs
 
-__all__ = ["Store", "StoreError", "StoreBusy", "Problem", "store_key", "default_path", "load", "save", "verify"]
+__all__ = ["Store", "StoreError", "StoreBusy", "Problem", "store_key", "default_path", "load", "save", "verify",
+           "write_lock"]
 
 MANIFEST = "manifest.json"
 LOCK = ".lock"
@@ -52,8 +55,14 @@ STORE_FORMAT = 2  # 2: CRC in chunk names, page checksums, requested ranges, loc
 _CHUNK = re.compile(r"^(games|seats)-(\d+)-(\d+)-([0-9a-f]{8})\.parquet$")
 _OLD_CHUNK = re.compile(r"^(games|seats)-(\d+)-(\d+)\.parquet$")
 _TMP = re.compile(r"^\..*\.tmp$")
-_UMASK = os.umask(0o022)
-os.umask(_UMASK)  # read once: files get the usual permissions (mkstemp makes them 0600)
+# The temporary files this store writes (`_atomic_write_bytes`: mkstemp's 8 random characters
+# between the name of the file it becomes and ".tmp"); any other file is the user's and is kept.
+_OWN_TMP = re.compile(r"^\.(?:(?:games|seats)-\d+-\d+-[0-9a-f]{8}\.parquet|manifest\.json)\.[A-Za-z0-9_]{8}\.tmp$")
+# The largest file a chunk of ``rows`` rows can be (parquet of at most 15 columns of 1-8 bytes, page
+# headers and footer): checked before a byte is read, so that a link to /dev/zero or a huge file
+# is reported instead of read until memory runs out.
+_CHUNK_BYTES_PER_ROW = 256
+_CHUNK_BYTES_FIXED = 2**20
 
 
 class StoreError(ValueError):
@@ -84,16 +93,9 @@ def default_path(rules: Rules, seed: int, per_seat: bool = False) -> Path:
 
 
 def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    """``data`` into ``path`` through a temporary file of an unpredictable name in the same directory."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(tmp, 0o666 & ~_UMASK)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    """``data`` into ``path`` through a temporary file of an unpredictable name in the same directory
+    (`outputs.replacing`; an OSError is raised as it is, for `_unwritable` to say)."""
+    write_bytes(path, data, what=None)
 
 
 def _parquet_bytes(table: pa.Table) -> bytes:
@@ -168,10 +170,24 @@ def _damaged_manifest(file: Path, why: str) -> str:
             f"trusted without it: restore the manifest from a copy, or delete the directory and run again.")
 
 
-def _looks_whole(path: Path) -> bool:
-    """A quick test for a chunk cut short: parquet's magic at both ends and a footer that fits."""
+def _regular(path: Path) -> os.stat_result | None:
+    """The status of ``path`` (links followed) if it is a regular file, else None (a pipe, device,
+    directory or dangling link: never opened, since a read of one may never end)."""
     try:
-        size = path.stat().st_size
+        info = path.stat()
+    except OSError:
+        return None
+    return info if stat.S_ISREG(info.st_mode) else None
+
+
+def _looks_whole(path: Path) -> bool:
+    """A quick test for a chunk cut short: parquet's magic at both ends and a footer that fits
+    (False for anything but a regular file)."""
+    try:
+        info = _regular(path)
+        if info is None:
+            return False
+        size = info.st_size
         if size < 12:
             return False
         with open(path, "rb") as f:
@@ -186,7 +202,7 @@ def _looks_whole(path: Path) -> bool:
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with a store. ``kind``: manifest, damaged, foreign, unpaired, overlap,
-    missing, temporary, unknown. ``ids``: the game ids concerned (lo, hi) when there are some."""
+    missing, temporary, other (a file the store did not write: listed, never removed). ``ids``: the game ids concerned (lo, hi) when there are some."""
 
     kind: str
     message: str
@@ -198,8 +214,9 @@ class Problem:
 
     @property
     def removable(self) -> bool:
-        """A file that ``verify(..., repair=True)`` removes (every file named but the manifest)."""
-        return self.path is not None and self.kind != "manifest"
+        """A file that ``verify(..., repair=True)`` removes: only files this store writes (chunk
+        names, its own temporary files), never the manifest or a file it did not write (``other``)."""
+        return self.path is not None and self.kind not in ("manifest", "other")
 
     @property
     def missing_games(self) -> int:
@@ -208,21 +225,22 @@ class Problem:
 
 
 class _Lock:
-    """An exclusive, non-blocking advisory lock on ``<store>/.lock`` (released when the process dies)."""
+    """An exclusive, non-blocking advisory lock on ``<store>/<name>`` (released when the process dies):
+    ``.lock`` for the parquet store, ``.summary.lock`` for the summary kept beside it."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, name: str = LOCK, what: str = "store"):
         from filelock import FileLock, Timeout
 
         self._timeout = Timeout
-        self.path = path
-        self.lock = FileLock(str(path / LOCK), timeout=0)
+        self.path, self.name, self.what = path, name, what
+        self.lock = FileLock(str(path / name), timeout=0)
 
     def __enter__(self):
         try:
             self.lock.acquire()
         except self._timeout:
-            raise StoreBusy(f"The store {str(self.path)!r} is being written by another run (it holds "
-                            f"{str(self.path / LOCK)!r}). Wait for that run to finish and run again: only the "
+            raise StoreBusy(f"The {self.what} {str(self.path)!r} is being written by another run (it holds "
+                            f"{str(self.path / self.name)!r}). Wait for that run to finish and run again: only the "
                             f"games still missing then are played.") from None
         except OSError as exc:
             raise _unwritable(self.path, exc) from None
@@ -232,11 +250,17 @@ class _Lock:
         self.lock.release()
 
 
+def write_lock(path, name: str = LOCK, what: str = "store") -> _Lock:
+    """``with write_lock(directory, name):`` -- the one-writer rule of a store directory (`StoreBusy`
+    while another process holds ``name``; an unwritable directory is an OSError saying what to do)."""
+    return _Lock(Path(path), name, what)
+
+
 def _unwritable(path: Path, exc: OSError) -> OSError:
     why = exc.strerror or str(exc)
     full = " The disk is full: free some space" if exc.errno == errno.ENOSPC else \
         " Make it writable (or copy it somewhere writable)"
-    return OSError(exc.errno, f"Cannot write to the store {str(path)!r} ({why}).{full} and run the same command "
+    return WriteError(exc.errno, f"Cannot write to the store {str(path)!r} ({why}).{full} and run the same command "
                               f"again: every chunk already stored is kept and only the missing games are played.")
 
 
@@ -277,7 +301,7 @@ class Store:
     def seed_in(store) -> int | None:
         """The seed recorded in an existing store directory (None if there is none yet)."""
         where = Store.location(store)
-        manifest = _read_manifest(where) if where is not None else None
+        manifest = _read_manifest(check_output_dir(where, writable=False)) if where is not None else None
         return int(manifest["seed"]) if manifest else None
 
     @classmethod
@@ -308,7 +332,7 @@ class Store:
         """
         config = _config(rules, seed, per_seat)
         key = store_key(rules, seed, per_seat)
-        path = cls.location(store) or default_path(rules, seed, per_seat)
+        path = check_output_dir(cls.location(store) or default_path(rules, seed, per_seat), writable=False)
         manifest = _read_manifest(path)
         if manifest is None:
             manifest = {"format": STORE_FORMAT, "key": key, **config, "requested": []}
@@ -348,7 +372,7 @@ class Store:
         gone = []
         for kind in ("games", "seats"):
             for lo, hi, _, path in self._files(kind):
-                if hi > start and lo < stop and not _looks_whole(path):
+                if hi > start and lo < stop and _regular(path) is not None and not _looks_whole(path):
                     path.unlink()
                     gone.append(path)
         return gone
@@ -422,10 +446,11 @@ class Store:
         what = f"Chunk {path.name!r} of the store {str(self.path)!r}"
         fix = (f"run `beggarstats store verify {self.path} --repair` (or `beggarstats.verify(store, repair=True)`) "
                f"to remove it, then the same simulate command again to replay games {lo:,}..{hi - 1:,}")
-        try:
-            data = path.read_bytes() if data is None else data
-        except OSError as exc:
-            return Problem("damaged", f"{what} cannot be read ({exc.strerror}): {fix}.", path, (lo, hi)), None
+        rows = (hi - lo) * (self.rules.players if kind == "seats" else 1)
+        if data is None:
+            data, why = _read_chunk(path, _CHUNK_BYTES_FIXED + _CHUNK_BYTES_PER_ROW * rows)
+            if data is None:
+                return Problem("damaged", f"{what} {why}: {fix}.", path, (lo, hi)), None
         if crc is not None and _crc(data) != crc:
             return Problem("damaged", f"{what} is damaged (its content does not match its checksum): {fix}.",
                            path, (lo, hi)), None
@@ -436,7 +461,6 @@ class Store:
         except (pa.ArrowException, OSError, ValueError) as exc:
             return Problem("damaged", f"{what} is damaged ({exc}): {fix}.", path, (lo, hi)), None
         want = self._attrs(lo, hi - lo)
-        rows = (hi - lo) * (self.rules.players if kind == "seats" else 1)
         wrong = [k for k in ("rules", "seed", "rules_version", "start", "n_games") if (meta or {}).get(k) != want[k]]
         if wrong or pf.metadata.num_rows != rows:
             why = ", ".join(wrong) if wrong else "number of rows"
@@ -519,16 +543,16 @@ class Store:
             name, path = entry.name, Path(entry.path)
             if name in (MANIFEST, LOCK):
                 continue
-            if _TMP.match(name):
+            if _OWN_TMP.match(name) and _regular(path) is not None:
                 found.append(Problem("temporary", f"{name!r} is a temporary file left by an interrupted run.", path))
                 bad.append(path)
                 continue
             m = _CHUNK.match(name)
             if m is None:
-                if _OLD_CHUNK.match(name) or name.endswith(".parquet"):
-                    found.append(Problem("unknown", f"{name!r} is not a chunk of this store format; it is never "
-                                                    f"loaded.", path))
-                    bad.append(path)
+                if _TMP.match(name) or _OLD_CHUNK.match(name) or name.endswith(".parquet"):
+                    found.append(Problem("other", f"{name!r} was not written by this store (it is never loaded, "
+                                                  f"and repair leaves it alone): move it away if it is not yours.",
+                                         path))
                 continue
             kind, lo, hi, crc = m.group(1), int(m.group(2)), int(m.group(3)), m.group(4)
             if kind == "seats" and not self.per_seat:
@@ -563,10 +587,29 @@ class Store:
             found.append(Problem("missing", f"games {a:,}..{b - 1:,} ({b - a:,}) were asked for but are not stored.",
                                  None, (a, b)))
         if repair:
-            for path in bad:
-                if path.exists():
+            for path in bad:  # chunk names and own temporaries only; a directory is never removed
+                if os.path.lexists(path) and not path.is_dir():
                     path.unlink()
         return found
+
+
+def _read_chunk(path: Path, limit: int) -> tuple[bytes | None, str]:
+    """The bytes of chunk file ``path``, or None and why not: only a regular file of at most
+    ``limit`` bytes is read (a pipe, a device such as /dev/zero, a directory is never opened)."""
+    info = _regular(path)
+    if info is None:
+        kind = "missing" if not os.path.lexists(path) else "not a regular file (a pipe, device, directory or dangling link)"
+        return None, f"cannot be read: it is {kind}"
+    if info.st_size > limit:
+        return None, f"is {info.st_size:,} bytes, more than a chunk of its games can be ({limit:,})"
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as exc:
+        return None, f"cannot be read ({exc.strerror})"
+    if len(data) > limit:
+        return None, f"grew past {limit:,} bytes while being read"
+    return data, ""
 
 
 def _manifest_bytes(manifest: dict) -> bytes:
@@ -582,6 +625,7 @@ def verify(store, *, repair: bool = False) -> list[Problem]:
     the problems found (an empty list: the store is sound).
     """
     path = Path(store.path if isinstance(store, Store) else store)
+    repair = check_flag("repair", repair)
     try:
         st = Store.at(path)
     except StoreError as exc:
@@ -613,10 +657,14 @@ def load(store, columns=None, *, seats: bool = False, partial: bool = False):
     DataFrame with ``attrs`` (rules, seed, rules_version, n_games, start).
     """
     path = Path(store)
+    seats, partial = check_flag("seats", seats), check_flag("partial", partial)
     if path.is_dir():
         return Store.at(path).frame(seats=seats, columns=columns, partial=partial)
     if not path.exists():
         raise ValueError(f"The `store` {str(path)!r} does not exist.")
+    if _regular(path) is None:
+        raise StoreError(f"The `store` {str(path)!r} is neither a directory nor a regular file (a pipe or device "
+                         f"is never read); pass a store directory or a .parquet file.")
     try:
         pf = pq.ParquetFile(path, page_checksum_verification=True)
         table = pf.read(columns=list(columns) if columns else None)
@@ -630,13 +678,6 @@ def save(frame, path) -> Path:
     table = pa.Table.from_pandas(frame, preserve_index=False)
     table = with_attrs(table.replace_schema_metadata({}), dict(frame.attrs))
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.chmod(tmp, 0o666 & ~_UMASK)
-    os.close(fd)
-    try:
+    with replacing(path, "parquet file") as tmp:
         pq.write_table(table, tmp, write_page_checksum=True)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
     return path

@@ -30,7 +30,7 @@ import functools
 import hashlib
 import json
 import os
-import threading
+import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,18 +38,23 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..game.checks import check_n_jobs, check_seed, whole
+from ..game.checks import whole
+from .arguments import check_run
+from .limits import MAX_GAME_ID
+from .outputs import check_output_dir, write_text
+from .store import Store, StoreError, _unwritable, write_lock
 from ..engine.fast import OUTCOME_CODES
 from .parallel import run_chunks
 from ..engine.rng import fresh_seed
 from ..game.rules import RULES_VERSION, Rules, check_rules
 from .simulate import _batch_engine
 
-__all__ = ["Summary", "summarize", "load_summary", "DEFAULT_CAP", "DEFAULT_TOP", "SUMMARY_FILE"]
+__all__ = ["Summary", "summarize", "summarize_store", "load_summary", "DEFAULT_CAP", "DEFAULT_TOP", "SUMMARY_FILE"]
 
 DEFAULT_CAP = 2**15  # cards: histograms are exact up to here (the record game has 8,344)
 DEFAULT_TOP = 100  # longest finished games kept
 SUMMARY_FILE = "summary.json"  # the checkpoint inside a store directory
+SUMMARY_LOCK = ".summary.lock"  # held by the run writing it
 DEFAULT_CHECKPOINT = 10.0  # seconds between saves of a running summary
 FORMAT = 1
 
@@ -286,39 +291,130 @@ class Summary:
 
     def save(self, path) -> Path:
         """Write the summary as JSON with a SHA-256 checksum, atomically (temporary file, then
-        `os.replace`): the file is either the old or the new summary, never half of one."""
+        `os.replace`): the file is either the old or the new summary, never half of one. An
+        OSError (a full disk) names the file and what to do."""
         path = Path(path)
         body = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
         text = json.dumps({"format": FORMAT, "sha256": hashlib.sha256(body.encode()).hexdigest(),
                            "summary": json.loads(body)}, sort_keys=True, separators=(",", ":"))
-        tmp = path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
-        try:
-            tmp.write_text(text + "\n")
-            os.replace(tmp, path)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
+        write_text(path, text + "\n", what="summary file")  # a temporary name, then os.replace
         return path
 
 
+MAX_SUMMARY_BYTES = 2**31  # a summary.json is kilobytes (its loops and games past the cap are rare)
+
+
+def _damaged(path: Path, why: str) -> StoreError:
+    return StoreError(f"The summary file {str(path)!r} is damaged ({why}); restore it from a copy, or delete it "
+                      f"to start over.")
+
+
+def _invariants(s: Summary) -> list[str]:
+    """What is inconsistent in a summary (empty: its counts agree with each other and its ranges)."""
+    bad = []
+    n = s.n_games
+    if any(not 0 <= lo < hi <= MAX_GAME_ID + 1 for lo, hi in s.ranges) or \
+            list(s.ranges) != sorted(s.ranges) or any(a[1] > b[0] for a, b in zip(s.ranges, s.ranges[1:])):
+        bad.append(f"its ranges {list(s.ranges)[:5]} are not sorted, disjoint ranges of game ids")
+    if not 0 <= s.seed < 2**64 or s.cap < 1 or s.top < 0:
+        bad.append("its seed, cap or top is out of range")
+    if s.outcomes.shape != (3,) or s.wins.shape != (s.rules.players,):
+        return bad + [f"it has {s.outcomes.size} outcome counts (3 expected) and {s.wins.size} seats' wins "
+                      f"({s.rules.players} expected)"]
+    counts = [s.outcomes, s.wins, *s.cards, *s.tricks]
+    if any((c < 0).any() for c in counts):
+        bad.append("it holds negative counts")
+    if int(s.outcomes.sum()) != n:
+        bad.append(f"its outcomes sum to {int(s.outcomes.sum()):,} games, but its ranges hold {n:,}")
+    for name, rec, columns in (("over_cap", s.over_cap, GAME_COLUMNS), ("loops", s.loops, LOOP_COLUMNS),
+                               ("longest", s.longest, GAME_COLUMNS)):
+        sizes = {rec[c].size for c in columns}
+        if len(sizes) != 1:
+            bad.append(f"the columns of its {name} list differ in length")
+            continue
+        games, out = rec["game"], rec["outcome"]
+        inside = np.zeros(games.size, bool)
+        for lo, hi in s.ranges:
+            inside |= (games >= lo) & (games < hi)
+        if not inside.all() or ((out < 0) | (out > 2)).any():
+            bad.append(f"its {name} list names games or outcomes outside the summary")
+        if name != "longest" and (np.diff(games) <= 0).any():
+            bad.append(f"its {name} list is not sorted by game id")
+    for o, code in enumerate(OUTCOME_CODES):
+        listed = int(np.count_nonzero(s.over_cap["outcome"] == o))
+        for measure in MEASURES:
+            hist = getattr(s, measure)[o]
+            if int(hist.sum()) + listed != s.outcomes[o]:
+                bad.append(f"its {measure} histogram of {code} games counts {int(hist.sum()) + listed:,} games "
+                           f"(with those past the cap), but its outcomes say {int(s.outcomes[o]):,}")
+        if s.cards[o].size > s.cap + 1:
+            bad.append(f"its cards histogram of {code} games goes past its cap of {s.cap:,} cards")
+    if s.over_cap["cards"].size and (s.over_cap["cards"] <= s.cap).any():
+        bad.append(f"its over_cap list holds games of at most {s.cap:,} cards")
+    if int(np.count_nonzero(s.loops["outcome"] == 1)) != s.outcomes[1]:
+        bad.append(f"its loops list holds {int(np.count_nonzero(s.loops['outcome'] == 1)):,} loop games, but its "
+                   f"outcomes say {int(s.outcomes[1]):,}")
+    if s.longest["game"].size != min(s.top, int(s.outcomes[0])) or (s.longest["outcome"] != 0).any():
+        bad.append(f"its list of the longest finished games holds {s.longest['game'].size:,}, not "
+                   f"min(top, finished games) = {min(s.top, int(s.outcomes[0])):,}")
+    won = int(s.wins.sum())
+    if s.rules.unfinished == "none" and won != s.outcomes[0] or not s.outcomes[0] <= won <= n:
+        bad.append(f"its seats' wins sum to {won:,}, but it has {int(s.outcomes[0]):,} finished games"
+                   + ("" if s.rules.unfinished == "none" else f" of {n:,}"))
+    return bad
+
+
 def load_summary(path) -> Summary:
-    """Read a summary written by `Summary.save`; a damaged or altered file is refused (its checksum)."""
+    """Read a summary written by `Summary.save`.
+
+    A damaged or altered file is refused, naming it: bad JSON, a checksum that does not match, a
+    missing key, counts that disagree with each other or with the ranges of game ids (outcomes
+    summing to the games of the ranges, each histogram to its outcome, the wins to the finished
+    games, the lists to the counts), or a path that is not a regular file.
+    """
     path = Path(path)
     try:
-        envelope = json.loads(path.read_text())
+        info = path.stat()
+    except FileNotFoundError:
+        raise StoreError(f"The summary file {str(path)!r} does not exist.") from None
+    except OSError as exc:
+        raise StoreError(f"The summary file {str(path)!r} cannot be read ({exc.strerror}).") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise StoreError(f"The summary file {str(path)!r} is not a regular file (a directory, device or pipe); "
+                         f"move it away, or pass another directory.")
+    if info.st_size > MAX_SUMMARY_BYTES:
+        raise _damaged(path, f"{info.st_size:,} bytes, far more than a summary holds")
+    try:
+        envelope = json.loads(path.read_bytes().decode())
         body = json.dumps(envelope["summary"], sort_keys=True, separators=(",", ":"))
         ok = envelope.get("format") == FORMAT and hashlib.sha256(body.encode()).hexdigest() == envelope["sha256"]
-    except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
+    except OSError as exc:
+        raise StoreError(f"The summary file {str(path)!r} cannot be read ({exc.strerror}).") from None
+    except (json.JSONDecodeError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
         ok = False
     if not ok:
-        raise ValueError(f"The summary file {str(path)!r} is damaged (bad JSON or checksum); delete it to start over.")
-    return Summary.from_dict(envelope["summary"])
+        raise _damaged(path, "bad JSON or checksum")
+    try:
+        summary = Summary.from_dict(envelope["summary"])
+    except KeyError as exc:
+        raise _damaged(path, f"it lacks the key {exc.args[0]!r}") from None
+    except (TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
+        raise _damaged(path, f"a value of the wrong kind: {exc}") from None
+    bad = _invariants(summary)
+    if bad:
+        raise _damaged(path, "; ".join(bad))
+    return summary
 
 
 # -- the reduction next to the kernel -------------------------------------------------------------
 def _summarize_chunk(lo, hi, *, engine, rules, seed, cap, top) -> Summary:
     """Play games lo..hi-1 and reduce them to a Summary (runs on a worker: only this crosses back)."""
-    a = engine(rules, seed, np.arange(lo, hi, dtype=np.int64))
+    return _reduce(engine(rules, seed, np.arange(lo, hi, dtype=np.int64)), lo, hi, rules=rules, seed=seed, cap=cap,
+                   top=top)
+
+
+def _reduce(a: dict, lo: int, hi: int, *, rules, seed, cap, top) -> Summary:
+    """The Summary of games lo..hi-1 from their arrays (``engine.fast.play_games``' names)."""
     cards, tricks, out, winner = a["cards"], a["tricks"], a["outcome"], a["winner"]
     # (Comparisons and counts rather than bincount of the small-int arrays: several times faster.)
     looped, cutoff = np.count_nonzero(out == 1), np.count_nonzero(out == 2)
@@ -366,6 +462,42 @@ def _summarize_chunk(lo, hi, *, engine, rules, seed, cap, top) -> Summary:
                    loops=pick(a["looped"], LOOP_COLUMNS), longest=longest)
 
 
+def _arrays_of_table(table) -> dict:
+    """The engine's arrays of one stored chunk (a games table of `beggarstats.run.tables`)."""
+    from .tables import LOOP_COLUMNS as STORED_LOOP_COLUMNS
+
+    a = {c: np.asarray(table.column(c).to_numpy(zero_copy_only=False), np.int64) for c in MEASURES}
+    names = table.column("outcome").to_pandas().astype(str).to_numpy()
+    a["outcome"] = np.select([names == o for o in OUTCOME_CODES], range(len(OUTCOME_CODES)), -1)
+    a["winner"] = np.asarray(table.column("winner").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
+    a["looped"] = np.asarray(table.column("loop_tricks").is_valid().to_numpy(zero_copy_only=False), bool)
+    for c in STORED_LOOP_COLUMNS:
+        a[c] = np.asarray(table.column(c).fill_null(0).to_numpy(zero_copy_only=False), np.int64)
+    return a
+
+
+def summarize_store(store, *, start: int | None = None, stop: int | None = None, cap=DEFAULT_CAP,
+                    top=DEFAULT_TOP) -> Summary:
+    """The `Summary` of the games a parquet store holds (start..stop-1, default all), read one
+    chunk at a time: memory is that of one chunk, whatever the size of the run.
+
+    Equal to ``summarize`` of the same games (same rules, seed, ``cap`` and ``top``).
+    """
+    st = store if isinstance(store, Store) else Store.at(store)
+    rules, seed = st.rules, st.seed
+    cap, top = whole("cap", cap, 1), whole("top", top, 0)
+    total = Summary(rules=rules, seed=seed, cap=cap, top=top)
+    lo_all = 0 if start is None else start
+    hi_all = MAX_GAME_ID + 1 if stop is None else stop
+    columns = list(MEASURES) + ["outcome", "winner", *LOOP_COLUMNS[len(GAME_COLUMNS):]]
+    for lo, hi, _ in st.chunks():
+        a, b = max(lo, lo_all), min(hi, hi_all)
+        if a < b:
+            table = st.read(start=a, stop=b, columns=columns)
+            total = total + _reduce(_arrays_of_table(table), a, b, rules=rules, seed=seed, cap=cap, top=top)
+    return total
+
+
 def _missing(covered, start, stop):
     """Sub-ranges of start..stop-1 not in ``covered`` (sorted disjoint ranges)."""
     out, a = [], start
@@ -382,7 +514,7 @@ def _missing(covered, start, stop):
 
 def _store_file(store) -> Path:
     if isinstance(store, (str, os.PathLike)) and not isinstance(store, bool):
-        return Path(store) / SUMMARY_FILE
+        return check_output_dir(store, writable=False) / SUMMARY_FILE
     raise ValueError(f"The value for `store` must be a directory path or None, but {store!r} was passed.")
 
 
@@ -426,40 +558,64 @@ def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=Fa
     -------
     Summary
     """
-    n_games = whole("n_games", n_games, 0)
-    start = whole("start", start, 0)
-    chunk_size = whole("chunk_size", chunk_size, 1, none=True)
+    n_games, start, seed, n_jobs, chunk_size = check_run(n_games, start=start, seed=seed, n_jobs=n_jobs,
+                                                         chunk_size=chunk_size)
     cap = whole("cap", cap, 1)
     top = whole("top", top, 0)
-    check_n_jobs(n_jobs)
     rules = check_rules(rules)
-    seed = check_seed(seed)
     checkpoint = DEFAULT_CHECKPOINT if checkpoint is None else checkpoint
     if isinstance(checkpoint, bool) or not isinstance(checkpoint, (int, float)) or not checkpoint >= 0:
         raise ValueError(f"The value for `checkpoint` must be a number of seconds >= 0, but {checkpoint!r} was passed.")
     path = None if store is None else _store_file(store)
-    saved = None
-    if path is not None and path.exists():
-        saved = load_summary(path)
-        if seed is None:
-            seed = saved.seed
+    saved = _saved(path)
+    if seed is None and saved is not None:
+        seed = saved.seed
+    if seed is None and path is not None:
+        seed = Store.seed_in(path.parent)  # a parquet store's directory: the same table as its games
     if seed is None:
         seed = fresh_seed()
-    total = Summary(rules=rules, seed=seed, cap=cap, top=top)
-    if saved is not None:
-        if saved._config() != total._config():
-            differs = [k for k, v in total._config().items() if saved._config()[k] != v]
-            raise ValueError(f"The `store` directory {str(path.parent)!r} holds another run (its {', '.join(differs)} "
-                             f"differ); pass another directory or the same settings.")
-        total = saved
-    elif path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    config = Summary(rules=rules, seed=seed, cap=cap, top=top)
+    total = _same_run(saved, config, path)
     stop = start + n_games
-    todo = _missing(total.ranges, start, stop)
-    left = sum(hi - lo for lo, hi in todo)
-    if not left:
-        return _restrict(total, start, stop)
-    work = functools.partial(_summarize_chunk, engine=_batch_engine(), rules=rules, seed=seed, cap=cap, top=top)
+    if not _missing(total.ranges, start, stop):
+        return _restrict(total, start, stop)  # nothing to play (the directory may be read-only)
+    if path is None:
+        return _restrict(_play(total, _missing(total.ranges, start, stop), None, n_jobs=n_jobs, chunk_size=chunk_size,
+                               progress=progress, n_games=n_games, checkpoint=checkpoint), start, stop)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _unwritable(path.parent, exc) from None
+    with write_lock(path.parent, SUMMARY_LOCK, "summary store"):  # one writer: a second run is refused
+        total = _same_run(_saved(path), config, path)  # as saved by a run that held the lock before
+        total.save(path)  # fails now, not after the run, if the file cannot be written
+        total = _play(total, _missing(total.ranges, start, stop), path, n_jobs=n_jobs, chunk_size=chunk_size,
+                      progress=progress, n_games=n_games, checkpoint=checkpoint)
+    return _restrict(total, start, stop)
+
+
+def _saved(path: Path | None) -> Summary | None:
+    """The summary saved at ``path`` (None if there is none; a damaged one is an error naming it)."""
+    if path is None or not (path.exists() or path.is_symlink()):
+        return None
+    return load_summary(path)
+
+
+def _same_run(saved: Summary | None, config: Summary, path: Path | None) -> Summary:
+    """``saved`` if it is of the run ``config`` describes, ``config`` (empty) if there is none."""
+    if saved is None:
+        return config
+    if saved._config() != config._config():
+        differs = [k for k, v in config._config().items() if saved._config()[k] != v]
+        raise ValueError(f"The `store` directory {str(path.parent)!r} holds another run (its {', '.join(differs)} "
+                         f"differ); pass another directory or the same settings.")
+    return saved
+
+
+def _play(total: Summary, todo, path: Path | None, *, n_jobs, chunk_size, progress, n_games, checkpoint) -> Summary:
+    """``total`` plus the games of ``todo``, saved to ``path`` every ``checkpoint`` seconds and at the end."""
+    work = functools.partial(_summarize_chunk, engine=_batch_engine(), rules=total.rules, seed=total.seed,
+                             cap=total.cap, top=total.top)
     run = {"total": total, "last_save": time.monotonic(), "dirty": False}
 
     def add(lo, hi, part):
@@ -475,8 +631,7 @@ def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=Fa
     finally:
         if path is not None and run["dirty"]:
             run["total"].save(path)  # everything finished so far, also after Ctrl-C
-    total = run["total"]
-    return _restrict(total, start, stop)
+    return run["total"]
 
 
 def _restrict(total: Summary, start: int, stop: int) -> Summary:
