@@ -126,6 +126,9 @@ class Summary:
     over_cap, loops, longest : dict of column -> int64 array
         Games longer than ``cap`` cards (sorted by id); games whose state repeated (sorted by id,
         with the loop figures); the ``top`` longest finished games (longest first).
+    exact : bool
+        True for a census (`beggarstats.census`): every distinct deal once, the ids are deal ranks
+        (`beggarstats.deal_at`), ``seed`` is 0 and every count is exact, not a sample.
     """
 
     rules: Rules
@@ -141,6 +144,7 @@ class Summary:
     over_cap: dict = field(default_factory=lambda: _records(GAME_COLUMNS))
     loops: dict = field(default_factory=lambda: _records(LOOP_COLUMNS))
     longest: dict = field(default_factory=lambda: _records(GAME_COLUMNS))
+    exact: bool = False  # a census (run/census.py): the ids are deal ranks, every deal once
 
     def __post_init__(self):
         if self.wins is None:
@@ -153,7 +157,7 @@ class Summary:
 
     def _config(self) -> dict:
         return {"rules": self.rules.to_dict(), "seed": int(self.seed), "rules_version": int(self.rules_version),
-                "cap": int(self.cap), "top": int(self.top)}
+                "cap": int(self.cap), "top": int(self.top), **({"exact": True} if self.exact else {})}
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{o} {int(c):,}" for o, c in zip(OUTCOME_CODES, self.outcomes))
@@ -164,8 +168,8 @@ class Summary:
     def __add__(self, other: "Summary") -> "Summary":
         if not isinstance(other, Summary):
             return NotImplemented
-        if (self.rules, self.seed, self.rules_version, self.cap, self.top) != (
-                other.rules, other.seed, other.rules_version, other.cap, other.top):
+        if (self.rules, self.seed, self.rules_version, self.cap, self.top, self.exact) != (
+                other.rules, other.seed, other.rules_version, other.cap, other.top, other.exact):
             differs = [k for k, v in self._config().items() if other._config()[k] != v]
             raise ValueError(f"Cannot add summaries of different runs (their {', '.join(differs)} differ).")
         return Summary(
@@ -175,7 +179,7 @@ class Summary:
             cards=[_add_counts(a, b) for a, b in zip(self.cards, other.cards)],
             tricks=[_add_counts(a, b) for a, b in zip(self.tricks, other.tricks)],
             over_cap=_concat(self.over_cap, other.over_cap), loops=_concat(self.loops, other.loops),
-            longest=_top(_concat(self.longest, other.longest), self.top))
+            longest=_top(_concat(self.longest, other.longest), self.top), exact=self.exact)
 
     def __radd__(self, other):
         if other == 0:  # sum(summaries)
@@ -282,7 +286,7 @@ class Summary:
                    cards=[dense(d["cards"][o]) for o in OUTCOME_CODES],
                    tricks=[dense(d["tricks"][o]) for o in OUTCOME_CODES],
                    over_cap=records(d["over_cap"], GAME_COLUMNS), loops=records(d["loops"], LOOP_COLUMNS),
-                   longest=records(d["longest"], GAME_COLUMNS))
+                   longest=records(d["longest"], GAME_COLUMNS), exact=bool(d.get("exact", False)))
 
     def save(self, path) -> Path:
         """Write the summary as JSON with a SHA-256 checksum, atomically (temporary file, then
@@ -460,6 +464,16 @@ def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=Fa
     if not left:
         return _restrict(total, start, stop)
     work = functools.partial(_summarize_chunk, engine=_batch_engine(), rules=rules, seed=seed, cap=cap, top=top)
+    total = _drive(work, total, todo, path=path, checkpoint=checkpoint, n_jobs=n_jobs, chunk_size=chunk_size,
+                   progress=progress, n_total=n_games, desc="summarize")
+    return _restrict(total, start, stop)
+
+
+def _drive(work, total: Summary, todo, *, path, checkpoint, n_jobs, chunk_size, progress, n_total, desc,
+           unit="game", largest=None) -> Summary:
+    """Run ``work(lo, hi) -> Summary`` over the ranges ``todo`` through `run_chunks`, adding each part
+    to ``total`` as it finishes and saving the sum to ``path`` (if any) every ``checkpoint`` seconds
+    and when the run stops, also on Ctrl-C (`summarize` and `run.census.census`)."""
     run = {"total": total, "last_save": time.monotonic(), "dirty": False}
 
     def add(lo, hi, part):
@@ -469,14 +483,14 @@ def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=Fa
             run["total"].save(path)
             run["last_save"], run["dirty"] = time.monotonic(), False
 
+    sizes = {} if largest is None else {"largest": largest}
     try:
-        run_chunks(work, todo, sink=add, n_jobs=n_jobs, chunk_size=chunk_size, progress=progress, total=n_games,
-                   desc="summarize")
+        run_chunks(work, todo, sink=add, n_jobs=n_jobs, chunk_size=chunk_size, progress=progress, total=n_total,
+                   desc=desc, unit=unit, **sizes)
     finally:
         if path is not None and run["dirty"]:
             run["total"].save(path)  # everything finished so far, also after Ctrl-C
-    total = run["total"]
-    return _restrict(total, start, stop)
+    return run["total"]
 
 
 def _restrict(total: Summary, start: int, stop: int) -> Summary:
