@@ -155,3 +155,36 @@ def test_resumes_after_a_kill(tmp_path):
     assert partial.exact and 6000 <= partial.n_games < 400_000
     resumed = census(ITALIAN_HALF, stop=400_000, store=tmp_path, n_jobs=2)
     assert resumed == census(ITALIAN_HALF, stop=400_000, n_jobs=1)
+
+
+def test_loops_as_cycles():
+    from beggarstats.engine.cycles import canonical_cycle, cycle_states, half_swap
+    from beggarstats.engine.cycles import _mirror
+    from beggarstats.run.cycles import loop_cycles
+
+    rules = bs.Rules(deck=bs.Deck(7, 2, 2, 1, 0))  # 23,760 deals, dozens of loops
+    s = census(rules, n_jobs=1)
+    deals, cycles = loop_cycles(s)
+    assert deals["rank"].tolist() == s.loops["game"].tolist() and len(deals) == s.outcomes[1] > 0
+    assert cycles["deals"].sum() == len(deals) and cycles["cycle"].tolist() == list(range(len(cycles)))
+    assert (deals.groupby("cycle")["rank"].min().to_numpy() == cycles["first_rank"].to_numpy()).all()
+    assert cycles["half_swap"].any() and not cycles["half_swap"].all()
+    forms = set()
+    for row in deals.itertuples():
+        deal = bs.deal_at(row.rank, rules)
+        states = cycle_states(deal, rules, row.loop_start_tricks, row.loop_tricks)
+        later = cycle_states(deal, rules, row.loop_start_tricks + 1, row.loop_tricks)  # entered one trick on
+        assert canonical_cycle(later) == canonical_cycle(states) and later == states[1:] + states[:1]
+        assert half_swap(states) == bool(cycles["half_swap"][row.cycle])
+        if half_swap(states):
+            k = len(states) // 2
+            assert states[k] == _mirror(states[0]) and states[k] != states[0]
+        forms.add(canonical_cycle(states))
+        assert cycles["tricks"][row.cycle] == row.loop_tricks and cycles["cards"][row.cycle] == row.loop_cards
+    assert len(forms) == len(cycles)
+    with pytest.raises(ValueError, match="needs a census"):
+        loop_cycles(bs.summarize(10, rules=rules, seed=1, n_jobs=1))
+    with pytest.raises(ValueError, match="does not repeat"):
+        row = deals.iloc[0]
+        cycle_states(bs.deal_at(int(row["rank"]), rules), rules, int(row["loop_start_tricks"]),
+                     int(row["loop_tricks"]) + 1)
