@@ -57,7 +57,7 @@ atlas[["players", "deck", "deals", "loops", "cycles", "seat0_share", "mean_cards
 # %% [markdown]
 # ## The published checks: the Italian half deck
 #
-# Gentilini (2012) counted the deals of the Italian half deck (number cards and two each of J, Q, K,
+# Gentilini counted the deals of the Italian half deck (number cards and two each of J, Q, K,
 # no Aces) for two players, how many never end, and, under the "empty" end convention, the most
 # frequent length.
 
@@ -90,10 +90,13 @@ share = exact_loop_share(censuses)
 share["family"] = [f"{'one' if s.rules.deck.jacks == 1 else 'two'} of each penalty card"
                    for s in censuses]
 share = share[share["deck"].str.endswith(("/1/1/1/1", "/2/2/2/2"))]
-fig, ax = plt.subplots(figsize=(7, 4))
-sns.lineplot(data=share, x="n_cards", y="loop_share", hue="family", style="players", markers=True, ax=ax)
-ax.set(xlabel="cards in the deck", ylabel="share of deals that never end (exact)",
-       title="Never-ending deals by deck size: every deal played once");
+fig, ax = plt.subplots(figsize=(9, 4))
+sns.lineplot(data=share.assign(percent=100 * share["loop_share"]), x="n_cards", y="percent", hue="family",
+             style="players", markers=True, ax=ax)
+sns.move_legend(ax, "upper left", bbox_to_anchor=(1.02, 1))
+ax.set(xlabel="cards in the deck", ylabel="deals that never end (%, exact)",
+       title="Never-ending deals by deck size: every deal played once")
+fig.tight_layout();
 
 # %%
 top = share.loc[share["loop_share"].idxmax()]
@@ -111,10 +114,14 @@ ax.set(xlabel="cards in the deck (one of each penalty card)", ylabel="seat 0's e
        title="Two players: the exact advantage of leading");
 
 # %%
-far = two.iloc[(two.seat0_share - 0.5).abs().argmax()]
-Markdown(f"""**Reading.** With one of each penalty card, seat 0's exact share of the decided deals ranges
-from {two.seat0_share.min():.4f} to {two.seat0_share.max():.4f}; the farthest from a fair half is the
-deck of {far.numbers + 4} cards ({far.seat0_share:.4f}).""")
+some = two[two.numbers >= 1]
+odd, even = some[(some.numbers + 4) % 2 == 1], some[(some.numbers + 4) % 2 == 0]
+Markdown(f"""**Reading.** With one of each penalty card (and at least one number card), seat 0's exact share
+of the decided deals swings with the parity of the deck: with an odd number of cards seat 0 is dealt the
+extra card and wins between {odd.seat0_share.min():.4f} and {odd.seat0_share.max():.4f}; with an even
+number, between {even.seat0_share.min():.4f} and {even.seat0_share.max():.4f}. The swing narrows as the
+deck grows: at the largest deck of each parity the shares are {odd.seat0_share.iloc[-1]:.4f} and
+{even.seat0_share.iloc[-1]:.4f}.""")
 
 # %% [markdown]
 # ## The standard half deck
@@ -147,4 +154,6 @@ inside = coverage[(coverage.low <= 0.95) & (0.95 <= coverage.high)]
 Markdown(f"""**Reading.** Over {SAMPLES} samples of {max(50, N_GAMES // 200):,} games of the {truth.rules.deck.label()}
 deck, the coverage of the nominal 95% intervals is """
          + ", ".join(f"{r.coverage:.1%} [{r.low:.1%}, {r.high:.1%}] for the {r.quantity}" for r in coverage.itertuples())
-         + f"; the nominal level lies inside the interval for {len(inside)} of the {len(coverage)} quantities.")
+         + f"; the nominal level lies inside the interval for {len(inside)} of the {len(coverage)} quantities. "
+         "The loop share's Clopper-Pearson interval is exact, hence conservative: it covers at least the nominal "
+         "level by construction, the more so for a rare event.")
