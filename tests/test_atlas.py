@@ -70,3 +70,26 @@ def test_exact_row_against_the_deals_played_one_by_one():
         exact_row(bs.summarize(10, rules=rules, seed=1, n_jobs=1))
     share = exact_loop_share([census(rules, n_jobs=1)])
     assert share["loop_share"].iloc[0] == row["loop_share"] and share["design"].iloc[0] == "census"
+
+
+def test_readme_numbers_come_from_the_atlas():
+    """Every number of README's census section is a fact of the committed censuses (or a deck's counts)."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = readme.split("## Exact answers: every deal of a small deck", 1)[1].split("\n## ", 1)[0]
+    prose = re.sub(r"```.*?```|`[^`]*`", " ", section, flags=re.S)
+    italian = load_summary(census_file(2, (14, 2, 2, 2, 0), "trick"))
+    empty = load_summary(census_file(2, (14, 2, 2, 2, 0), "empty"))
+    lengths, counts = empty.frequencies("cards", ("win", "loop", "cutoff"))
+    _, cycles = loop_cycles(italian)
+    two = [d for d in ATLAS_DECKS if d[0] == 2]
+    facts = {italian.n_games, int(italian.outcomes[1]), int(lengths[np.argmax(counts)]), int(counts.max()),
+             int(cycles["tricks"][0]), int(cycles["cards"][0]), len(ON_FILE),
+             max(c[0] for _, c, _ in two if c[1] == 1), max(c[0] for _, c, _ in two if c[1] == 2),
+             bs.n_deals(bs.Rules(deck=bs.Deck(18, 2, 2, 2, 2))), 95, 2, 8}  # §2, 95%, 08_exact
+    assert len(cycles) == 1 and "a single cycle" in prose and bool(cycles["half_swap"][0])
+    quoted = {int(x.replace(",", "")) for x in re.findall(r"(?<![\w.])\d[\d,]*(?![\w])", prose)}
+    assert quoted <= facts, sorted(quoted - facts)
+    assert "(True, 3488400, 16)" in section and italian.exact
