@@ -188,3 +188,27 @@ def test_loops_as_cycles():
         row = deals.iloc[0]
         cycle_states(bs.deal_at(int(row["rank"]), rules), rules, int(row["loop_start_tricks"]),
                      int(row["loop_tricks"]) + 1)
+
+
+@pytest.mark.slow
+def test_same_result_on_the_loky_backend():
+    import joblib
+
+    rules = bs.Rules(players=3, deck=bs.Deck(5, 1, 1, 1, 1))
+    with joblib.parallel_config(backend="loky", n_jobs=2):
+        on_loky = census(rules, chunk_size=500)
+    assert on_loky == census(rules, n_jobs=1)
+
+
+def test_the_summary_analysis_reads_a_census():
+    """A census is a Summary: the analysis of summaries reads it, and its point values are exact."""
+    from beggarstats.analysis import summaries as sa
+    from beggarstats.analysis.exact import exact_row
+
+    rules = bs.Rules(deck=bs.Deck(7, 2, 2, 1, 0))
+    s = census(rules, n_jobs=1)
+    row = exact_row(s)
+    assert sa.length_summary(s)["mean"].iloc[0] == pytest.approx(row["mean_cards"])
+    assert sa.seat_win_rates(s)["rate"].iloc[0] == pytest.approx(row["seat0_share"])
+    assert sa.loop_share(s)["loops"].iloc[0] == row["loops"] > 0
+    assert sa.kaplan_meier(s)["survival"].iloc[-1] >= 0
