@@ -142,7 +142,8 @@ Markdown(f"**The census refused:** {refusal}")
 #
 # Independent samples of random games from a deck whose census is known; on each, the package's own
 # 95% intervals (Wilson for a seat's win rate, t for the mean length, Clopper-Pearson for the loop
-# share); how often each contains the exact value, with a Clopper-Pearson interval on that coverage.
+# share, the Poisson GLM for the tail's end rate beyond the median length); how often each contains
+# the exact value, with a Clopper-Pearson interval on that coverage.
 
 # %%
 truth = load_summary(census_file(2, (7, 2, 2, 2, 2), "trick"))
@@ -156,4 +157,5 @@ deck, the coverage of the nominal 95% intervals is """
          + ", ".join(f"{r.coverage:.1%} [{r.low:.1%}, {r.high:.1%}] for the {r.quantity}" for r in coverage.itertuples())
          + f"; the nominal level lies inside the interval for {len(inside)} of the {len(coverage)} quantities. "
          "The loop share's Clopper-Pearson interval is exact, hence conservative: it covers at least the nominal "
-         "level by construction, the more so for a rare event.")
+         "level by construction, the more so for a rare event; a coverage interval lying wholly above the nominal "
+         "level marks an interval that is wider than it needs to be, one wholly below it an interval too narrow.")
