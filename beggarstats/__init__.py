@@ -23,6 +23,10 @@ _LAZY = {
     "parse_deal": (".game.cards", "parse_deal"),
     "format_deal": (".game.cards", "format_deal"),
     "random_deal": (".engine.deals", "random_deal"),
+    "deal_rank": (".engine.rank", "deal_rank"),
+    "deal_at": (".engine.rank", "deal_at"),
+    "n_deals": (".engine.rank", "n_deals"),
+    "census": (".run.census", "census"),
     "Deck": (".game.decks", "Deck"),
     "STANDARD": (".game.decks", "STANDARD"),
     "ITALIAN": (".game.decks", "ITALIAN"),
@@ -45,7 +49,7 @@ _LAZY = {
 }
 
 __all__ = [
-    "analysis", "DealError", "parse_deal", "format_deal", "random_deal", "Deck", "STANDARD", "ITALIAN",
+    "analysis", "DealError", "parse_deal", "format_deal", "random_deal", "deal_rank", "deal_at", "n_deals", "census", "Deck", "STANDARD", "ITALIAN",
     "GameResult", "Trick", "simulate_matches", "play", "load_records", "replay_records",
     "RULES_VERSION", "Rules", "replay", "simulate", "simulate_to_store", "load", "save",
     "verify", "Summary", "summarize",

@@ -17,7 +17,7 @@ import sys
 __all__ = ["main", "COMMANDS"]
 
 # Sub-command modules, in the order `beggarstats --help` lists them.
-COMMANDS = ("play", "records", "simulate", "summarize", "matches", "figures", "store")
+COMMANDS = ("play", "records", "simulate", "summarize", "census", "matches", "figures", "store")
 
 
 class _Parser(argparse.ArgumentParser):

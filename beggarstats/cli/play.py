@@ -7,7 +7,8 @@ import json
 import sys
 
 from ..game.cards import KIND_NAMES, DealError
-from .options import add_rule_options, rules_from_args
+from .census import add_deck_counts, counted_rules
+from .options import add_rule_options, rules_from_args, whole_number
 
 __all__ = ["HELP", "add_parser", "run", "describe"]
 
@@ -21,10 +22,13 @@ def add_parser(sub):
                                    "of players is the number of hands. A deal of the whole standard deck is\n"
                                    "checked card by card; --deck any plays a deal of any cards, e.g.\n\n"
                                    f"  beggarstats play --deck any {EXAMPLE}")
-    p.add_argument("deals", nargs="+", metavar="DEAL",
+    p.add_argument("deals", nargs="*", metavar="DEAL",
                    help="a deal, or - to read one deal per line from stdin (each bad line is reported "
                         "with its line number, the others are played, exit status 2 at the end)")
     add_rule_options(p, any_deck=True)
+    p.add_argument("--rank", type=whole_number, default=None, metavar="R",
+                   help="instead of a deal: the deal of rank R of the deck (with --players, --deck or --counts)")
+    add_deck_counts(p, players=True)
     p.add_argument("--seed", type=int, default=0, help="random stream for the shuffle variants (default 0)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="one JSON object per deal per line")
@@ -92,6 +96,14 @@ def run(args) -> int:
     from ..game.checks import check_seed
 
     check_seed(args.seed, name="--seed", none=False)
+    if (args.rank is None) == (not args.deals):
+        raise ValueError("give one or more deals, or --rank R (not both)")
+    if args.rank is not None:  # the deal of that rank, then played like any other
+        from ..engine.rank import deal_at
+        from ..game.cards import format_deal
+
+        rules = counted_rules(args)
+        args.deals, args.deck = [format_deal(deal_at(args.rank, rules))], "any"
     first = True
     several = len(args.deals) > 1 or args.deals == ["-"]
     bad = 0

@@ -49,7 +49,8 @@ from ..engine.rng import fresh_seed
 from ..game.rules import RULES_VERSION, Rules, check_rules
 from .simulate import _batch_engine
 
-__all__ = ["Summary", "summarize", "summarize_store", "load_summary", "DEFAULT_CAP", "DEFAULT_TOP", "SUMMARY_FILE"]
+__all__ = ["Summary", "summarize", "summarize_store", "load_summary", "summarize_chunk", "resume_summary",
+           "DEFAULT_CAP", "DEFAULT_TOP", "DEFAULT_CHECKPOINT", "SUMMARY_FILE"]
 
 DEFAULT_CAP = 2**15  # cards: histograms are exact up to here (the record game has 8,344)
 DEFAULT_TOP = 100  # longest finished games kept
@@ -131,6 +132,9 @@ class Summary:
     over_cap, loops, longest : dict of column -> int64 array
         Games longer than ``cap`` cards (sorted by id); games whose state repeated (sorted by id,
         with the loop figures); the ``top`` longest finished games (longest first).
+    exact : bool
+        True for a census (`beggarstats.census`): every distinct deal once, the ids are deal ranks
+        (`beggarstats.deal_at`), ``seed`` is 0 and every count is exact, not a sample.
     """
 
     rules: Rules
@@ -146,6 +150,7 @@ class Summary:
     over_cap: dict = field(default_factory=lambda: _records(GAME_COLUMNS))
     loops: dict = field(default_factory=lambda: _records(LOOP_COLUMNS))
     longest: dict = field(default_factory=lambda: _records(GAME_COLUMNS))
+    exact: bool = False  # a census (run/census.py): the ids are deal ranks, every deal once
 
     def __post_init__(self):
         if self.wins is None:
@@ -158,7 +163,7 @@ class Summary:
 
     def _config(self) -> dict:
         return {"rules": self.rules.to_dict(), "seed": int(self.seed), "rules_version": int(self.rules_version),
-                "cap": int(self.cap), "top": int(self.top)}
+                "cap": int(self.cap), "top": int(self.top), **({"exact": True} if self.exact else {})}
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{o} {int(c):,}" for o, c in zip(OUTCOME_CODES, self.outcomes))
@@ -169,8 +174,8 @@ class Summary:
     def __add__(self, other: "Summary") -> "Summary":
         if not isinstance(other, Summary):
             return NotImplemented
-        if (self.rules, self.seed, self.rules_version, self.cap, self.top) != (
-                other.rules, other.seed, other.rules_version, other.cap, other.top):
+        if (self.rules, self.seed, self.rules_version, self.cap, self.top, self.exact) != (
+                other.rules, other.seed, other.rules_version, other.cap, other.top, other.exact):
             differs = [k for k, v in self._config().items() if other._config()[k] != v]
             raise ValueError(f"Cannot add summaries of different runs (their {', '.join(differs)} differ).")
         return Summary(
@@ -180,7 +185,7 @@ class Summary:
             cards=[_add_counts(a, b) for a, b in zip(self.cards, other.cards)],
             tricks=[_add_counts(a, b) for a, b in zip(self.tricks, other.tricks)],
             over_cap=_concat(self.over_cap, other.over_cap), loops=_concat(self.loops, other.loops),
-            longest=_top(_concat(self.longest, other.longest), self.top))
+            longest=_top(_concat(self.longest, other.longest), self.top), exact=self.exact)
 
     def __radd__(self, other):
         if other == 0:  # sum(summaries)
@@ -287,7 +292,7 @@ class Summary:
                    cards=[dense(d["cards"][o]) for o in OUTCOME_CODES],
                    tricks=[dense(d["tricks"][o]) for o in OUTCOME_CODES],
                    over_cap=records(d["over_cap"], GAME_COLUMNS), loops=records(d["loops"], LOOP_COLUMNS),
-                   longest=records(d["longest"], GAME_COLUMNS))
+                   longest=records(d["longest"], GAME_COLUMNS), exact=bool(d.get("exact", False)))
 
     def save(self, path) -> Path:
         """Write the summary as JSON with a SHA-256 checksum, atomically (temporary file, then
@@ -407,7 +412,7 @@ def load_summary(path) -> Summary:
 
 
 # -- the reduction next to the kernel -------------------------------------------------------------
-def _summarize_chunk(lo, hi, *, engine, rules, seed, cap, top) -> Summary:
+def summarize_chunk(lo, hi, *, engine, rules, seed, cap, top) -> Summary:
     """Play games lo..hi-1 and reduce them to a Summary (runs on a worker: only this crosses back)."""
     return _reduce(engine(rules, seed, np.arange(lo, hi, dtype=np.int64)), lo, hi, rules=rules, seed=seed, cap=cap,
                    top=top)
@@ -575,13 +580,23 @@ def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=Fa
     if seed is None:
         seed = fresh_seed()
     config = Summary(rules=rules, seed=seed, cap=cap, top=top)
-    total = _same_run(saved, config, path)
-    stop = start + n_games
+    _same_run(saved, config, path)  # another run's directory is refused before anything is played
+    work = functools.partial(summarize_chunk, engine=_batch_engine(), rules=rules, seed=seed, cap=cap, top=top)
+    return resume_summary(config, store, start, start + n_games, work, checkpoint=checkpoint, n_jobs=n_jobs,
+                          chunk_size=chunk_size, progress=progress, n_total=n_games, desc="summarize")
+
+
+def resume_summary(config: Summary, store, start: int, stop: int, work, **drive) -> Summary:
+    """The run ``config`` describes over ids ``start..stop-1``: what the summary store ``store``
+    (a directory or None) holds of it, plus the ids it lacks played by ``work(lo, hi) -> Summary``
+    through `_drive` (``drive``: its options), under the store's one-writer lock (`summarize` and
+    `run.census.census`)."""
+    path = None if store is None else _store_file(store)
+    total = _same_run(_saved(path), config, path)
     if not _missing(total.ranges, start, stop):
         return _restrict(total, start, stop)  # nothing to play (the directory may be read-only)
     if path is None:
-        return _restrict(_play(total, _missing(total.ranges, start, stop), None, n_jobs=n_jobs, chunk_size=chunk_size,
-                               progress=progress, n_games=n_games, checkpoint=checkpoint), start, stop)
+        return _restrict(_drive(work, total, _missing(total.ranges, start, stop), path=None, **drive), start, stop)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -589,8 +604,7 @@ def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=Fa
     with write_lock(path.parent, SUMMARY_LOCK, "summary store"):  # one writer: a second run is refused
         total = _same_run(_saved(path), config, path)  # as saved by a run that held the lock before
         total.save(path)  # fails now, not after the run, if the file cannot be written
-        total = _play(total, _missing(total.ranges, start, stop), path, n_jobs=n_jobs, chunk_size=chunk_size,
-                      progress=progress, n_games=n_games, checkpoint=checkpoint)
+        total = _drive(work, total, _missing(total.ranges, start, stop), path=path, **drive)
     return _restrict(total, start, stop)
 
 
@@ -606,16 +620,17 @@ def _same_run(saved: Summary | None, config: Summary, path: Path | None) -> Summ
     if saved is None:
         return config
     if saved._config() != config._config():
-        differs = [k for k, v in config._config().items() if saved._config()[k] != v]
+        differs = [k for k, v in config._config().items() if saved._config().get(k) != v]
         raise ValueError(f"The `store` directory {str(path.parent)!r} holds another run (its {', '.join(differs)} "
                          f"differ); pass another directory or the same settings.")
     return saved
 
 
-def _play(total: Summary, todo, path: Path | None, *, n_jobs, chunk_size, progress, n_games, checkpoint) -> Summary:
-    """``total`` plus the games of ``todo``, saved to ``path`` every ``checkpoint`` seconds and at the end."""
-    work = functools.partial(_summarize_chunk, engine=_batch_engine(), rules=total.rules, seed=total.seed,
-                             cap=total.cap, top=total.top)
+def _drive(work, total: Summary, todo, *, path, checkpoint, n_jobs, chunk_size, progress, n_total, desc,
+           unit="game", largest=None) -> Summary:
+    """Run ``work(lo, hi) -> Summary`` over the ranges ``todo`` through `run_chunks`, adding each part
+    to ``total`` as it finishes and saving the sum to ``path`` (if any) every ``checkpoint`` seconds
+    and when the run stops, also on Ctrl-C."""
     run = {"total": total, "last_save": time.monotonic(), "dirty": False}
 
     def add(lo, hi, part):
@@ -625,9 +640,10 @@ def _play(total: Summary, todo, path: Path | None, *, n_jobs, chunk_size, progre
             run["total"].save(path)
             run["last_save"], run["dirty"] = time.monotonic(), False
 
+    sizes = {} if largest is None else {"largest": largest}
     try:
-        run_chunks(work, todo, sink=add, n_jobs=n_jobs, chunk_size=chunk_size, progress=progress, total=n_games,
-                   desc="summarize")
+        run_chunks(work, todo, sink=add, n_jobs=n_jobs, chunk_size=chunk_size, progress=progress, total=n_total,
+                   desc=desc, unit=unit, **sizes)
     finally:
         if path is not None and run["dirty"]:
             run["total"].save(path)  # everything finished so far, also after Ctrl-C

@@ -1,0 +1,107 @@
+"""`beggarstats census`: every distinct deal of a small deck played once, printed like `summarize`."""
+
+from __future__ import annotations
+
+import argparse
+
+from .options import PLAYERS, add_rule_options, rules_from_args, whole_number
+
+__all__ = ["HELP", "add_parser", "run", "add_deck_counts", "counted_rules", "census_text"]
+
+HELP = "play every distinct deal of a small deck once: exact answers"
+
+
+def _counts(text: str):
+    parts = text.replace("/", ",").split(",")
+    try:
+        counts = [int(p) for p in parts]
+    except ValueError:
+        counts = None
+    if counts is None or len(counts) != 5 or min(counts) < 0:
+        raise argparse.ArgumentTypeError(f"must be five whole numbers >= 0 (number cards, J, Q, K, A) such as "
+                                         f"14,2,2,2,0, but {text!r} was passed")
+    return tuple(counts)
+
+
+def add_deck_counts(p: argparse.ArgumentParser, *, players: bool) -> None:
+    """``--counts N,J,Q,K,A`` (a custom deck, instead of --deck) and, with ``players``, ``--players``."""
+    p.add_argument("--counts", type=_counts, default=None, metavar="N,J,Q,K,A",
+                   help="a deck of these counts of number cards, J, Q, K and A (instead of --deck), e.g. 14,2,2,2,0")
+    if players:
+        p.add_argument("--players", type=whole_number, choices=PLAYERS, metavar="{2-6}", default=2,
+                       help="number of players, 2-6 (default 2)")
+
+
+def counted_rules(args):
+    """`Rules` from the rule options, with the deck of ``--counts`` when given."""
+    from ..game.decks import Deck
+
+    rules = rules_from_args(args)
+    return rules if args.counts is None else rules.replace(deck=Deck.from_counts(args.counts))
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "census", help=HELP,
+        description="Play every distinct deal of the deck once, in rank order (docs/RULES.md, deals as numbers), "
+                    "and print what `summarize` prints: exact counts, not a sample. Rules that shuffle during play "
+                    "are refused, and so is a census too large to finish (with its count and estimated time).")
+    p.add_argument("--start", type=whole_number, default=0, help="first rank (default 0)")
+    p.add_argument("--stop", type=whole_number, default=None, help="one past the last rank (default: every deal)")
+    p.add_argument("--jobs", type=whole_number, default=-1, help="parallel workers (default -1: all cores)")
+    p.add_argument("--chunk-size", type=whole_number, default=None, help="deals per task (default up to 262144)")
+    p.add_argument("--store", metavar="DIR", default=None,
+                   help="save the summary there as it grows (rerun the same command to resume)")
+    p.add_argument("--out", metavar="FILE.json", default=None, help="write the summary to a JSON file")
+    p.add_argument("--top", type=whole_number, default=100, help="longest deals kept (default 100)")
+    p.add_argument("--max-deals", type=whole_number, default=None, help="refuse a census of more deals (default 1e10)")
+    p.add_argument("--progress", action="store_true", help="show a progress bar")
+    add_rule_options(p, players=True)
+    add_deck_counts(p, players=False)
+    return p
+
+
+def census_text(s) -> str:
+    """`summarize`'s printout of a census, with its exact facts: the deals, the looping ranks, the
+    longest deal by rank."""
+    from ..engine.rank import deal_at
+    from ..game.cards import format_deal
+    from .summarize import summary_text
+
+    lines = [x for x in summary_text(s).splitlines()[1:] if not x.startswith(("seat ", "  seat "))]
+    decided = int(s.wins.sum())  # exact shares: no interval (the first line named a seed and game ids)
+    lines.append(f"seat win shares (of {decided:,} deals with a winner, exact):")
+    lines += [f"  seat {k}: {w / decided:.4f}  ({int(w):,} wins)" for k, w in enumerate(s.wins) if decided]
+    lo, hi = (s.ranges[0][0], s.ranges[-1][1]) if s.ranges else (0, 0)
+    head = [f"census:   {s.n_games:,} deals (ranks {lo}..{hi - 1}), rules {s.rules.name}, {s.rules.players} players: "
+            f"exact counts"]
+    loops = s.loops["game"]
+    tail = [f"loops:    {loops.size:,}" + (" at ranks " + ", ".join(str(int(r)) for r in loops[:20]) if loops.size else "")
+            + (", ..." if loops.size > 20 else "")]
+    if s.longest["game"].size:
+        r = int(s.longest["game"][0])
+        tail.append(f"longest:  rank {r}, {int(s.longest['cards'][0]):,} cards: {format_deal(deal_at(r, s.rules))}")
+    return "\n".join(head + lines + tail)
+
+
+def run(args) -> int:
+    from ..run.census import MAX_DEALS, census
+
+    if args.out is not None and not args.out.endswith(".json"):
+        raise ValueError(f"--out must name a .json file, but {args.out!r} was passed")
+    rules = counted_rules(args)
+    try:
+        s = census(rules, n_jobs=args.jobs, progress=args.progress, store=args.store, start=args.start,
+                   stop=args.stop, chunk_size=args.chunk_size, top=args.top,
+                   max_deals=MAX_DEALS if args.max_deals is None else args.max_deals)
+    except ValueError as exc:  # name the flags, not the Python parameters
+        message = str(exc)
+        for name in ("store", "top", "start", "stop", "max_deals"):
+            message = message.replace(f"`{name}`", "--" + name.replace("_", "-"))
+        raise ValueError(message) from None
+    print(census_text(s))
+    if args.store is not None:
+        print(f"store:    {args.store}")
+    if args.out is not None:
+        print(f"written:  {s.save(args.out)}")
+    return 0

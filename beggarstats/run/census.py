@@ -1,0 +1,154 @@
+"""`census()`: every distinct deal of a small deck played once, in rank order: exact answers.
+
+A random deal is one of ``N = n! / (c_0! ... c_5!)`` sequences of kinds, each equally likely
+(docs/RULES.md §2, deals as numbers), so playing each of them once gives the exact distribution of
+everything a `Summary` holds: the outcome and seat shares, the length distribution, every looping
+deal. `census` cuts the ranks into ranges and sends them through the same parallel driver,
+progress bar and store as `summarize` (`summary.resume_summary`); each range is played by
+`engine.census_kernel.play_ranks`, which unranks its first deal and steps to the next ones. The
+result is a `Summary` with ``exact=True`` whose game ids are deal ranks (`beggarstats.deal_at`
+turns any loop or longest game back into its deal) and ``seed`` 0.
+
+Rules that draw random numbers during play are refused: ``shuffle_pile`` (every pile) and
+``shuffle_on_loop`` (a looping deal's continuation depends on the draws, so a deal would not have
+one outcome). So is a census larger than ``max_deals``, before anything runs, with the count and
+the time it would take at a speed measured on a few thousand of its deals, spread over its ranks.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+
+import joblib
+
+from ..engine.census_kernel import play_ranks
+from ..engine.rank import n_deals
+from ..game.checks import check_n_jobs, whole
+from .arguments import check_chunk_size
+from ..game.rules import check_rules
+from .summary import DEFAULT_CAP, DEFAULT_CHECKPOINT, DEFAULT_TOP, Summary, resume_summary, summarize_chunk
+
+__all__ = ["census", "census_refusal", "MAX_DEALS", "CENSUS_CHUNK"]
+
+MAX_DEALS = 10**10  # the largest census run without being asked for (max_deals=)
+CENSUS_CHUNK = 2**18  # ranks per task at most (a task is ~0.1-1 s)
+_SAMPLE = 2**13  # deals timed for the estimate of a refused census
+
+
+def _ranks_engine(rules, seed, games):
+    """`summary.summarize_chunk`'s engine: ``games`` is a contiguous range of ranks."""
+    return play_ranks(rules, int(games[0]), int(games[-1]) + 1)
+
+
+def _census_chunk(lo, hi, *, rules, cap, top) -> Summary:
+    part = summarize_chunk(lo, hi, engine=_ranks_engine, rules=rules, seed=0, cap=cap, top=top)
+    part.exact = True
+    return part
+
+
+def census_refusal(rules) -> str | None:
+    """Why ``rules`` cannot be played as a census, or None: a rule that draws random numbers during
+    play, or hands too large for the census kernels (more than 64 cards)."""
+    if rules.shuffle_pile:
+        return ("A census plays each deal once, but `shuffle_pile` shuffles every pile taken: a deal has no single "
+                "outcome. Use summarize() for shuffling rules.")
+    if rules.shuffle_on_loop:
+        return ("A census plays each deal once, but `shuffle_on_loop` shuffles once a state repeats: a looping "
+                "deal has no single outcome. Use summarize() for shuffling rules.")
+    if rules.n_cards > 64:
+        return (f"A census needs a deck of at most 64 cards, but the {rules.deck.label()} deck has "
+                f"{rules.n_cards} (and {n_deals(rules):.3g} distinct deals).")
+    return None
+
+
+def _estimate(rules, start, count, n_jobs) -> str:
+    """The time of ``count`` deals from ``start`` at the speed measured on ``_SAMPLE`` of them (16
+    runs of ranks spread evenly over the range: the first ranks alone are unusual, short deals), on
+    the workers of ``n_jobs``."""
+    play_ranks(rules, start, start + min(64, count))  # compiled (or loaded) before the clock starts
+    runs = min(16, count)
+    size = max(1, min(_SAMPLE, count) // runs)
+    starts = [start + (count - size) * k // max(1, runs - 1) for k in range(runs)]
+    t0 = time.perf_counter()
+    for a in starts:
+        play_ranks(rules, a, a + size)
+    rate = runs * size / max(time.perf_counter() - t0, 1e-9) * max(1, joblib.effective_n_jobs(n_jobs))
+    seconds = count / rate
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= size:
+            return f"about {seconds / size:,.3g} {unit} at the {rate:,.0f} deals/s measured here"
+    return f"about {seconds:.3g} seconds at the {rate:,.0f} deals/s measured here"
+
+
+def census(rules=None, *, n_jobs=-1, progress=False, store=None, start=0, stop=None, chunk_size=None,
+           cap=DEFAULT_CAP, top=DEFAULT_TOP, checkpoint=None, max_deals=MAX_DEALS) -> Summary:
+    """Play every distinct deal of ``rules.deck`` for ``rules.players`` once, in rank order.
+
+    Parameters
+    ----------
+    rules : Rules, optional
+        Any rules that draw no random numbers during play (no ``shuffle_pile``, no
+        ``shuffle_on_loop``), a deck of at most 64 cards. Default ``Rules()``, whose census is refused
+        as too large.
+    n_jobs : int
+        Parallel workers (default -1: every core); a ``joblib.parallel_config(backend=...)`` context
+        takes over from outside, as in `summarize`. The result does not depend on it.
+    progress : {False, True, 'notebook'}
+        A tqdm progress bar counting deals.
+    store : path, optional
+        A directory: the summary of the finished ranges is saved there (``summary.json``) every
+        ``checkpoint`` seconds and when the run stops (also on Ctrl-C or a crash between saves: at
+        most ``checkpoint`` seconds are lost); the same call resumes. A directory holding another run
+        is refused.
+    start, stop : int
+        The range of ranks ``start .. stop-1`` (default: every deal, ``0 .. n_deals(rules)``).
+    chunk_size : int, optional
+        Ranks per task (default: shrinking tasks of at most `CENSUS_CHUNK`). Results do not depend
+        on it.
+    cap, top, checkpoint
+        As in `summarize`.
+    max_deals : int
+        A census of more deals is refused before it starts, with the count and an estimate of its
+        time at a speed measured on a few thousand of its deals (default `MAX_DEALS`).
+
+    Returns
+    -------
+    Summary
+        ``exact`` True, ``seed`` 0, the ids are deal ranks (`beggarstats.deal_at`), ``n_games`` the
+        number of deals played.
+
+    Raises
+    ------
+    ValueError
+        Shuffling rules, a deck of more than 64 cards, a census larger than ``max_deals``, a bad
+        range of ranks, or a store holding another run.
+    """
+    rules = check_rules(rules)
+    reason = census_refusal(rules)
+    if reason:
+        raise ValueError(reason)
+    total_deals = n_deals(rules)
+    start = whole("start", start, 0)
+    stop = total_deals if stop is None else whole("stop", stop, 0)
+    if not start <= stop <= total_deals:
+        raise ValueError(f"The values for `start` and `stop` must satisfy 0 <= start <= stop <= {total_deals:,} (the "
+                         f"deals of the {rules.deck.label()} deck for {rules.players} players), but {start} and "
+                         f"{stop} were passed.")
+    chunk_size = check_chunk_size(chunk_size)
+    cap, top = whole("cap", cap, 1), whole("top", top, 0)
+    max_deals = whole("max_deals", max_deals, 1)
+    n_jobs = check_n_jobs(n_jobs)
+    checkpoint = DEFAULT_CHECKPOINT if checkpoint is None else checkpoint
+    if isinstance(checkpoint, bool) or not isinstance(checkpoint, (int, float)) or not checkpoint >= 0:
+        raise ValueError(f"The value for `checkpoint` must be a number of seconds >= 0, but {checkpoint!r} was passed.")
+    count = stop - start
+    if count > max_deals:
+        raise ValueError(f"A census of the {rules.deck.label()} deck for {rules.players} players is {count:,} deals "
+                         f"({count:.3g}), more than `max_deals` = {max_deals:,}: {_estimate(rules, start, count, n_jobs)}. "
+                         f"Pass a larger `max_deals`, or a range of ranks (`start`, `stop`).")
+    config = Summary(rules=rules, seed=0, cap=cap, top=top, exact=True)
+    work = functools.partial(_census_chunk, rules=rules, cap=cap, top=top)
+    return resume_summary(config, store, start, stop, work, checkpoint=checkpoint, n_jobs=n_jobs, chunk_size=chunk_size,
+                   progress=progress, n_total=count, desc="census", unit="deal", largest=CENSUS_CHUNK)
+

@@ -1,0 +1,161 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 08 — Exact answers: every deal of a small deck played once
+#
+# Only the kinds of the cards matter, so a small deck has few enough distinct deals to play every
+# one of them (`bs.census`, docs/RULES.md §2 "deals as numbers"). This notebook reads the exact atlas
+# committed in `data/census/`, checks it against the published counts for the Italian half deck,
+# lists its never-ending deals as cycles, and holds the package's own Monte Carlo intervals to the
+# exact values.
+
+# %% tags=["parameters"]
+import os
+
+# The games of each Monte Carlo sample in the coverage section are N_GAMES // 200; the number of
+# samples is fixed. Override with the environment variable BEGGARSTATS_NOTEBOOK_GAMES (the tests
+# run every notebook on a small sample).
+N_GAMES = int(os.environ.get("BEGGARSTATS_NOTEBOOK_GAMES", 200_000))
+SAMPLES = 200
+print(f"N_GAMES = {N_GAMES:_}")
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import seaborn as sns
+from IPython.display import Markdown
+
+import beggarstats as bs
+from beggarstats.analysis.coverage import interval_coverage
+from beggarstats.analysis.exact import exact_loop_share
+from beggarstats.report.atlas import ATLAS_DIR, census_file, load_atlas
+from beggarstats.run.census import census
+from beggarstats.run.cycles import loop_cycles
+from beggarstats.run.summary import load_summary
+
+pd.set_option("display.width", 160)
+pd.set_option("display.max_columns", 24)
+atlas = pd.read_csv(ATLAS_DIR / "atlas.csv")
+censuses = load_atlas()
+atlas[["players", "deck", "deals", "loops", "cycles", "seat0_share", "mean_cards", "sd_cards", "max_cards",
+       "longest_rank"]]
+
+# %% [markdown]
+# ## The published checks: the Italian half deck
+#
+# Gentilini counted the deals of the Italian half deck (number cards and two each of J, Q, K,
+# no Aces) for two players, how many never end, and, under the "empty" end convention, the most
+# frequent length.
+
+# %%
+italian = load_summary(census_file(2, (14, 2, 2, 2, 0), "trick"))
+empty = load_summary(census_file(2, (14, 2, 2, 2, 0), "empty"))
+lengths, counts = empty.frequencies("cards", ("win", "loop", "cutoff"))
+Markdown(f"""**Reading.** The census plays all {italian.n_games:,} deals of the Italian half deck; exactly
+{italian.outcomes[1]} of them never end. Under `end="empty"` the most frequent length is
+{lengths[np.argmax(counts)]} cards, reached by {counts.max():,} deals. Both are Gentilini's published
+figures (`tests/test_census.py` checks them with a fresh census).""")
+
+# %%
+deals, cycles = loop_cycles(italian)
+display(deals)
+cycles
+
+# %%
+c = cycles.iloc[0]
+Markdown(f"""**Reading.** The {len(deals)} never-ending deals fall into {len(cycles)} distinct
+cycle{'s' if len(cycles) != 1 else ''}. The first has a period of {c.tricks} tricks ({c.cards} cards) and
+is reached by {c.deals} deals; {'after half a period the seats have exchanged their hands' if c.half_swap
+else 'it is not a seat swap'}.""")
+
+# %% [markdown]
+# ## The atlas: how often small decks never end, exactly
+
+# %%
+share = exact_loop_share(censuses)
+share["family"] = [f"{'one' if s.rules.deck.jacks == 1 else 'two'} of each penalty card"
+                   for s in censuses]
+share = share[share["deck"].str.endswith(("/1/1/1/1", "/2/2/2/2"))]
+fig, ax = plt.subplots(figsize=(9, 4))
+sns.lineplot(data=share.assign(percent=100 * share["loop_share"]), x="n_cards", y="percent", hue="family",
+             style="players", markers=True, ax=ax)
+sns.move_legend(ax, "upper left", bbox_to_anchor=(1.02, 1))
+ax.set(xlabel="cards in the deck", ylabel="deals that never end (%, exact)",
+       title="Never-ending deals by deck size: every deal played once")
+fig.tight_layout();
+
+# %%
+top = share.loc[share["loop_share"].idxmax()]
+none = share[share["loops"] == 0]
+Markdown(f"""**Reading.** Every point is a census, not an estimate. The largest share of never-ending
+deals is {top.loop_share:.3%} ({top.loops:,} of {top.deals:,} deals) for the {top.deck} deck with
+{top.players} players; {len(none)} of the {len(share)} decks have no never-ending deal at all.""")
+
+# %%
+two = atlas[(atlas.players == 2) & (atlas.jacks == 1)]
+fig, ax = plt.subplots(figsize=(7, 4))
+ax.plot(two.numbers + 4, two.seat0_share, marker="o")
+ax.axhline(0.5, color="grey", lw=0.8)
+ax.set(xlabel="cards in the deck (one of each penalty card)", ylabel="seat 0's exact win share",
+       title="Two players: the exact advantage of leading");
+
+# %%
+some = two[two.numbers >= 1]
+odd, even = some[(some.numbers + 4) % 2 == 1], some[(some.numbers + 4) % 2 == 0]
+Markdown(f"""**Reading.** With one of each penalty card (and at least one number card), seat 0's exact share
+of the decided deals swings with the parity of the deck: with an odd number of cards seat 0 is dealt the
+extra card and wins between {odd.seat0_share.min():.4f} and {odd.seat0_share.max():.4f}; with an even
+number, between {even.seat0_share.min():.4f} and {even.seat0_share.max():.4f}. The swing narrows as the
+deck grows: at the largest deck of each parity the shares are {odd.seat0_share.iloc[-1]:.4f} and
+{even.seat0_share.iloc[-1]:.4f}.""")
+
+# %% [markdown]
+# ## The standard half deck
+#
+# The standard half deck (two each of J, Q, K, A) is not in the atlas: its census is refused here by
+# the default size limit, and the refusal states its count and the time it would take at the speed
+# measured on a few thousand of its deals.
+
+# %%
+try:
+    census(bs.Rules(deck=bs.Deck(18, 2, 2, 2, 2)), max_deals=10**9)
+except ValueError as exc:
+    refusal = str(exc)
+Markdown(f"**The census refused:** {refusal}")
+
+# %% [markdown]
+# ## The Monte Carlo held to the truth
+#
+# Independent samples of random games from a deck whose census is known; on each, the package's own
+# 95% intervals (Wilson for a seat's win rate, t for the mean length, Clopper-Pearson for the loop
+# share, the Poisson GLM for the tail's end rate beyond the median length); how often each contains
+# the exact value, with a Clopper-Pearson interval on that coverage.
+
+# %%
+truth = load_summary(census_file(2, (7, 2, 2, 2, 2), "trick"))
+coverage = interval_coverage(truth, samples=SAMPLES, games=max(50, N_GAMES // 200))
+coverage
+
+# %%
+inside = coverage[(coverage.low <= 0.95) & (0.95 <= coverage.high)]
+Markdown(f"""**Reading.** Over {SAMPLES} samples of {max(50, N_GAMES // 200):,} games of the {truth.rules.deck.label()}
+deck, the coverage of the nominal 95% intervals is """
+         + ", ".join(f"{r.coverage:.1%} [{r.low:.1%}, {r.high:.1%}] for the {r.quantity}" for r in coverage.itertuples())
+         + f"; the nominal level lies inside the interval for {len(inside)} of the {len(coverage)} quantities. "
+         "The loop share's Clopper-Pearson interval is exact, hence conservative: it covers at least the nominal "
+         "level by construction, the more so for a rare event; a coverage interval lying wholly above the nominal "
+         "level marks an interval that is wider than it needs to be, one wholly below it an interval too narrow.")

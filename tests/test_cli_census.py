@@ -1,0 +1,50 @@
+"""`beggarstats census` and `beggarstats play --rank`: exact printouts, bad input is exit status 2."""
+
+from __future__ import annotations
+
+import json
+
+import beggarstats as bs
+from beggarstats.cli import main
+from beggarstats.run.summary import load_summary
+
+SMALL = bs.Rules(deck=bs.Deck(4, 2, 2, 2, 0))
+
+
+def test_play_rank_plays_the_deal_of_that_rank(capsys):
+    deal = bs.format_deal(bs.deal_at(1557, SMALL))
+    assert main(["play", "--json", "--rank", "1557", "--counts", "4,2,2,2,0"]) == 0
+    by_rank = json.loads(capsys.readouterr().out)
+    assert main(["play", "--json", "--deck", "any", deal]) == 0
+    assert by_rank == json.loads(capsys.readouterr().out) and by_rank["deal"] == deal
+    assert main(["play", "--rank", "5", "--players", "3", "--deck", "italian"]) == 0
+    assert capsys.readouterr().out.startswith(f"deal     {bs.format_deal(bs.deal_at(5, bs.Rules(players=3, deck='italian')))}\n")
+
+
+def test_play_rank_bad_input(capsys):
+    assert main(["play", "--rank", "120", "--counts", "1,1,1,1,1"]) == 2
+    assert "--rank must be a whole number from 0 to 119" in capsys.readouterr().err
+    assert main(["play"]) == 2
+    assert "--rank R" in capsys.readouterr().err
+    assert main(["play", "--counts", "1,1,1", "--rank", "0"]) == 2
+    assert "--counts: must be five whole numbers" in capsys.readouterr().err
+
+
+def test_census_prints_exact_counts(capsys, tmp_path):
+    assert main(["census", "--counts", "4,2,2,2,0", "--jobs", "1", "--out", str(tmp_path / "c.json")]) == 0
+    out = capsys.readouterr().out
+    s = bs.census(SMALL, n_jobs=1)
+    assert out.startswith(f"census:   {bs.n_deals(SMALL):,} deals (ranks 0..{bs.n_deals(SMALL) - 1})")
+    assert f"  seat 0: {s.wins[0] / s.wins.sum():.4f}  ({s.wins[0]:,} wins)" in out and "Wilson" not in out
+    assert f"longest:  rank {s.longest['game'][0]}," in out
+    assert load_summary(tmp_path / "c.json") == s
+
+
+def test_census_refusals_name_the_flag(capsys):
+    assert main(["census", "--counts", "4,2,2,2,0", "--shuffle-pile"]) == 2
+    assert "--shuffle-pile shuffles every pile" in capsys.readouterr().err
+    assert main(["census", "--counts", "14,2,2,2,0", "--max-deals", "10"]) == 2
+    err = capsys.readouterr().err
+    assert "--max-deals = 10:" in err and "3,488,400 deals" in err and "deals/s measured here" in err
+    assert main(["census", "--counts", "4,2,2,2,0", "--start", "9", "--stop", "3"]) == 2
+    assert "--start and --stop must satisfy" in capsys.readouterr().err
