@@ -125,10 +125,10 @@ def _slim(games: pd.DataFrame, measure: str = "cards") -> pd.DataFrame:
     })
 
 
-def _num(value, digits: int = 4) -> str:
+def _num(value, digits: int = 2) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
-    return f"{value:.{digits}g}"
+    return f"{value:,.{digits}f}"
 
 
 def _pct(value, digits: int = 2) -> str:
@@ -350,7 +350,7 @@ class Explorer:
         slim = pd.concat([s["slim"] for s in summaries], ignore_index=True)
         finished = slim.loc[slim["outcome"] == "win", "cards"].to_numpy()
         if finished.size:
-            plots.plot_lengths(slim, hue="sample", ax=a, cut=float(np.quantile(finished, 0.99)))
+            plots.plot_lengths(slim, hue="sample", ax=a, cut=math.ceil(np.quantile(finished, 0.99)))
             plots.plot_survival(pd.concat([s["km"] for s in summaries], ignore_index=True), hue="sample", ax=b)
             b.yaxis.set_minor_locator(ticker.NullLocator())  # one label per power of ten, all in percent
         a.set_title("length distribution (finished games)")
@@ -360,7 +360,7 @@ class Explorer:
 
     def _show(self) -> None:
         from IPython import get_ipython
-        from IPython.display import display
+        from IPython.display import HTML, display
 
         if get_ipython() is None:  # no kernel (a script or a test): the results stay in the attributes
             return
@@ -369,8 +369,8 @@ class Explorer:
                            (self.compare_out, self.shown.get("comparison", []))):
             out.clear_output(wait=bool(items))
             with out:
-                for item in items:
-                    display(item)
+                for item in items:  # tables without the row numbers, which only repeat the seat
+                    display(HTML(item.to_html(index=False)) if isinstance(item, pd.DataFrame) else item)
 
     def comparison_caption(self) -> str:
         if self.rules is None:
