@@ -67,6 +67,17 @@ def _fill(page, control: str, value: str) -> None:
     box.press("Enter")
 
 
+def _refused(page, control: str, value: str, *, says: str) -> dict:
+    """Type a value the explorer refuses: its message comes, and every stale result goes."""
+    _fill(page, control, value)
+    page.wait_for_function("(want) => document.querySelector('.bs-explorer .bs-status').innerText.includes(want)",
+                           arg=says, timeout=WAIT)
+    page.wait_for_timeout(500)
+    state = _state(page)
+    assert state["plot"] == "" and state["seats"].strip() == "" and state["comparison"].strip() == "", state
+    return state
+
+
 def test_explorer_in_jupyterlab(tmp_path, tmp_path_factory):
     shots = screenshot_dir(tmp_path_factory, "explorer")
     work = tmp_path / "lab"
@@ -137,24 +148,15 @@ def test_explorer_in_jupyterlab(tmp_path, tmp_path_factory):
         # a bad custom deck: the message, and no stale figure or table below it
         page.locator(".bs-explorer .bs-control-deck select").first.select_option("custom")
         _answered(page, contains="10/2/0/0/0 deck")
-        _fill(page, "custom_deck", "10/2")
-        page.wait_for_function("() => document.querySelector('.bs-explorer .bs-status').innerText"
-                               ".includes('custom_deck')", timeout=WAIT)
-        page.wait_for_timeout(500)
-        bad = _state(page)
+        bad = _refused(page, "custom_deck", "10/2", says="`custom_deck`")
         assert "five whole numbers" in bad["status"]
-        assert bad["plot"] == "" and bad["seats"].strip() == "" and bad["comparison"].strip() == ""
         shot("06-bad-deck")
 
         # more games than the box allows: said in words, nothing run
         page.locator(".bs-explorer .bs-control-deck select").first.select_option("standard")
         _answered(page, contains="seed 7")
-        _fill(page, "games", "20000000")
-        page.wait_for_function("() => document.querySelector('.bs-explorer .bs-status').innerText"
-                               ".includes('nothing was run')", timeout=WAIT)
-        page.wait_for_timeout(500)
-        clamp = _state(page)
-        assert "20,000,000" in clamp["status"] and "10,000,000" in clamp["status"] and clamp["plot"] == ""
+        clamp = _refused(page, "games", "20000000", says="nothing was run")
+        assert "20,000,000" in clamp["status"] and "10,000,000" in clamp["status"]
         shot("07-too-many-games")
         _fill(page, "games", str(GAMES // 2))
         _answered(page, contains="seed 7")
