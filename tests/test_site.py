@@ -78,13 +78,27 @@ def test_build_links_pages_and_copies_linked_files(repo, tmp_path):
     assert 'src="figures/a.png"' in index and (out / "figures" / "a.png").exists()
     assert 'href="docs/GONE.md"' in index  # a broken link stays visible to the site check
     assert 'href="https://example.org"' in index and 'href="#the-rules"' in index
-    assert '<h2 id="the-rules">' in index and "<table>" in index and "beggarstats 9.9" in index
+    assert '<h2 id="the-rules">' in index and "<table>" in index and "Built from beggarstats 9.9" in index
     assert 'id="dealing"' in (out / "docs" / "RULES.html").read_text()
     assert 'href="../index.html"' in (out / "docs" / "RULES.html").read_text()
     notebook = (out / "notebooks" / "01_a.html").read_text()
+    assert "Built from beggarstats 9.9" in notebook
     assert 'href="../docs/RULES.html"' in notebook and ">2<" in notebook.replace("\n", "")
     assert not re.search(r'<script[^>]*src="https?://', notebook)  # nothing loaded from outside
     assert "A live panel is drawn here" in notebook and "VBox(children" not in notebook
+
+
+def test_provenance_names_version_rules_and_commit():
+    import subprocess
+
+    from beggarstats import __version__
+    from beggarstats.game.rules import RULES_VERSION
+
+    text = site.provenance()
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip()
+    assert text.startswith(f"beggarstats {__version__}, RULES_VERSION {RULES_VERSION}")
+    assert (f"commit {commit}" in text) if commit else "commit" not in text
 
 
 def test_build_refuses_to_empty_the_repository(capsys):

@@ -17,12 +17,13 @@ import html
 import posixpath
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-__all__ = ["build", "pages", "page_path", "slug", "main"]
+__all__ = ["build", "pages", "page_path", "slug", "provenance", "main"]
 
 # What the site is made of (paths relative to the repository root); pages linked from these join.
 SOURCES = ("README.md", "docs/*.md", "figures/findings.md", "notebooks/README.md", "notebooks/[0-9][0-9]_*.ipynb",
@@ -131,7 +132,7 @@ def _shell(title: str, body: str, nav: str, version: str) -> str:
             f"<link rel=\"icon\" href=\"data:,\">"
             f"<title>{html.escape(title)} - beggarstats</title><style>{_STYLE}</style></head>\n"
             f"<body><nav>{nav}</nav><main>\n{body}\n</main>"
-            f"<footer>beggarstats {html.escape(version)}: built from the repository by tools/build_site.py; "
+            f"<footer>Built from {html.escape(version)} by tools/build_site.py; "
             f"the notebooks are shown with their committed outputs.</footer></body></html>\n")
 
 
@@ -147,18 +148,38 @@ def _nav(all_pages: list[str], here: str) -> str:
     return " ".join(links)
 
 
-def _notebook_page(shell_nav: str, body: str) -> str:
-    """nbconvert's own document with the site's navigation bar put first in its body."""
+def _notebook_page(shell_nav: str, body: str, built: str) -> str:
+    """nbconvert's own document with the site's navigation bar first in its body and what it was
+    built from last."""
     style = ("<style>nav.bs-site { padding: 0.5em 1em; background: #f4f4f4; font: 0.9em system-ui, sans-serif; }"
              " nav.bs-site a { margin-right: 0.9em; color: #0645ad; white-space: nowrap; }</style>")
     # an empty icon: no request for a favicon that the site does not have
     body = body.replace("</head>", f'<link rel="icon" href="data:,">{style}\n</head>', 1)
-    return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + f'<nav class="bs-site">{shell_nav}</nav>', body, count=1)
+    body = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + f'<nav class="bs-site">{shell_nav}</nav>', body, count=1)
+    return body.replace("</body>", f'<nav class="bs-site">{html.escape(built)}</nav>\n</body>', 1)
 
 
 def _version(root: Path) -> str:
     m = re.search(r'^version\s*=\s*"([^"]+)"', (root / "pyproject.toml").read_text(), re.M)
     return m.group(1) if m else "?"
+
+
+def provenance(root: Path = ROOT) -> str:
+    """What the site was built from: package version, the rules version (`RULES_VERSION` of the
+    repository's game/rules.py) and the commit when the repository is a git checkout."""
+    parts = [f"beggarstats {_version(root)}"]
+    rules = root / "beggarstats" / "game" / "rules.py"
+    m = re.search(r"^RULES_VERSION = (\d+)", rules.read_text(), re.M) if rules.exists() else None
+    if m:
+        parts.append(f"RULES_VERSION {m.group(1)}")
+    try:
+        commit = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        commit = ""
+    if commit:
+        parts.append(f"commit {commit}")
+    return ", ".join(parts)
 
 
 def build(out: Path, root: Path = ROOT) -> list[str]:
@@ -167,7 +188,7 @@ def build(out: Path, root: Path = ROOT) -> list[str]:
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    version = _version(root)
+    version = provenance(root)
     todo, done, written, copied = list(pages(root)), set(), [], set()
     render = _markdown()
     while todo:
@@ -204,7 +225,9 @@ def build(out: Path, root: Path = ROOT) -> list[str]:
 
         nav = _nav([p for p in pages(root)], source)
         if source.endswith(".ipynb"):
-            document = _notebook_page(nav, _HREF.sub(relink, _notebook_html(path)))
+            document = _notebook_page(nav, _HREF.sub(relink, _notebook_html(path)),
+                                      f"Built from {version} by tools/build_site.py, with the notebook's committed "
+                                      f"outputs (not re-executed).")
         else:
             text = path.read_text(encoding="utf-8")
             body = _with_anchors(_HREF.sub(relink, render(text)))
