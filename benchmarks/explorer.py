@@ -31,8 +31,8 @@ matplotlib.use("Agg")
 from beggarstats.report.explore import Explorer  # noqa: E402
 
 CHANGES = [
-    ("shuffle = shuffle_pile", dict(shuffle="shuffle_pile")),
-    ("shuffle = none", dict(shuffle="none")),
+    ("shuffle_pile on", dict(shuffle_pile=True)),
+    ("shuffle_pile off", dict(shuffle_pile=False)),
     ("end = empty", dict(end="empty")),
     ("players = 3 (new standard sample)", dict(players=3)),
     ("exhausted_tribute = passes_on", dict(exhausted_tribute="passes_on")),

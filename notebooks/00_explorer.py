@@ -16,12 +16,14 @@
 # %% [markdown]
 # # 00 — Explorer: choose the rules, see the games
 #
-# Pick the number of players (2-6), the deck, every rule option and variant, the sample size and the
-# seed: every change plays the sample again and shows the distribution of game length, the survival
-# curve, every seat's win rate with its 95% Wilson interval, and the comparison with the standard game
-# at the same player count. Game *g* of a table is dealt from (seed, g) alone, so rules that keep the
+# Pick the number of players (2-6), the deck, every rule option and variant (one control per option of
+# `Rules`), the sample size and the seed: every change plays the sample again (the status line says
+# *running* meanwhile) and shows the distribution of game length, the survival curve, every seat's win
+# rate with its 95% Wilson interval, and the comparison with the standard game at the same player
+# count. A value the explorer cannot run (a deck it cannot deal, more games than its box allows) is
+# said in red and clears the results below, so that no stale answer stays on screen. Game *g* of a table is dealt from (seed, g) alone, so rules that keep the
 # deck and add no jokers play **the very same deals** as the standard game, and the comparison is
-# paired, deal by deal (paired t intervals); another deck deals other games, and the comparison is
+# paired, deal by deal (paired intervals); another deck deals other games, and the comparison is
 # then between independent samples (Welch and Newcombe intervals).
 #
 # The second part replays one deal: paste a deal, or pick a seed and a game of any table, and step
@@ -50,15 +52,14 @@ explorer.widget
 # %% [markdown]
 # ## One choice, shown without running: the pile shuffled after every trick
 #
-# The same panel with `shuffle` set to `shuffle_pile` (every pile is shuffled before its taker puts it
-# under their hand). The deals are those of the standard game, so the comparison is paired.
+# The same panel with `shuffle_pile` ticked (every pile is shuffled before its taker puts it under
+# their hand). The deals are those of the standard game, so the comparison is paired.
 
 # %%
-explorer.set(shuffle="shuffle_pile")
+explorer.set(shuffle_pile=True)
 display(explorer.figure)
-display(explorer.tables["seats"].round(4))
-display(Markdown(f"**{explorer.comparison_caption()}**"))
-explorer.tables["comparison"].round(4)
+for item in explorer.shown["seats"] + explorer.shown["comparison"]:
+    display(item)
 
 # %%
 c = explorer.tables["comparison"].set_index("metric")
@@ -89,7 +90,7 @@ replayer.widget
 # %%
 from beggarstats import load_records
 
-explorer.set(shuffle="none")
+explorer.set(shuffle_pile=False)
 loop = next(r for r in load_records() if r["outcome"] == "loop")
 replayer.source.value = "deal"
 replayer.deal_text.value = loop["deal"]

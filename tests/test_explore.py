@@ -13,8 +13,10 @@ import pytest  # noqa: E402
 
 import beggarstats as bs  # noqa: E402
 from beggarstats.engine.deals import random_deal  # noqa: E402
-from beggarstats.report.explore import (Explorer, Replayer, build_rules, compare_with_standard,  # noqa: E402
-                                 paired_comparison, pile_text, shares_deals)
+from beggarstats.game.rules import rule_options  # noqa: E402
+from beggarstats.report.explore import (GAMES_RANGE, Explorer, Replayer, build_rules, check_sample,  # noqa: E402
+                                        compare_with_standard, pile_text, readable_comparison, readable_seats,
+                                        shares_deals)
 
 T_975_DF3 = 3.1824463052837078  # Student t, 97.5% quantile, 3 degrees of freedom (printed tables: 3.182)
 
@@ -30,25 +32,37 @@ def frame(cards, winners, outcomes=None, games=None):
 
 def test_build_rules_maps_every_control():
     r = build_rules(players=4, deck="italian", jokers=2, joker_mode="beggar", end="unable",
-                    exhausted_tribute="passes_on", direction="ccw", shuffle="shuffle_on_loop", max_cards=5000,
-                    unfinished="most_cards")
+                    exhausted_tribute="passes_on", direction="ccw", shuffle_on_loop=True, max_cards=5000,
+                    unfinished="most_cards", leader="next")
     assert r == bs.Rules(players=4, deck="italian", jokers=2, joker_mode="beggar", end="unable",
                          exhausted_tribute="passes_on", direction="ccw", shuffle_on_loop=True, max_cards=5000,
-                         unfinished="most_cards")
+                         unfinished="most_cards", leader="next")
     assert build_rules() == bs.Rules()
-    assert build_rules(shuffle="shuffle_pile").shuffle_pile
+    assert build_rules(max_cards=0).max_cards is None  # the box's 0 means no cut-off
+    assert build_rules(shuffle_pile=True).shuffle_pile
     assert build_rules(deck="custom", custom_deck="10/2/0/0/0").deck.counts == (10, 2, 0, 0, 0)
 
 
 @pytest.mark.parametrize("values, name", [
-    (dict(deck="custom", custom_deck="10/2/0"), "custom_deck"),
-    (dict(deck="custom", custom_deck="a/b/c/d/e"), "custom_deck"),
-    (dict(shuffle="sometimes"), "shuffle"),
-    (dict(end="never"), "end"),
+    (dict(deck="custom", custom_deck="10/2/0"), "`custom_deck`"),
+    (dict(deck="custom", custom_deck="a/b/c/d/e"), "`custom_deck`"),
+    (dict(deck="tarot"), "`deck`"),
+    (dict(shuffle_pile=True, shuffle_on_loop=True), "`shuffle_pile`"),
+    (dict(end="never"), "`end`"),
+    (dict(max_cards=-5), "`max_cards`"),
+    (dict(shuffle="sometimes"), "No rule option named 'shuffle'"),
 ])
 def test_build_rules_names_the_bad_control(values, name):
-    with pytest.raises(ValueError, match=f"`{name}`"):
+    with pytest.raises(ValueError, match=name):
         build_rules(**values)
+
+
+@pytest.mark.parametrize("games, seed, name", [(20_000_000, 1, "`games`.*20,000,000 was typed"), (99, 1, "`games`"),
+                                               (1000, -1, "`seed`"), (True, 1, "`games`")])
+def test_check_sample_refuses_in_words(games, seed, name):
+    with pytest.raises(ValueError, match=name):
+        check_sample(games, seed)
+    assert check_sample(GAMES_RANGE[1], 0) == (GAMES_RANGE[1], 0)
 
 
 def test_a_custom_deck_is_labelled_once():
@@ -67,13 +81,16 @@ def test_rules_that_keep_the_deck_deal_the_same_games():
     assert not shares_deals(bs.Rules(players=2), base)
 
 
-# -- the paired comparison, against values worked out by hand ------------------------------------------
+# -- the comparison with the standard game, against values worked out by hand -------------------------
+
+SAME_DEALS = (bs.Rules(shuffle_pile=True), bs.Rules())  # rules that deal the standard game's cards
+
 
 def test_paired_comparison_by_hand():
     # lengths 10 12 15 20 vs 8 12 11 18: differences 2 0 4 2, mean 2, sd sqrt(8/3), se sqrt(8/3)/2
     variant = frame([10, 12, 15, 20, 7], [0, 1, 0, 0, None])
     standard = frame([8, 12, 11, 18, 9], [0, 0, 1, 1, 0])
-    out = paired_comparison(variant, standard).set_index("metric")
+    out = compare_with_standard(variant, standard, *SAME_DEALS).set_index("metric")
     half = T_975_DF3 * math.sqrt(8 / 3) / 2
     m = out.loc["mean_length_diff"]
     assert m.n == 4 and m.design == "paired"  # the loop (game 4) is left out: it has no length
@@ -89,19 +106,19 @@ def test_paired_comparison_by_hand():
     assert w.n == 4 and w.estimate == pytest.approx(0.25)
     assert (w.low, w.high) == pytest.approx((0.25 - half, 0.25 + half))
     assert (w.value, w.baseline_value) == pytest.approx((0.75, 0.5))
+    shown = readable_comparison(out.reset_index()).set_index("chosen minus standard")
+    assert shown.loc["mean length (cards)", "p"] == "0.092"
+    assert shown.loc["seat 0 win rate (pp)", "estimate"] == "25.00"
+    assert shown.loc["seat 0 win rate (pp)", "chosen"] == "75.00%"
 
 
 def test_paired_comparison_without_spread_is_a_point():
-    out = paired_comparison(frame([5, 6, 7], [0, 1, 0]), frame([4, 5, 6], [0, 1, 0])).set_index("metric")
+    out = compare_with_standard(frame([5, 6, 7], [0, 1, 0]), frame([4, 5, 6], [0, 1, 0]), *SAME_DEALS)
+    out = out.set_index("metric")
     assert (out.loc["mean_length_diff", "low"], out.loc["mean_length_diff", "high"]) == (1.0, 1.0)
     assert out.loc["seat0_win_diff", "estimate"] == 0 and out.loc["seat0_win_diff", "p_value"] == 1.0
-
-
-def test_paired_comparison_needs_the_same_deals():
-    with pytest.raises(ValueError, match="same game ids"):
-        paired_comparison(frame([1, 2], [0, 1]), frame([1, 2], [0, 1], games=[5, 6]))
-    with pytest.raises(ValueError, match="`baseline` has no column 'winner'"):
-        paired_comparison(frame([1, 2], [0, 1]), frame([1, 2], [0, 1]).drop(columns="winner"))
+    shown = readable_comparison(out.reset_index())
+    assert list(shown["p"]) == ["< 1e-10", "1"]  # a p of exactly 0 is not printed as 0.0000
 
 
 def test_compare_with_standard_picks_the_design():
@@ -110,17 +127,23 @@ def test_compare_with_standard_picks_the_design():
     shuffled = bs.Rules(shuffle_pile=True)
     games = bs.simulate(3000, rules=shuffled, seed=3)
     paired = compare_with_standard(games, standard, shuffled, base)
-    assert set(paired.design) == {"paired"}
-    by_hand = paired_comparison(games, standard)  # compare_variants(design="paired") must agree with it
-    cols = ["estimate", "low", "high", "n", "value", "baseline_value"]
-    np.testing.assert_allclose(paired[cols].to_numpy(float), by_hand[cols].to_numpy(float), rtol=1e-9)
-    assert list(paired.metric) == list(by_hand.metric)
+    assert set(paired.design) == {"paired"} and list(paired.metric) == ["mean_length_diff", "seat0_win_diff"]
+    assert paired.n.iloc[0] == ((games.outcome == "win") & (standard.outcome == "win")).sum()
     italian = bs.Rules(deck="italian")
     other = compare_with_standard(bs.simulate(3000, rules=italian, seed=3), standard, italian, base)
     assert set(other.design) == {"independent"}
     m = other.set_index("metric").loc["mean_length_diff"]
     # the Italian deck has 40 cards and no Aces: its games are much shorter (notebook 03)
     assert m.high < 0 and m.estimate == pytest.approx(m.value - m.baseline_value)
+
+
+def test_readable_seats_in_percent():
+    seats = pd.DataFrame({"seat": [0, 1], "wins": [1234, 766], "games": [2000, 2000], "rate": [0.617, 0.383],
+                          "low": [0.5956, 0.3617], "high": [0.6383, 0.4044], "p_value": [3e-25, 0.04]})
+    shown = readable_seats(seats)
+    assert list(shown["win rate %"]) == ["61.70", "38.30"]
+    assert list(shown["95% interval %"]) == ["[59.56, 63.83]", "[36.17, 40.44]"]
+    assert list(shown["p (vs 1/n)"]) == ["< 1e-10", "0.04"] and list(shown["wins"]) == ["1,234", "766"]
 
 
 # -- the explorer panel, driven from the test --------------------------------------------------------
@@ -130,12 +153,36 @@ def explorer():
     return Explorer(games=3000, seed=11, n_jobs=1)
 
 
+def _non_default(option):
+    """A value of a rule option other than its default, valid with the other defaults."""
+    if option.kind in ("choice", "deck"):
+        return next(c for c in option.choices if c != option.default)
+    if option.kind == "flag":
+        return not option.default
+    return 5000 if option.optional else option.low + 1 if option.default != option.low + 1 else option.low
+
+
+def test_every_rule_option_is_a_control(explorer):
+    # a new field of Rules gets an entry in rule_options(), hence a control: this fails if it has none
+    for option in rule_options():
+        assert option.name in explorer.controls, f"rule option {option.name!r} has no control in the explorer"
+        value = _non_default(option)
+        explorer.set(**{option.name: value})
+        assert explorer.error is None, explorer.error
+        got = getattr(explorer.rules, option.name)
+        assert (got.name if option.kind == "deck" else got) == value
+        explorer.set(**{option.name: option.default if option.default is not None else 0})
+        assert explorer.rules == bs.Rules()
+    assert explorer.controls["leader"].options == ("taker", "next")
+
+
 def test_explorer_starts_on_the_standard_game(explorer):
     assert explorer.rules == bs.Rules() and explorer.error is None
     assert explorer.tables["comparison"].empty
     seats = explorer.tables["seats"]
     assert list(seats.seat) == [0, 1] and seats.wins.sum() == seats.games.iloc[0]
     assert len(explorer.figure.axes) == 2 and explorer.elapsed > 0
+    assert "nothing to compare" in explorer.comparison_caption()
 
 
 def test_explorer_widgets_drive_the_sample(explorer):
@@ -151,21 +198,51 @@ def test_explorer_widgets_drive_the_sample(explorer):
     explorer.set(players=2, seed=11)
 
 
+def test_explorer_says_it_is_running(explorer):
+    said = []
+    explorer.status.observe(lambda change: said.append(change["new"]), names="value")
+    explorer.set(seed=13)
+    assert any("running 3,000 games" in s for s in said[:-1])  # said before the answer
+    assert "running" not in said[-1] and "seed 13" in said[-1]
+    said.clear()
+    explorer.set(end="empty")  # a variant with a seed not yet run: its sample and the standard game's
+    assert any("running 6,000 games" in s for s in said[:-1])
+    explorer.status.unobserve_all()
+    explorer.set(seed=11, end="trick")
+
+
 def test_explorer_compares_a_variant_deal_by_deal(explorer):
-    explorer.set(shuffle="shuffle_pile")
+    explorer.set(shuffle_pile=True)
     assert explorer.rules == bs.Rules(shuffle_pile=True)
     table = explorer.tables["comparison"]
     assert set(table.design) == {"paired"}
-    again = paired_comparison(bs.simulate(3000, rules=bs.Rules(shuffle_pile=True), seed=11),
-                              bs.simulate(3000, seed=11))
+    again = compare_with_standard(bs.simulate(3000, rules=bs.Rules(shuffle_pile=True), seed=11),
+                                  bs.simulate(3000, seed=11), bs.Rules(shuffle_pile=True), bs.Rules())
     cols = ["estimate", "low", "high", "n"]
     np.testing.assert_allclose(table[cols].to_numpy(float), again[cols].to_numpy(float), rtol=1e-9)
     assert "same deals" in explorer.comparison_caption()
+    shown = explorer.shown["comparison"][1]
+    assert list(shown.columns)[:4] == ["chosen minus standard", "estimate", "95% interval", "p"]
+    assert not any(p in ("0.0000", "0.0") for p in shown["p"])
     assert set(explorer.tables["lengths"]["sample"]) == {"chosen rules", "standard game"}
-    survival = explorer.figure.axes[1]
+    lengths, survival = explorer.figure.axes
     assert len(survival.get_lines()) == 2  # one curve per sample
-    explorer.set(shuffle="none")
+    assert {t.get_text() for t in lengths.get_legend().get_texts()} == {"chosen rules", "standard game"}
+    explorer.set(shuffle_pile=False)
     assert explorer.tables["comparison"].empty
+
+
+def test_survival_axis_in_percent_one_notation(explorer):
+    explorer.set(deck="custom", custom_deck="10/2/0/0/0")  # loops and long games: several powers of ten
+    survival = explorer.figure.axes[1]
+    explorer.figure.canvas.draw()
+    low, high = survival.get_ylim()
+    labels = [t.get_text() for t in survival.get_yticklabels()
+              if t.get_text() and low <= t.get_position()[1] <= high]
+    assert len(labels) >= 2 and all(label.endswith("%") for label in labels), labels
+    assert not any("e" in label or "$" in label for label in labels), labels
+    assert "%" in survival.get_ylabel()
+    explorer.set(deck="standard")
 
 
 def test_explorer_other_deck_is_independent(explorer):
@@ -177,15 +254,26 @@ def test_explorer_other_deck_is_independent(explorer):
     explorer.set(deck="standard")
 
 
-def test_explorer_reports_bad_controls_and_keeps_the_last_results(explorer):
-    games = explorer.games
+def test_explorer_bad_controls_clear_the_last_results(explorer):
     explorer.set(deck="custom", custom_deck="10/2")
     assert "`custom_deck`" in explorer.error and "custom_deck" in explorer.status.value
-    assert explorer.games is games
+    assert explorer.games is None and explorer.figure is None and explorer.tables == {} and explorer.shown == {}
+    assert explorer.comparison_caption() == ""
     explorer.set(custom_deck="1/1/0/0/0", players=3)  # two cards for three players
     assert "cannot be dealt to 3 players" in explorer.error
     explorer.set(deck="standard", players=2)
-    assert explorer.error is None and explorer.rules == bs.Rules()
+    assert explorer.error is None and explorer.rules == bs.Rules() and explorer.figure is not None
+
+
+def test_explorer_refuses_too_many_games_in_words(explorer):
+    before = explorer.updates
+    explorer.set(games=20_000_000)
+    assert explorer.updates == before  # nothing was run
+    assert "20,000,000" in explorer.error and "10,000,000" in explorer.status.value
+    assert explorer.controls["games"].value == 20_000_000  # not clamped behind the reader's back
+    assert explorer.games is None
+    explorer.set(games=3000)
+    assert explorer.error is None and len(explorer.games) == 3000
 
 
 # -- the replay panel --------------------------------------------------------------------------------
@@ -230,6 +318,26 @@ def test_replayer_reports_a_bad_deal():
     rp.deal_text.value = "--Z-/----"
     rp.load()
     assert rp.result is None and "hand 0, position 3" in rp.error
+
+
+def test_replayer_error_clears_the_previous_game():
+    rp = Replayer(bs.Rules(), seed=5, game=3)
+    rp.load()
+    assert rp.result is not None and rp.trick is not None and rp.figure is not None
+    rp.game.value = -1
+    rp.load()
+    assert "`game`" in rp.error and "`game`" in rp.status.value
+    assert rp.result is None and rp.trick is None and rp.figure is None and rp.trick_html.value == ""
+    assert rp.step.max == 0
+    rp.game.value = 3
+    rp.load()
+    assert rp.error is None and rp.trick["trick"] == 1
+
+
+def test_replayer_refuses_the_rules_of_a_broken_explorer():
+    rp = Replayer(lambda: None)
+    rp.load()
+    assert "explorer's controls hold no valid rules" in rp.error and rp.result is None
 
 
 def test_pile_text():

@@ -3,68 +3,86 @@
 Two panels, each a plain class holding its ipywidgets, so that a test can set widget values and
 read what the panel computed without a browser:
 
-* `Explorer`: the rules (players, deck, every option and variant), sample size and seed. Every change
-  re-runs the sample and shows the length distribution, the survival curve, every seat's win rate
-  with its Wilson interval, and the comparison with the standard game at the same player count.
-  Rules that keep the deck and jokers deal the very same games from the same seed (game g is fixed
-  by (seed, g)), so that comparison is *paired*, deal by deal (`paired_comparison`); a different
-  deck deals other games and the comparison is between independent samples (`compare_variants`).
+* `Explorer`: one control per option of `Rules` (built from `rule_options`, so a new option gets a
+  control), the sample size and the seed. Every change re-runs the sample and shows the length
+  distribution, the survival curve, every seat's win rate with its Wilson interval, and the
+  comparison with the standard game at the same player count (`compare_with_standard`). Rules that
+  keep the deck and jokers deal the very same games from the same seed (game g is fixed by
+  (seed, g)), so that comparison is *paired*, deal by deal; a different deck deals other games and
+  the comparison is between independent samples (both by `beggarstats.analysis.compare_variants`).
 * `Replayer`: one deal, pasted or picked as (seed, game), stepped through trick by trick with every
   seat's card count and the pile; a loop is drawn with its cycle.
 
 The panels compute in `update()` / `load()` and keep the results as attributes (``tables``,
-``figure``, ``result``, ``trick``); the widgets only display them. ipywidgets and matplotlib are
-imported when a panel is built, so importing this module pulls in neither.
+``figure``, ``result``, ``trick``, ``shown``); the widgets only display them. A bad value is said
+in the status line in words, nothing is run, and the previous results are cleared so that they
+cannot be read as the answer. ipywidgets and matplotlib are imported when a panel is built, so
+importing this module pulls in neither.
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from .. import analysis as an
 from ..game.cards import KIND_NAMES, DealError
 from ..game.decks import Deck
+from ..game.rules import RuleOption, Rules, rule_options
 from ..run.play import play
 from ..engine.rng import GameStream
-from ..game.rules import Rules
 from ..run.simulate import replay, simulate
+from .findings import fmt_p
 
-__all__ = ["build_rules", "shares_deals", "paired_comparison", "compare_with_standard", "Explorer",
-           "Replayer", "SHUFFLES", "DECKS"]
+__all__ = ["build_rules", "shares_deals", "compare_with_standard", "readable_seats", "readable_comparison",
+           "check_sample", "Explorer", "Replayer", "DECKS", "GAMES_RANGE", "SEED_RANGE", "pile_text"]
 
-SHUFFLES = ("none", "shuffle_pile", "shuffle_on_loop")
 DECKS = ("standard", "italian", "custom")
+GAMES_RANGE = (100, 10_000_000)  # games per sample the explorer runs (more: use `simulate`)
+SEED_RANGE = (0, 2**64 - 1)  # as `simulate` takes it
+_SLIDER_SPAN = 20  # whole-number options with at most this many values get a slider, others a box
 _SYMBOL = "-" + "".join(KIND_NAMES[1:])  # tribute -> card symbol: - J Q K A X
 
 
-def build_rules(*, players=2, deck="standard", custom_deck="10/2/0/0/0", jokers=0, joker_mode="super",
-                end="trick", exhausted_tribute="claimant", direction="cw", shuffle="none", max_cards=0,
-                unfinished="none") -> Rules:
+def build_rules(*, custom_deck: str = "10/2/0/0/0", **values) -> Rules:
     """The `Rules` of the explorer's controls.
 
-    ``deck`` is 'standard', 'italian' or 'custom' (then ``custom_deck`` gives the counts of number
-    cards, Jacks, Queens, Kings and Aces as 'n/j/q/k/a'); ``shuffle`` is one of `SHUFFLES` (the two
-    shuffle variants exclude each other); ``max_cards`` 0 means no cut-off. Invalid values raise
-    ValueError naming the control.
+    ``values`` are options of `Rules` by their field names, as the controls hold them: ``deck`` is
+    'standard', 'italian' or 'custom' (then ``custom_deck`` gives the counts of number cards,
+    Jacks, Queens, Kings and Aces as 'n/j/q/k/a'), and an optional whole-number option (``max_cards``)
+    is 0 for none. Invalid values raise ValueError naming the control.
     """
+    options = {o.name: o for o in rule_options()}
+    unknown = sorted(set(values) - set(options))
+    if unknown:
+        raise ValueError(f"No rule option named {unknown[0]!r}; the options are {list(options)}.")
+    deck = values.get("deck", "standard")
     if deck == "custom":
         parts = str(custom_deck).replace(" ", "").split("/")
         if len(parts) != 5 or not all(p.isdigit() for p in parts):
             raise ValueError(f"The value for `custom_deck` must be five whole numbers n/j/q/k/a "
                              f"(number cards, Jacks, Queens, Kings, Aces), but {custom_deck!r} was passed.")
-        deck = Deck.from_counts([int(p) for p in parts])
-    if shuffle not in SHUFFLES:
-        raise ValueError(f"The value for `shuffle` must be one of {list(SHUFFLES)}, but {shuffle!r} was passed.")
-    if max_cards is None or max_cards == 0:
-        max_cards = None
-    return Rules(players=players, deck=deck, jokers=jokers, joker_mode=joker_mode, end=end,
-                 exhausted_tribute=exhausted_tribute, direction=direction,
-                 shuffle_pile=shuffle == "shuffle_pile", shuffle_on_loop=shuffle == "shuffle_on_loop",
-                 max_cards=max_cards, unfinished=unfinished)
+        values["deck"] = Deck.from_counts([int(p) for p in parts])
+    elif deck not in DECKS:
+        raise ValueError(f"The value for `deck` must be one of {list(DECKS)}, but {deck!r} was passed.")
+    for name, option in options.items():
+        if option.kind == "int" and option.optional and values.get(name) == 0:
+            values[name] = None
+    return Rules(**values)
+
+
+def check_sample(games, seed) -> tuple[int, int]:
+    """The explorer's sample size and seed, checked: a value out of range is refused in words
+    (never clamped silently, never run)."""
+    for name, value, (low, high) in (("games", games, GAMES_RANGE), ("seed", seed, SEED_RANGE)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+            shown = f"{value:,}" if isinstance(value, (int, np.integer)) and not isinstance(value, bool) else repr(value)
+            raise ValueError(f"The value for `{name}` must be a whole number from {low:,} to {high:,}, but {shown} "
+                             f"was typed: nothing was run.")
+    return int(games), int(seed)
 
 
 def shares_deals(rules: Rules, other: Rules) -> bool:
@@ -72,56 +90,14 @@ def shares_deals(rules: Rules, other: Rules) -> bool:
     return rules.players == other.players and rules.counts == other.counts
 
 
-def _t_row(metric, x, y, confidence):
-    """Paired t interval (scipy.stats.ttest_rel) of mean(x - y)."""
-    n = x.size
-    row = dict(metric=metric, design="paired", n=n, value=x.mean() if n else np.nan,
-               baseline_value=y.mean() if n else np.nan)
-    if n < 2:
-        return dict(row, estimate=np.nan, low=np.nan, high=np.nan, p_value=np.nan)
-    d = x - y
-    if not np.any(d != d[0]):  # every pair differs by the same amount: no spread, the interval is a point
-        est = float(d[0])
-        return dict(row, estimate=est, low=est, high=est, p_value=1.0 if est == 0 else 0.0)
-    res = stats.ttest_rel(x, y)
-    ci = res.confidence_interval(confidence)
-    return dict(row, estimate=float(d.mean()), low=float(ci.low), high=float(ci.high), p_value=float(res.pvalue))
-
-
-def paired_comparison(games: pd.DataFrame, baseline: pd.DataFrame, *, measure: str = "cards",
-                      confidence: float = 0.95) -> pd.DataFrame:
-    """Variant against baseline on the same deals (same seed, same game ids, same deck).
-
-    Rows ``mean_length_diff`` (paired t interval of the difference in ``measure`` over the deals
-    that both rules finished) and ``seat0_win_diff`` (paired t interval of the difference of the
-    indicators "seat 0 won", over the deals both rules decided; for 0/1 pairs it is the Wald interval
-    of a difference of paired proportions), with ``estimate, low, high, p_value, n`` (pairs used),
-    ``value, baseline_value``.
-    """
-    for name, frame in (("games", games), ("baseline", baseline)):
-        for col in ("game", "outcome", "winner", measure):
-            if col not in frame.columns:
-                raise ValueError(f"`{name}` has no column {col!r}.")
-    a = games.set_index("game")
-    b = baseline.set_index("game")
-    if len(a) != len(b) or not a.index.equals(b.index):
-        raise ValueError("`games` and `baseline` must hold the same game ids (the same deals) for a paired comparison.")
-    finished = (a["outcome"].astype(str) == "win").to_numpy() & (b["outcome"].astype(str) == "win").to_numpy()
-    x = a[measure].to_numpy(dtype=float)[finished]
-    y = b[measure].to_numpy(dtype=float)[finished]
-    wa = pd.to_numeric(a["winner"]).to_numpy(dtype=float)
-    wb = pd.to_numeric(b["winner"]).to_numpy(dtype=float)
-    decided = ~np.isnan(wa) & ~np.isnan(wb)
-    rows = [_t_row("mean_length_diff", x, y, confidence),
-            _t_row("seat0_win_diff", (wa[decided] == 0).astype(float), (wb[decided] == 0).astype(float), confidence)]
-    return pd.DataFrame(rows)[["metric", "design", "estimate", "low", "high", "p_value", "n", "value", "baseline_value"]]
-
-
 def compare_with_standard(games: pd.DataFrame, baseline: pd.DataFrame, rules: Rules, base: Rules,
                           *, confidence: float = 0.95) -> pd.DataFrame:
     """The explorer's comparison, by `beggarstats.analysis.compare_variants`: paired when the two
-    samples share their deals (`shares_deals`), else independent (Welch interval of the mean
-    difference, Newcombe interval of the difference in seat 0's win rate).
+    samples share their deals (`shares_deals`: paired t interval of the length difference over the
+    deals both finished, paired interval of the difference of the indicators "seat 0 won" over the
+    deals both decided), else independent (Welch interval of the mean difference, Newcombe interval
+    of the difference in seat 0's win rate). Columns ``metric, design, estimate, low, high,
+    p_value, n`` (pairs or games used), ``value, baseline_value``.
     """
     paired = shares_deals(rules, base)
     both = pd.concat([_slim(games).assign(rules="variant"), _slim(baseline).assign(rules="standard")],
@@ -149,57 +125,118 @@ def _slim(games: pd.DataFrame, measure: str = "cards") -> pd.DataFrame:
     })
 
 
+def _num(value, digits: int = 2) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    return f"{value:,.{digits}f}"
+
+
+def _pct(value, digits: int = 2) -> str:
+    return "–" if value is None or math.isnan(value) else f"{100 * value:.{digits}f}"
+
+
+def readable_seats(seats: pd.DataFrame) -> pd.DataFrame:
+    """The seat table as the panel shows it: win rates in percent, p-values as `fmt_p` writes them."""
+    return pd.DataFrame({
+        "seat": seats["seat"].to_numpy(),
+        "wins": [f"{int(v):,}" for v in seats["wins"]],
+        "games": [f"{int(v):,}" for v in seats["games"]],
+        "win rate %": [_pct(v) for v in seats["rate"]],
+        "95% interval %": [f"[{_pct(lo)}, {_pct(hi)}]" for lo, hi in zip(seats["low"], seats["high"])],
+        "p (vs 1/n)": [fmt_p(v) for v in seats["p_value"]],
+    })
+
+
+_METRIC_NAMES = {"mean_length_diff": ("mean length", "cards"), "seat0_win_diff": ("seat 0 win rate", "pp")}
+
+
+def readable_comparison(comparison: pd.DataFrame) -> pd.DataFrame:
+    """The comparison as the panel shows it, narrow enough for a notebook: chosen minus standard in
+    cards or percentage points, the interval in one column, p-values as `fmt_p` writes them."""
+    rows = []
+    for r in comparison.itertuples():
+        what, unit = _METRIC_NAMES[r.metric]
+        show = (lambda v: _num(v)) if unit == "cards" else (lambda v: _pct(v))
+        rows.append({"chosen minus standard": f"{what} ({unit})", "estimate": show(r.estimate),
+                     "95% interval": f"[{show(r.low)}, {show(r.high)}]", "p": fmt_p(r.p_value),
+                     "n": f"{int(r.n):,}", "chosen": show(r.value) if unit == "cards" else f"{_pct(r.value)}%",
+                     "standard": show(r.baseline_value) if unit == "cards" else f"{_pct(r.baseline_value)}%",
+                     "design": r.design})
+    return pd.DataFrame(rows, columns=["chosen minus standard", "estimate", "95% interval", "p", "n", "chosen",
+                                       "standard", "design"])
+
+
 def _widgets():
     import ipywidgets
 
     return ipywidgets
 
 
+def _control(w, option: RuleOption):
+    """The widget of one rule option (its kind decides which)."""
+    style = {"description_width": "initial"}
+    if option.kind == "choice":
+        return w.Dropdown(options=option.choices, value=option.default, description=option.name, style=style)
+    if option.kind == "deck":
+        return w.Dropdown(options=DECKS, value=option.default, description=option.name, style=style)
+    if option.kind == "flag":
+        return w.Checkbox(value=option.default, description=option.name, style=style, indent=False)
+    if option.kind == "int":
+        if option.high - option.low <= _SLIDER_SPAN:
+            return w.IntSlider(value=option.default if option.default is not None else option.low, min=option.low,
+                               max=option.high, description=option.name, style=style, continuous_update=False)
+        # a plain box: a value out of range is refused in words by Rules, never clamped
+        label = f"{option.name} (0: none)" if option.optional else option.name
+        return w.IntText(value=option.default or 0, description=label, style=style, continuous_update=False)
+    raise TypeError(f"Rule option {option.name!r} has kind {option.kind!r}, which has no control.")  # pragma: no cover
+
+
 class Explorer:
     """Rules, sample size and seed as widgets; every change re-runs and redraws.
 
-    ``Explorer(games=100_000, seed=2026)``; show it with ``display(explorer.widget)``. After each
-    `update` the results are in ``rules``, ``base`` (the standard game at the same player count),
-    ``games`` and ``baseline`` (the two samples), ``tables`` (dict: 'lengths', 'seats',
-    'comparison'), ``figure`` (length distribution and survival), ``elapsed`` (seconds) and
-    ``error`` (the message of invalid controls, else None).
+    ``Explorer(games=100_000, seed=2026)``; show it with ``display(explorer.widget)``. The controls
+    (``controls``, by name) are one per option of `rule_options` plus ``custom_deck``, ``games``
+    and ``seed``. After each `update` the results are in ``rules``, ``base`` (the standard game at
+    the same player count), ``games`` and ``baseline`` (the two samples), ``tables`` (dict:
+    'lengths', 'seats', 'comparison'), ``figure`` (length distribution and survival), ``shown``
+    (what the panel displays: the readable tables), ``elapsed`` (seconds) and ``error`` (the
+    message of invalid controls, else None; then the results are cleared).
     """
 
     def __init__(self, *, games: int = 100_000, seed: int = 2026, n_jobs: int = -1, auto: bool = True):
         w = _widgets()
         style = {"description_width": "initial"}
         self.n_jobs = n_jobs
-        self.controls = {
-            "players": w.IntSlider(value=2, min=2, max=6, description="players", continuous_update=False),
-            "deck": w.Dropdown(options=DECKS, value="standard", description="deck"),
-            "custom_deck": w.Text(value="10/2/0/0/0", description="custom n/J/Q/K/A", style=style,
-                                  continuous_update=False),
-            "jokers": w.IntSlider(value=0, min=0, max=2, description="jokers", continuous_update=False),
-            "joker_mode": w.Dropdown(options=("super", "beggar"), description="joker mode", style=style),
-            "end": w.Dropdown(options=("trick", "empty", "unable"), description="end"),
-            "exhausted_tribute": w.Dropdown(options=("claimant", "passes_on"), description="exhausted tribute",
-                                            style=style),
-            "direction": w.Dropdown(options=("cw", "ccw"), description="direction"),
-            "shuffle": w.Dropdown(options=SHUFFLES, description="shuffle"),
-            "max_cards": w.BoundedIntText(value=0, min=0, max=10**7, description="cut-off (0: none)", style=style),
-            "unfinished": w.Dropdown(options=("none", "most_cards"), description="unfinished"),
-            "games": w.BoundedIntText(value=games, min=100, max=10**7, step=10_000, description="games"),
-            "seed": w.BoundedIntText(value=seed, min=0, max=2**63 - 1, description="seed"),
-        }
+        self.options = rule_options()
+        rule_controls = {o.name: _control(w, o) for o in self.options}
+        self.controls = dict(rule_controls)
+        self.controls["custom_deck"] = w.Text(value="10/2/0/0/0", description="custom deck n/J/Q/K/A", style=style,
+                                              continuous_update=False)
+        low, high = GAMES_RANGE
+        self.controls["games"] = w.IntText(value=games, description=f"games ({low:,}-{high:,})", style=style,
+                                           continuous_update=False)
+        self.controls["seed"] = w.IntText(value=seed, description="seed", style=style, continuous_update=False)
         self.status = w.HTML()
-        self.plot_out, self.seats_out, self.compare_out = w.Output(), w.Output(), w.Output()
+        scroll = w.Layout(overflow="auto", max_width="100%")
+        self.plot_out, self.seats_out, self.compare_out = w.Output(layout=scroll), w.Output(layout=scroll), \
+            w.Output(layout=scroll)
         self.rules = self.base = self.games = self.baseline = self.figure = self.error = None
         self.tables: dict[str, pd.DataFrame] = {}
+        self.shown: dict[str, list] = {}
         self.elapsed = None
         self.updates = 0
         self._base_cache: dict = {}
         c = self.controls
+        boxes = [c[o.name] for o in self.options if o.kind in ("choice", "deck")] + [c["custom_deck"]]
+        others = [c[o.name] for o in self.options if o.kind not in ("choice", "deck")]
         self.widget = w.VBox([
-            w.HBox([w.VBox([c["players"], c["deck"], c["custom_deck"], c["jokers"], c["joker_mode"]]),
-                    w.VBox([c["end"], c["exhausted_tribute"], c["direction"], c["shuffle"]]),
-                    w.VBox([c["max_cards"], c["unfinished"], c["games"], c["seed"]])]),
-            self.status, self.plot_out, w.HBox([self.seats_out, self.compare_out]),
+            w.HBox([w.VBox(boxes[:len(boxes) // 2 + 1]), w.VBox(boxes[len(boxes) // 2 + 1:]),
+                    w.VBox(others + [c["games"], c["seed"]])]),
+            self.status, self.plot_out, self.seats_out, self.compare_out,
         ])
+        _classes(self.widget, "bs-explorer", self.status, "bs-status", self.plot_out, "bs-plot", self.seats_out,
+                 "bs-seats", self.compare_out, "bs-comparison",
+                 *[x for name, control in self.controls.items() for x in (control, f"bs-control-{name}")])
         self.auto = auto
         for control in self.controls.values():
             control.observe(self._changed, names="value")
@@ -242,31 +279,55 @@ class Explorer:
             self._base_cache = {key: (games, self._summaries(games, "standard game"))}
         return self._base_cache[key]
 
+    def _fail(self, message: str) -> None:
+        """Say what is wrong and clear every result: a stale answer must not stay on screen."""
+        self.error = message
+        self.rules = self.base = self.games = self.baseline = None
+        if self.figure is not None:
+            import matplotlib.pyplot as plt
+
+            plt.close(self.figure)
+        self.figure = None
+        self.tables, self.shown = {}, {}
+        self.status.value = f"<b style='color:#b00'>{_escape(message)}</b>"
+        self._show()
+
     def update(self) -> None:
-        """Re-run both samples from the controls and redraw (errors go to ``error`` and the status line)."""
+        """Re-run both samples from the controls and redraw (errors go to ``error`` and the status
+        line, and clear the previous results)."""
         start = time.perf_counter()
         values = self.values()
-        n, seed = values.pop("games"), values.pop("seed")
+        n, seed, custom = values.pop("games"), values.pop("seed"), values.pop("custom_deck")
         try:
-            rules = build_rules(**values)
+            n, seed = check_sample(n, seed)
+            rules = build_rules(custom_deck=custom, **values)
         except ValueError as exc:
-            self.error = str(exc)
-            self.status.value = f"<b style='color:#b00'>{_escape(self.error)}</b>"
+            self._fail(str(exc))
             return
         self.error = None
         base = Rules(players=rules.players)
+        samples = n if rules == base or (base, n, seed) in self._base_cache else 2 * n
+        self.status.value = (f"<b>running {samples:,} games</b> ({rules.players} players, {_escape(rules.name)}, "
+                             f"seed {seed}) …")
         games = simulate(n, rules=rules, seed=seed, n_jobs=self.n_jobs)
-        samples = [self._summaries(games, "chosen rules")]
+        summaries = [self._summaries(games, "chosen rules")]
         baseline = games
         if rules != base:
             baseline, standard = self._baseline(base, n, seed)
-            samples.append(standard)
-        lengths = pd.concat([s["lengths"] for s in samples], ignore_index=True)
+            summaries.append(standard)
+        lengths = pd.concat([s["lengths"] for s in summaries], ignore_index=True)
         seats = an.seat_win_rates(games.assign(rules=rules.name), by="players")
         comparison = compare_with_standard(games, baseline, rules, base) if rules != base else pd.DataFrame()
         self.rules, self.base, self.games, self.baseline = rules, base, games, baseline
         self.tables = {"lengths": lengths, "seats": seats, "comparison": comparison}
-        self._draw(samples)
+        self._draw(summaries)
+        self.shown = {
+            "seats": [_caption("win rate by seat (95% Wilson interval; p: binomial test against 1/n)"),
+                      readable_seats(seats)],
+            "comparison": [_caption(self.comparison_caption())]
+                          + ([readable_comparison(comparison)] if not comparison.empty else []),
+        }
+        self._show()
         self.elapsed = time.perf_counter() - start
         self.updates += 1
         outcomes = games["outcome"].astype(str).value_counts()
@@ -275,7 +336,7 @@ class Explorer:
             + ", ".join(f"{k} {outcomes.get(k, 0):,}" for k in ("win", "loop", "cutoff"))
             + f" — {self.elapsed:.2f} s")
 
-    def _draw(self, samples: list[dict]) -> None:
+    def _draw(self, summaries: list[dict]) -> None:
         import matplotlib.pyplot as plt
         from matplotlib import ticker
 
@@ -283,48 +344,33 @@ class Explorer:
 
         if self.figure is not None:
             plt.close(self.figure)
-        # fixed margins and plain log-axis labels: a constrained layout and mathtext tick labels
-        # took most of the time of showing the figure
+        # fixed margins: a constrained layout took much of the time of showing the figure
         fig, (a, b) = plt.subplots(1, 2, figsize=(11, 3.6))
         fig.subplots_adjust(left=0.07, right=0.98, bottom=0.14, top=0.9, wspace=0.25)
-        finished = [s["slim"].loc[s["slim"]["outcome"] == "win", "cards"].to_numpy() for s in samples]
-        if sum(f.size for f in finished):
-            # the histogram drawn with numpy: seaborn's histplot takes most of a second on 200,000 rows
-            top = float(np.quantile(np.concatenate(finished), 0.99))
-            edges = np.linspace(0, top, 61)
-            for colour, s, cards in zip(("C0", "C1"), samples, finished):
-                density, _ = np.histogram(cards, bins=edges)
-                a.stairs(density / max(cards.size, 1) / np.diff(edges), edges, color=colour,
-                         label=s["slim"]["sample"].iloc[0])
-            a.set_xlim(0, top)
-            a.set_xlabel("game length (cards)")
-            a.set_ylabel("density")
-            a.legend()
-            plots.plot_survival(pd.concat([s["km"] for s in samples], ignore_index=True), hue="sample", ax=b)
-            b.yaxis.set_minor_locator(ticker.NullLocator())
-            b.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        slim = pd.concat([s["slim"] for s in summaries], ignore_index=True)
+        finished = slim.loc[slim["outcome"] == "win", "cards"].to_numpy()
+        if finished.size:
+            plots.plot_lengths(slim, hue="sample", ax=a, cut=math.ceil(np.quantile(finished, 0.99)))
+            plots.plot_survival(pd.concat([s["km"] for s in summaries], ignore_index=True), hue="sample", ax=b)
+            b.yaxis.set_minor_locator(ticker.NullLocator())  # one label per power of ten, all in percent
         a.set_title("length distribution (finished games)")
         b.set_title("survival: share of games longer than x")
         self.figure = fig
         plt.close(fig)  # shown through the Output widget only, not twice by the inline backend
-        self._show()
 
     def _show(self) -> None:
         from IPython import get_ipython
-        from IPython.display import display
+        from IPython.display import HTML, display
 
         if get_ipython() is None:  # no kernel (a script or a test): the results stay in the attributes
             return
-
-        seats = self.tables["seats"][["seat", "wins", "games", "rate", "low", "high", "p_value"]]
-        for out, items in ((self.plot_out, [self.figure]),
-                           (self.seats_out, [_caption("win rate by seat (95% Wilson; p: binomial test against 1/n)"),
-                                             seats.round(4)]),
-                           (self.compare_out, [_caption(self.comparison_caption()), self.tables["comparison"].round(4)])):
-            out.clear_output(wait=True)
+        for out, items in ((self.plot_out, [self.figure] if self.figure is not None else []),
+                           (self.seats_out, self.shown.get("seats", [])),
+                           (self.compare_out, self.shown.get("comparison", []))):
+            out.clear_output(wait=bool(items))
             with out:
-                for item in items:
-                    display(item)
+                for item in items:  # tables without the row numbers, which only repeat the seat
+                    display(HTML(item.to_html(index=False)) if isinstance(item, pd.DataFrame) else item)
 
     def comparison_caption(self) -> str:
         if self.rules is None:
@@ -332,10 +378,15 @@ class Explorer:
         if self.rules == self.base:
             return "these are the standard rules: nothing to compare"
         if shares_deals(self.rules, self.base):
-            return ("against the standard game on the same deals (paired t intervals, 95%): "
-                    "chosen minus standard")
-        return ("against the standard game (other deck, so other deals: Welch and Newcombe intervals, 95%): "
-                "chosen minus standard")
+            return "against the standard game on the same deals (paired intervals, 95%)"
+        return "against the standard game (another deck deals other games: Welch and Newcombe intervals, 95%)"
+
+
+def _classes(*pairs) -> None:
+    """CSS classes on widgets (widget, class, widget, class, ...): names a page can be read by (the
+    browser test finds the controls and panels by them)."""
+    for widget, name in zip(pairs[::2], pairs[1::2]):
+        widget.add_class(name)
 
 
 def _escape(text: str) -> str:
@@ -370,8 +421,8 @@ class Replayer:
         self._rules = rules
         self.source = w.ToggleButtons(options=("seed and game", "deal"), value="deal" if deal else "seed and game",
                                       description="replay")
-        self.seed = w.BoundedIntText(value=seed, min=0, max=2**63 - 1, description="seed")
-        self.game = w.BoundedIntText(value=game, min=0, max=2**63 - 1, description="game")
+        self.seed = w.IntText(value=seed, description="seed")  # out of range: refused in words by replay
+        self.game = w.IntText(value=game, description="game")
         self.deal_text = w.Textarea(value=deal, description="deal", placeholder="---K--Q-/--A--J-- (seat 0 first)",
                                     layout=w.Layout(width="90%"))
         self.any_deck = w.Checkbox(value=False, description="any deck (the deal's own cards)", style=style)
@@ -386,10 +437,20 @@ class Replayer:
         self.step.observe(lambda change: None if self._quiet else self.show(change["new"]), names="value")
         self.widget = w.VBox([self.source, w.HBox([self.seed, self.game]), self.deal_text, self.any_deck,
                               self.load_button, self.status, self.step, self.trick_html, self.plot_out])
+        _classes(self.widget, "bs-replayer", self.source, "bs-replay-source", self.seed, "bs-replay-seed", self.game,
+                 "bs-replay-game", self.deal_text, "bs-replay-deal", self.load_button, "bs-replay-play", self.status,
+                 "bs-replay-status", self.step, "bs-replay-step", self.trick_html, "bs-replay-trick", self.plot_out,
+                 "bs-replay-plot")
 
     def rules(self) -> Rules:
-        rules = self._rules() if callable(self._rules) else self._rules
-        return rules if rules is not None else Rules()
+        """The rules to play by: ``rules`` given, its value when callable, the standard rules for None."""
+        if callable(self._rules):
+            rules = self._rules()
+            if rules is None:
+                raise ValueError("The explorer's controls hold no valid rules (its status line says why): "
+                                 "fix them to replay under its rules.")
+            return rules
+        return self._rules if self._rules is not None else Rules()
 
     def load(self) -> None:
         """Play the chosen deal with the reference engine (tracing every trick) and show its first trick."""
@@ -404,8 +465,7 @@ class Replayer:
             else:
                 deal, result = replay(self.seed.value, self.game.value, rules)
         except (DealError, ValueError) as exc:
-            self.error = str(exc)
-            self.status.value = f"<b style='color:#b00'>{_escape(self.error)}</b>"
+            self._fail(str(exc))
             return
         self.result, self.deal = result, deal
         if result.outcome == "loop":
@@ -424,6 +484,27 @@ class Replayer:
         finally:
             self._quiet = False
         self.show(self.step.value)
+
+    def _fail(self, message: str) -> None:
+        """Say what is wrong and clear the previous game: its tricks must not stay on screen."""
+        import matplotlib.pyplot as plt
+        from IPython import get_ipython
+
+        self.error = message
+        if self.figure is not None:
+            plt.close(self.figure)
+        self.result = self.deal = self.trick = self.figure = None
+        self.status.value = f"<b style='color:#b00'>{_escape(message)}</b>"
+        self.trick_html.value = ""
+        self._quiet = True
+        try:
+            self.step.min = 0
+            self.step.value = 0
+            self.step.max = 0
+        finally:
+            self._quiet = False
+        if get_ipython() is not None:
+            self.plot_out.clear_output()
 
     def show(self, trick: int) -> None:
         """Show the state after trick ``trick`` (1 = the first trick)."""

@@ -1,0 +1,231 @@
+"""The explorer as a reader meets it: JupyterLab in headless Chromium (issue #25).
+
+The test copies ``notebooks/00_explorer.ipynb`` into a temporary folder (JupyterLab's autosave must
+not touch the committed notebook), serves it with JupyterLab on 127.0.0.1 with a random token,
+opens it in the system's Chromium through playwright, runs every cell, then changes the controls as
+a reader would - players, a variant, the deck, the seed - and checks that the status line, the
+figure and the tables change each time; that a bad value shows its message and clears the stale
+result (explorer and replayer); and that the page logs no console or page error.
+
+Screenshots of the explorer after each change are kept in ``screenshots/explorer`` under pytest's
+base temporary directory (``BEGGARSTATS_SCREENSHOTS=DIR`` puts them in ``DIR/explorer``).
+Needs Debian's ``chromium`` and ``pip install ".[browser]"`` (`.ci/run` installs both):
+
+    python -m pytest tests/test_browser.py -s
+"""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from _browser import Console, jupyter_lab, launch, screenshot_dir, static_server
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOK = ROOT / "notebooks" / "00_explorer.ipynb"
+GAMES = 20_000  # the notebook's shared sample size; the explorer starts with half of it
+WAIT = 300_000  # ms: a cold kernel cache compiles the game kernels inside the notebook's kernel
+
+pytestmark = pytest.mark.slow
+
+
+def _text(page, selector: str) -> str:
+    return page.locator(selector).first.inner_text()
+
+
+def _plot(page) -> str:
+    """The src of the explorer's figure ('' when none is shown)."""
+    imgs = page.locator(".bs-explorer .bs-plot img")
+    return imgs.first.get_attribute("src") if imgs.count() else ""
+
+
+def _answered(page, *, contains: str, timeout: int = WAIT) -> str:
+    """Wait until the explorer's status line holds ``contains`` and no longer says it is running."""
+    page.wait_for_function(
+        """(want) => { const e = document.querySelector('.bs-explorer .bs-status');
+                      return e && e.innerText.includes(want) && !e.innerText.includes('running'); }""",
+        arg=contains, timeout=timeout)
+    page.wait_for_timeout(300)  # the outputs follow the status line's message
+    return _text(page, ".bs-explorer .bs-status")
+
+
+def _state(page) -> dict:
+    return {"status": _text(page, ".bs-explorer .bs-status"), "plot": _plot(page),
+            "seats": page.locator(".bs-explorer .bs-seats").inner_text(),
+            "comparison": page.locator(".bs-explorer .bs-comparison").inner_text()}
+
+
+def _changed(before: dict, after: dict, *, keys=("status", "plot", "seats")) -> None:
+    for key in keys:
+        assert after[key] != before[key], f"the explorer's {key} did not change"
+    assert after["plot"].startswith("data:image/png"), "the explorer shows no figure"
+
+
+def _fill(page, control: str, value: str) -> None:
+    box = page.locator(f".bs-explorer .bs-control-{control} input").first
+    box.fill(value)
+    box.press("Enter")
+
+
+def _refused(page, control: str, value: str, *, says: str) -> dict:
+    """Type a value the explorer refuses: its message comes, and every stale result goes."""
+    _fill(page, control, value)
+    page.wait_for_function("(want) => document.querySelector('.bs-explorer .bs-status').innerText.includes(want)",
+                           arg=says, timeout=WAIT)
+    page.wait_for_timeout(500)
+    state = _state(page)
+    assert state["plot"] == "" and state["seats"].strip() == "" and state["comparison"].strip() == "", state
+    return state
+
+
+def test_explorer_in_jupyterlab(tmp_path, tmp_path_factory):
+    shots = screenshot_dir(tmp_path_factory, "explorer")
+    work = tmp_path / "lab"
+    work.mkdir()
+    shutil.copy(NOTEBOOK, work / NOTEBOOK.name)
+    env = {"BEGGARSTATS_NOTEBOOK_GAMES": str(GAMES), "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
+    with jupyter_lab(work, env=env, log=tmp_path / "jupyterlab.log") as (url, token), launch() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        console = Console(page)
+
+        def shot(name):
+            page.locator(".bs-explorer").first.screenshot(path=shots / f"{name}.png")
+
+        page.goto(f"{url}/lab/tree/{NOTEBOOK.name}?token={token}", timeout=WAIT)
+        page.wait_for_selector(".jp-Notebook", timeout=WAIT)
+        page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+                               " && window.jupyterapp.shell.currentWidget.sessionContext", timeout=WAIT)
+        page.evaluate("""async () => { const w = window.jupyterapp.shell.currentWidget;
+                                       await w.sessionContext.ready;
+                                       await window.jupyterapp.commands.execute('notebook:run-all-cells'); }""")
+        # the last cell replays the never-ending deal of the record table
+        page.wait_for_function("() => { const e = document.querySelector('.bs-replayer .bs-replay-status');"
+                               " return e && e.innerText.includes('cycle of'); }", timeout=WAIT)
+        page.wait_for_function("() => ![...document.querySelectorAll('.jp-InputArea-prompt')]"
+                               ".some(e => e.textContent.includes('*'))", timeout=WAIT)
+        status = _answered(page, contains=f"{GAMES // 2:,} games")
+        assert "2 players, standard" in status
+        start = _state(page)
+        assert start["plot"].startswith("data:image/png") and "seat" in start["seats"]
+        assert "nothing to compare" in start["comparison"]
+        shot("01-run-all")
+
+        # players: the slider's readout, typed into as a reader does
+        readout = page.locator(".bs-explorer .bs-control-players .widget-readout").first
+        readout.click()
+        page.keyboard.press("Control+A")
+        page.keyboard.type("3")
+        page.keyboard.press("Enter")
+        _answered(page, contains="3 players")
+        three = _state(page)
+        _changed(start, three)
+        assert "2" in three["seats"].split("seat", 1)[1]  # seats 0, 1 and 2
+        shot("02-players-3")
+
+        # a variant on the same deals: a paired comparison appears
+        page.locator(".bs-explorer .bs-control-shuffle_pile input[type=checkbox]").first.check()
+        _answered(page, contains="shuffle_pile")
+        shuffled = _state(page)
+        _changed(three, shuffled, keys=("status", "plot", "seats", "comparison"))
+        assert "paired" in shuffled["comparison"] and "same deals" in shuffled["comparison"]
+        shot("03-shuffle-pile")
+
+        # another deck: other deals, an independent comparison
+        page.locator(".bs-explorer .bs-control-deck select").first.select_option("italian")
+        _answered(page, contains="italian deck")
+        italian = _state(page)
+        _changed(shuffled, italian, keys=("status", "plot", "seats", "comparison"))
+        assert "independent" in italian["comparison"]
+        shot("04-italian-deck")
+
+        # the seed
+        _fill(page, "seed", "7")
+        _answered(page, contains="seed 7")
+        seeded = _state(page)
+        _changed(italian, seeded, keys=("status", "plot", "seats", "comparison"))
+        shot("05-seed-7")
+
+        # a bad custom deck: the message, and no stale figure or table below it
+        page.locator(".bs-explorer .bs-control-deck select").first.select_option("custom")
+        _answered(page, contains="10/2/0/0/0 deck")
+        bad = _refused(page, "custom_deck", "10/2", says="`custom_deck`")
+        assert "five whole numbers" in bad["status"]
+        shot("06-bad-deck")
+
+        # more games than the box allows: said in words, nothing run
+        page.locator(".bs-explorer .bs-control-deck select").first.select_option("standard")
+        _answered(page, contains="seed 7")
+        clamp = _refused(page, "games", "20000000", says="nothing was run")
+        assert "20,000,000" in clamp["status"] and "10,000,000" in clamp["status"]
+        shot("07-too-many-games")
+        _fill(page, "games", str(GAMES // 2))
+        _answered(page, contains="seed 7")
+        assert _plot(page).startswith("data:image/png")
+
+        # the replayer: a bad deal clears the previous game
+        replayer = page.locator(".bs-replayer").first
+        assert replayer.locator(".bs-replay-plot img").count() == 1
+        replayer.locator(".bs-replay-deal textarea").fill("--Z-/----")
+        replayer.locator(".bs-replay-play button, button.bs-replay-play").first.click()
+        page.wait_for_function("() => document.querySelector('.bs-replayer .bs-replay-status').innerText"
+                               ".includes('position 3')", timeout=WAIT)
+        page.wait_for_timeout(500)
+        assert replayer.locator(".bs-replay-plot img").count() == 0
+        assert replayer.locator(".bs-replay-trick").inner_text().strip() == ""
+        replayer.screenshot(path=shots / "08-replayer-bad-deal.png")
+
+        assert console.errors == [], console.errors
+
+
+# -- the results site, built and opened in the same browser ------------------------------------------
+
+def _build_site(out: Path) -> list[str]:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_site", ROOT / "tools" / "build_site.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.build(out)
+
+
+def test_site_in_the_browser(tmp_path, tmp_path_factory):
+    shots = screenshot_dir(tmp_path_factory, "site")
+    out = tmp_path / "site"
+    written = _build_site(out)
+    notebooks = sorted(p for p in written if p.startswith("notebooks/0"))
+    assert "index.html" in written and len(notebooks) == len(list((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")))
+    with static_server(out) as url, launch() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        console = Console(page)
+        failed = []
+        page.on("requestfailed", lambda r: failed.append(f"{r.url}: {r.failure}"))
+        page.on("response", lambda r: failed.append(f"{r.url}: HTTP {r.status}") if r.status >= 400 else None)
+        links: dict[str, set] = {}  # internal link -> pages that carry it
+        anchors: dict[str, set] = {}  # page -> ids on it
+        for rel in written:
+            response = page.goto(f"{url}/{rel}", wait_until="load")
+            assert response.ok, f"{rel}: HTTP {response.status}"
+            broken = page.evaluate("() => [...document.images].filter(i => !i.complete || i.naturalWidth === 0)"
+                                   ".map(i => i.getAttribute('src').slice(0, 80))")
+            assert broken == [], f"{rel}: images that did not load: {broken}"
+            anchors[rel] = set(page.evaluate("() => [...document.querySelectorAll('[id], a[name]')]"
+                                             ".map(e => e.id || e.getAttribute('name'))"))
+            for href in page.evaluate("() => [...document.querySelectorAll('a[href]')].map(a => a.href)"):
+                if href.startswith(url):
+                    links.setdefault(href[len(url) + 1:], set()).add(rel)
+            if rel == "index.html" or rel in notebooks:
+                page.screenshot(path=shots / (rel.replace("/", "_").replace(".html", "") + ".png"))
+        assert page.evaluate("() => document.images.length") >= 0
+        bad = []
+        for link, where in sorted(links.items()):
+            target, _, fragment = link.partition("#")
+            target = target or "index.html"
+            if target not in anchors:
+                if not (out / target).is_file():
+                    bad.append(f"{link} (from {sorted(where)})")
+                continue
+            if fragment and fragment not in anchors[target]:
+                bad.append(f"{link}: no #{fragment} on {target} (from {sorted(where)})")
+        assert bad == [], "broken internal links:\n" + "\n".join(bad)
+        assert failed == [], failed
+        assert console.errors == [], console.errors
