@@ -26,7 +26,7 @@ NOTEBOOK = ROOT / "notebooks" / "00_explorer.ipynb"
 GAMES = 20_000  # the notebook's shared sample size; the explorer starts with half of it
 WAIT = 300_000  # ms: a cold kernel cache compiles the game kernels inside the notebook's kernel
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 
 def _text(page, selector: str) -> str:

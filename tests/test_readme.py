@@ -22,6 +22,20 @@ def test_ci_runs_the_readme_test_command():
     assert _quick_start_commands()[1] in ci.splitlines()
 
 
+def test_the_browser_tests_are_left_out_of_the_quick_start_and_run_by_ci():
+    import re
+    import tomllib
+
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert "-m 'not browser'" in options["addopts"]
+    assert any(m.startswith("browser:") for m in options["markers"])
+    assert "pytest.mark.browser" in (ROOT / "tests" / "test_browser.py").read_text()
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert "python -m pytest -m browser" in ci
+    assert ci.index("python -m pytest -m browser") > ci.index(_quick_start_commands()[1])
+    assert re.search(r"apt-get install .*chromium", "\n".join(ci))
+
+
 def test_the_speed_prose_quotes_the_speed_table_beside_it():
     """The ratios the Speed section states in words are the table's own, rounded."""
     import re
