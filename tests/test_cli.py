@@ -12,6 +12,8 @@ import pytest
 from beggarstats.cli import build_parser, main
 from beggarstats.cli.play import EXAMPLE
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 simulate_module = importlib.import_module("beggarstats.run.simulate")
 

@@ -47,6 +47,8 @@ from beggarstats.engine.rng import GameStream, next_u64, stream_state
 from beggarstats.game.rules import _CHOICES, Rules
 from _kernel_deals import play_deals
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 GOLDEN = Path(__file__).parent / "data" / "golden"
 MASK32 = 0xFFFFFFFF
 

@@ -11,6 +11,8 @@ from beggarstats.engine.fast import RESULT_KEYS, SEAT_KEYS, kernel_for, play_gam
 from beggarstats.game.rules import Rules
 from _kernel_deals import play_deals
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 # docs/RULES.md, "Two published checks": the default rules.
 NESSLER = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"

@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 import beggarstats
 from beggarstats.engine import kernel_cache
 from beggarstats.engine.kernel_cache import index_file, kernel_dir, sources_digest
@@ -115,6 +117,7 @@ def test_a_kernel_compiled_apart_saves_only_its_entry_which_loads_on_its_own(tmp
     assert again["hits"] == 1 and again["misses"] == 0
 
 
+@pytest.mark.usefixtures("warm_kernels")
 def test_the_session_kernels_are_saved_where_index_file_says():
     from beggarstats.engine import batch, fast
 
@@ -135,3 +138,15 @@ def test_directories_of_other_sources_are_pruned_when_unused(tmp_path):
     os.utime(stale, (old, old))
     kernel_cache._prune(here)
     assert here.exists() and recent.exists() and not stale.exists()
+
+
+def test_a_pure_python_test_file_compiles_nothing(tmp_path):
+    """The kernel warm-up is a fixture the kernel tests request, not an autouse one: a test file that
+    plays no game through the kernels leaves an empty cache empty (it took minutes when it did not)."""
+    env = dict(os.environ, BEGGARSTATS_CACHE_DIR=str(tmp_path))
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(Path(__file__).with_name("test_cards.py"))],
+                          env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert " passed" in done.stdout and not list(tmp_path.rglob("*.nbi"))

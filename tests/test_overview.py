@@ -13,6 +13,8 @@ from beggarstats.game.rules import Rules
 from beggarstats.run.simulate import simulate
 from beggarstats.run.summary import summarize
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 
 def test_seat_shares_worked_by_hand():
     shares = an.seat_shares([30, 10])

@@ -18,6 +18,8 @@ from beggarstats.run.simulate import replay, simulate
 
 from _reference_batch import play_games as reference_batch
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 # `beggarstats.run.simulate` as an attribute is the function; the module is reached by name
 sim = importlib.import_module("beggarstats.run.simulate")
 
