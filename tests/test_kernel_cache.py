@@ -112,7 +112,7 @@ def test_a_kernel_compiled_apart_saves_only_its_entry_which_loads_on_its_own(tmp
     alone is enough for the next process to load it without compiling."""
     cache = tmp_path / "cache"
     apart = _run(PACKAGE.parent, cache, _SAVING_ONLY)
-    assert apart == {"entry": True, "callee": False, "inside": "_LoadOnly", "after": "FunctionCache"}
+    assert apart == {"entry": True, "callee": False, "inside": "_LoadOnly", "after": "_Guarded"}
     again = _run(PACKAGE.parent, cache)
     assert again["hits"] == 1 and again["misses"] == 0
 
