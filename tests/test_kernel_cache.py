@@ -28,7 +28,7 @@ def _tree(tmp_path):
 
 
 def test_the_key_follows_every_kernel_source_and_nothing_else(tmp_path):
-    root = _tree(tmp_path)
+    root = _tree(tmp_path / "one")
     first = sources_digest(root)
     os.utime(root / "rng.py", (1, 1))  # a reinstall: new file times, same text
     assert sources_digest(root) == first
@@ -39,6 +39,10 @@ def test_the_key_follows_every_kernel_source_and_nothing_else(tmp_path):
     assert second != first
     (root / "engine" / "kernel_new.py").write_text("import numba\n")  # a new kernel file
     assert sources_digest(root) != second
+    clone = _tree(tmp_path / "clone")
+    (clone / "engine" / "kernel_two.py").write_text("from numba import njit\nz = 2\n")
+    (clone / "engine" / "kernel_new.py").write_text("import numba\n")
+    assert sources_digest(clone) == sources_digest(root)  # the same sources elsewhere: the same key
 
 
 def test_cache_location_and_override(tmp_path, monkeypatch):
@@ -89,8 +93,41 @@ def test_a_reinstall_finds_the_compiled_kernels_and_an_edit_does_not(tmp_path):
     kernel = site / "beggarstats" / "engine" / "kernel_two.py"
     kernel.write_text(kernel.read_text() + "\n# an edit to a helper the kernels inline\n")
     assert _run(site, cache)["misses"] == 1  # compiled afresh, in a directory of its own
-    assert _run(_install(tmp_path / "elsewhere"), cache)["misses"] == 1  # another install: its own
-    assert len(list((cache / "kernels").iterdir())) == 3
+    elsewhere = _run(_install(tmp_path / "elsewhere"), cache)  # another clone of the first sources
+    assert elsewhere["hits"] == 1 and elsewhere["misses"] == 0 and elsewhere["file"].startswith(str(tmp_path / "elsewhere"))
+    assert len(list((cache / "kernels").iterdir())) == 2
+
+
+_CHECKED = """
+import json
+from beggarstats.engine import fast
+from beggarstats.engine.deals import deal_into, random_deal
+from beggarstats.game.rules import Rules
+print(json.dumps({"deal": repr(random_deal(3, 4, Rules())[0]),
+                  "hits": sum(deal_into.stats.cache_hits.values()),
+                  "misses": sum(deal_into.stats.cache_misses.values())}))
+"""
+
+
+@pytest.mark.slow  # six fresh processes
+def test_installs_compiling_at_once_share_one_consistent_cache(tmp_path):
+    """The key no longer holds the install's place, so two clones compiling at once write the same
+    index files; the per-kernel lock keeps every save whole: all of them give the deal, and the
+    next process of either clone loads it without compiling or discarding anything."""
+    cache, sites = tmp_path / "cache", [_install(tmp_path / "a"), _install(tmp_path / "b")]
+    env = dict(os.environ, BEGGARSTATS_CACHE_DIR=str(cache))
+    env.pop("NUMBA_CACHE_DIR", None)
+    procs = [subprocess.Popen([sys.executable, "-c", _CHECKED], env=dict(env, PYTHONPATH=str(site)), cwd=site,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for site in sites * 2]
+    outs = [p.communicate(timeout=600) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [err[-2000:] for _, err in outs]
+    assert len({json.loads(out)["deal"] for out, _ in outs}) == 1
+    for site in sites:
+        env_site = dict(env, PYTHONPATH=str(site))
+        done = subprocess.run([sys.executable, "-c", _CHECKED], env=env_site, cwd=site, capture_output=True,
+                              text=True, timeout=600, check=True)
+        again = json.loads(done.stdout)
+        assert again["hits"] == 1 and again["misses"] == 0 and "damaged" not in done.stderr
 
 
 _SAVING_ONLY = """

@@ -3,13 +3,17 @@
 The kernels are compiled once per user and kept in a per-user cache directory
 (``platformdirs.user_cache_dir("beggarstats")/kernels/<key>``; ``BEGGARSTATS_CACHE_DIR`` replaces
 the ``user_cache_dir`` part). ``<key>`` hashes the text of every file numba compiles kernels from,
-the place the package is installed, the numba version and the Python version. So:
+the numba version and the Python version - not the place the package is installed. So:
 
 * a reinstall of the same version finds the compiled kernels (numba's own cache sits in the
   package's ``__pycache__``, which a reinstall deletes, and is keyed by file times, which a
-  reinstall changes);
-* two installs (two virtual environments, two checkouts) never write the same index files at once
-  (numba does not lock them);
+  reinstall changes), and so does every other install or clone of the same sources: numba
+  loads machine code compiled from identical sources in another directory
+  (tests/test_kernel_cache.py measures it);
+* installs that compile at once share the index files, which numba does not lock: the checked
+  cache (`guard`) takes a file lock per kernel (``<kernel>.lock``) around every load and save,
+  so a save reads the index another process just wrote and never pairs it with a data file of
+  another specialisation;
 * an edit to any kernel source - an inlined helper in another file included, which numba alone
   would miss - changes the key, so stale machine code is never loaded.
 
@@ -55,9 +59,9 @@ def sources_digest(root: Path | None = None) -> str:
     import numba
 
     root = _PACKAGE if root is None else Path(root).resolve()
-    # The install's place is part of the key: numba does not lock its index files, so processes of
-    # two installs compiling at once must not share them (a reinstall in place still finds its own).
-    h = hashlib.sha256(f"{root}\0numba {numba.__version__} python {sys.version}".encode())
+    # Not the install's place: clones and installs of the same sources share their kernels (the
+    # file lock of `_Guarded` keeps their saves apart).
+    h = hashlib.sha256(f"numba {numba.__version__} python {sys.version}".encode())
     for path in sorted(root.rglob("*.py")):
         text = path.read_bytes()
         if re.search(rb"^(from numba\b|import numba\b)", text, re.MULTILINE):
@@ -173,7 +177,20 @@ class _Guarded:
         self.cache = cache
         self.func = func
 
+    def _lock(self):
+        import filelock
+
+        index = index_file(self.func)
+        return filelock.FileLock(str(index.with_name(index.name[: -len(".nbi")] + ".lock")))
+
     def load_overload(self, sig, target_context):
+        try:
+            with self._lock():
+                return self._load(sig, target_context)
+        except OSError:  # the lock cannot be taken (a read-only cache): compile here
+            return None
+
+    def _load(self, sig, target_context):
         reason = _check(self.func)
         if reason is None:
             try:
@@ -188,12 +205,17 @@ class _Guarded:
         return None
 
     def save_overload(self, sig, data):
-        self.cache.save_overload(sig, data)
-        _seal(self.func)
+        try:
+            with self._lock():
+                self.cache.save_overload(sig, data)
+                _seal(self.func)
+        except OSError:
+            pass  # not saved: compiled again next time
 
     def flush(self):
-        self.cache.flush()
-        _seal(self.func)
+        with self._lock():
+            self.cache.flush()
+            _seal(self.func)
 
     def __getattr__(self, name):
         return getattr(self.cache, name)
