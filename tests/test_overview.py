@@ -72,5 +72,5 @@ def test_the_command_line_formats_the_overview(games):
     text = summary(games)
     assert text == overview_text(an.overview(games))
     o = an.overview(games)
-    assert f"seat 0: {o.seats['rate'][0]:.4f} [{o.seats['low'][0]:.4f}, {o.seats['high'][0]:.4f}]" in text
+    assert f"seat 0: {100 * o.seats['rate'][0]:.2f}% [{100 * o.seats['low'][0]:.2f}%, {100 * o.seats['high'][0]:.2f}%]" in text
     assert f"of {o.seats['games'][0]:,} games with a winner" in text

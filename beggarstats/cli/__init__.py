@@ -38,7 +38,10 @@ def _module(name: str):
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``command``, only that sub-command is built in full (its module alone is
     imported, and the others are listed by their ``HELP`` line where they have one)."""
+    from .. import __version__
+
     parser = _Parser(prog="beggarstats", description="The Monte Carlo laboratory for Beggar-My-Neighbour.")
+    parser.add_argument("--version", action="version", version=f"beggarstats {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMANDS:

@@ -27,8 +27,8 @@ def add_parser(sub):
     add_rule_options(p, any_deck=True)
     p.add_argument("--seed", type=int, default=0, help="random stream for the shuffle variants (default 0)")
     out = p.add_mutually_exclusive_group()
-    out.add_argument("--json", action="store_true", help="one JSON object per deal per line")
-    out.add_argument("--trace", action="store_true", help="also list every trick")
+    out.add_argument("--json", action="store_true", help="one JSON object per deal per line (default: text)")
+    out.add_argument("--trace", action="store_true", help="also list every trick (default off)")
     return p
 
 
