@@ -187,3 +187,27 @@ def test_a_pure_python_test_file_compiles_nothing(tmp_path):
                           env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert " passed" in done.stdout and not list(tmp_path.rglob("*.nbi"))
+
+
+def test_the_numba_internals_the_cache_uses_exist_in_the_declared_range():
+    """`kernel_cache` relies on numba internals, so pyproject.toml bounds numba to the tested range;
+    this names what a new numba release would have to keep."""
+    import re as _re
+
+    import numba
+    from numba.core import caching
+    from numba.core.registry import CPUDispatcher
+
+    declared = _re.search(r'"numba>=([0-9.]+),<([0-9.]+)"', (PACKAGE.parent / "pyproject.toml").read_text())
+    assert declared, "pyproject.toml must bound numba (its cache internals are used)"
+    version = tuple(int(x) for x in numba.__version__.split(".")[:2])
+    low, high = (tuple(int(x) for x in v.split(".")[:2]) for v in declared.groups())
+    assert low <= version < high, (numba.__version__, declared.groups())
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    assert isinstance(impl._locator_classes, list) and hasattr(caching, "_CacheLocator")
+    from beggarstats.engine import deals
+
+    assert isinstance(deals.deal_into, CPUDispatcher)
+    cache = getattr(deals.deal_into._cache, "cache", deals.deal_into._cache)  # under the guard, numba's own
+    assert type(cache).__name__ == "FunctionCache" and hasattr(cache._impl, "locator")
+    assert callable(cache.load_overload) and callable(cache.save_overload) and callable(cache.flush)
