@@ -51,7 +51,9 @@ def test_cache_location_and_override(tmp_path, monkeypatch):
     assert kernel_dir().parent == tmp_path / "kernels"
     assert kernel_dir().name == sources_digest()[:20]
     monkeypatch.delenv("BEGGARSTATS_RUNS_DIR", raising=False)
-    assert kernel_cache.runs_dir() == tmp_path / "runs"
+    from beggarstats.run.paths import runs_dir
+
+    assert runs_dir() == tmp_path / "runs"  # the run layer's, next to the kernels
     monkeypatch.delenv("BEGGARSTATS_CACHE_DIR")
     assert "beggarstats" in str(kernel_cache.cache_root())  # platformdirs' per-user cache
 

@@ -47,7 +47,7 @@ def _megabytes(n: int) -> str:
 
 def run(args) -> int:
     from ..report.figures import FIGURES, make_figures
-    from ..engine.kernel_cache import runs_dir
+    from ..run.paths import runs_dir
     from ..run.warmup import warm_up
 
     check_run_options(args, "games")

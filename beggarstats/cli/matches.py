@@ -63,12 +63,12 @@ def summary(matches) -> str:
 
 def run(args) -> int:
     from ..engine.fast import kernels_for
-    from ..run.matches import MatchFormat, _check_max_rounds, simulate_matches
+    from ..run.matches import MatchFormat, check_max_rounds, simulate_matches
     from ..run.warmup import warm_up
 
     check_run_options(args, "matches")
     rules = rules_from_args(args)
-    _check_max_rounds(args.max_rounds, MatchFormat.parse(args.format))  # bad input: before any compile
+    check_max_rounds(args.max_rounds, MatchFormat.parse(args.format))  # bad input: before any compile
     warm_up(kernels_for(rules))
     df = simulate_matches(args.matches, rules=rules, format=args.format, seed=args.seed, n_jobs=args.jobs,
                           replay_unfinished=args.replay, max_rounds=args.max_rounds, chunk_size=args.chunk_size,

@@ -44,11 +44,10 @@ import sys
 import time
 from pathlib import Path
 
-__all__ = ["install", "cache_root", "kernel_dir", "runs_dir", "sources_digest", "index_file", "saving_only",
+__all__ = ["install", "cache_root", "kernel_dir", "sources_digest", "index_file", "saving_only",
            "guard", "is_sealed", "discard", "KEEP_DAYS"]
 
 ENV = "BEGGARSTATS_CACHE_DIR"
-RUNS_ENV = "BEGGARSTATS_RUNS_DIR"
 KEEP_DAYS = 30
 _PACKAGE = Path(__file__).resolve().parents[1]  # the package: every module that uses numba
 
@@ -80,13 +79,6 @@ def cache_root() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("beggarstats"))
-
-
-def runs_dir() -> Path:
-    """Where `beggarstats figures` caches its runs: ``<cache_root>/runs`` (``BEGGARSTATS_RUNS_DIR``
-    if set)."""
-    env = os.environ.get(RUNS_ENV)
-    return Path(env) if env else cache_root() / "runs"
 
 
 def kernel_dir() -> Path:

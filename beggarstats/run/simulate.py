@@ -118,8 +118,8 @@ def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size
 
 
 def _cut_short(st, start, stop) -> bool:
-    from .store import _looks_whole
-    return any(not _looks_whole(p) for lo, hi, p in st.chunks() if hi > start and lo < stop)
+    from .store import looks_whole
+    return any(not looks_whole(p) for lo, hi, p in st.chunks() if hi > start and lo < stop)
 
 
 def _check_frame_fits(n_games, rules, per_seat):

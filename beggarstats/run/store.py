@@ -44,7 +44,8 @@ import pyarrow.parquet as pq
 from ..game.rules import RULES_VERSION, Rules
 from .tables import attrs_of, empty_tables, to_frame, with_attrs
 
-__all__ = ["Store", "StoreError", "StoreBusy", "Problem", "store_key", "default_path", "load", "save", "verify"]
+__all__ = ["Store", "StoreError", "StoreBusy", "Problem", "store_key", "default_path", "load", "save", "verify",
+           "looks_whole"]
 
 MANIFEST = "manifest.json"
 LOCK = ".lock"
@@ -76,9 +77,9 @@ def store_key(rules: Rules, seed: int, per_seat: bool = False) -> str:
 
 
 def default_path(rules: Rules, seed: int, per_seat: bool = False) -> Path:
-    """``<runs_dir>/<key>``: the per-user run cache (`beggarstats.engine.kernel_cache.runs_dir`), never the
+    """``<runs_dir>/<key>``: the per-user run cache (`beggarstats.run.paths.runs_dir`), never the
     current directory."""
-    from ..engine.kernel_cache import runs_dir
+    from .paths import runs_dir
 
     return runs_dir() / store_key(rules, seed, per_seat)
 
@@ -168,7 +169,7 @@ def _damaged_manifest(file: Path, why: str) -> str:
             f"trusted without it: restore the manifest from a copy, or delete the directory and run again.")
 
 
-def _looks_whole(path: Path) -> bool:
+def looks_whole(path: Path) -> bool:
     """A quick test for a chunk cut short: parquet's magic at both ends and a footer that fits."""
     try:
         size = path.stat().st_size
@@ -348,7 +349,7 @@ class Store:
         gone = []
         for kind in ("games", "seats"):
             for lo, hi, _, path in self._files(kind):
-                if hi > start and lo < stop and not _looks_whole(path):
+                if hi > start and lo < stop and not looks_whole(path):
                     path.unlink()
                     gone.append(path)
         return gone
