@@ -149,9 +149,11 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     nb = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=600,
-                                     resources={"metadata": {"path": str(tmp_path)}})
-    client.execute()  # raises CellExecutionError naming the cell on any error
-    assert not [o for o in outputs(nb) if o.get("output_type") == "error"]
+                                     resources={"metadata": {"path": str(tmp_path)}}, allow_errors=True)
+    client.execute()  # every cell runs; the errors are in the outputs, checked here, cell by cell
+    errors = [f"cell {i}: {o['ename']}: {o['evalue']}" for i, c in enumerate(code_cells(nb))
+              for o in c.outputs if o.get("output_type") == "error"]
+    assert not errors, f"{path.name}: " + "; ".join(errors)
     first = "".join(o.get("text", "") for o in code_cells(nb)[0].outputs)
     assert first.strip() == f"N_GAMES = {small:_}"  # the notebook reads the shared variable
     prose = [o["data"]["text/markdown"] for o in outputs(nb) if "text/markdown" in o.get("data", {})]

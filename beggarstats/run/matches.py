@@ -42,7 +42,8 @@ from ..engine.deals import random_deal
 from ..engine.reference import play_hands
 from .limits import MAX_CHUNK_SIZE, check_fits
 from .parallel import run_chunks
-from ..engine.rng import GameStream, fresh_seed, mix64
+from ..engine.rng import GameStream, mix64
+from .seeds import fresh_seed
 from ..game.rules import RULES_VERSION, Rules, check_rules
 from .tables import MATCH_OUTCOMES, OUTCOMES, empty_rounds, matches_frame, rounds_frame
 

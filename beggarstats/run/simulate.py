@@ -18,7 +18,7 @@ from ..engine.deals import random_deal
 from ..engine.reference import play_hands
 from .limits import MAX_CHUNK_SIZE, MAX_GAME_ID, check_fits, check_id_range
 from .parallel import DEFAULT_CHUNK_SIZE, run_chunks
-from ..engine.rng import fresh_seed
+from .seeds import fresh_seed
 from ..game.rules import RULES_VERSION, check_rules
 from .store import Store
 from .tables import GamesFrameBuilder, SeatsFrameBuilder, games_table, id_type, seats_table

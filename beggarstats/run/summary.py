@@ -41,7 +41,7 @@ import pandas as pd
 from ..game.checks import check_n_jobs, check_seed, whole
 from ..engine.fast import OUTCOME_CODES
 from .parallel import run_chunks
-from ..engine.rng import fresh_seed
+from .seeds import fresh_seed
 from ..game.rules import RULES_VERSION, Rules, check_rules
 from .simulate import _batch_engine
 
