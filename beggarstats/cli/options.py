@@ -10,7 +10,7 @@ from pathlib import Path
 
 __all__ = ["add_rule_options", "rules_from_args", "check_run_options", "whole_number", "flag_of", "HELP",
            "add_jobs_option", "add_progress_option", "progress_wanted", "add_force_option", "check_overwrite",
-           "percent", "JOBS_DEFAULT"]
+           "percent", "JOBS_DEFAULT", "rule_flags"]
 
 JOBS_DEFAULT = -1  # every batch command: all cores (a seed fixes every game whatever --jobs)
 
@@ -132,6 +132,28 @@ def add_rule_options(parser: argparse.ArgumentParser, *, players: bool = False, 
                            help=f"{text}, {opt.low}-{opt.high} (default {default})")
         else:  # pragma: no cover - rule_options() names the kinds
             raise TypeError(f"rule option {opt.name!r} has a kind the command line does not know: {opt.kind!r}")
+
+
+def rule_flags(rules) -> list[str] | None:
+    """The flags that give ``rules`` (those of its options that are not the default), the inverse of
+    `rules_from_args`; None for a deck no flag names (a custom deck)."""
+    from ..game.rules import Rules, rule_options
+
+    out = []
+    for opt in rule_options():
+        value = getattr(rules, opt.name)
+        if opt.kind == "deck":
+            names = [d for d in opt.choices if Rules(deck=d).deck == value]
+            if not names:
+                return None
+            value = names[0]
+        if value == opt.default:
+            continue
+        if opt.kind == "flag":
+            out.append(flag_of(opt.name) if value else "--no-" + flag_of(opt.name)[2:])
+        else:
+            out += [flag_of(opt.name), str(value)]
+    return out
 
 
 def rules_from_args(args, *, players: int | None = None):

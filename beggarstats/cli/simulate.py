@@ -9,7 +9,7 @@ from pathlib import Path
 from .options import (add_force_option, add_jobs_option, add_progress_option, add_rule_options, check_overwrite,
                       check_run_options, percent, progress_wanted, rules_from_args, whole_number)
 
-__all__ = ["HELP", "add_parser", "run", "summary", "overview_text", "check_out_file"]
+__all__ = ["HELP", "add_parser", "run", "summary", "overview_text", "check_out_file", "games_missing"]
 
 HELP = "play many random games and summarise them"
 
@@ -89,6 +89,18 @@ def check_out_file(out: str, *, per_seat: bool = False) -> list[Path]:
     return targets
 
 
+def games_missing(store, start: int, stop: int) -> int:
+    """How many of the games ``start .. stop-1`` the store directory ``store`` lacks (all of them
+    when there is no store there yet)."""
+    from ..run.store import Store
+
+    try:
+        st = Store.at(store)
+    except ValueError:
+        return stop - start
+    return sum(hi - lo for lo, hi in st.missing(start, stop))
+
+
 def run(args) -> int:
     from ..engine.fast import kernels_for
     from ..run.simulate import simulate, simulate_to_store
@@ -104,10 +116,11 @@ def run(args) -> int:
                    progress=progress_wanted(args), per_seat=args.per_seat, start=args.start)
     if args.store is not None:
         # Stream into the store, then read back only what the summary needs (10^8 games fit).
+        to_play = games_missing(args.store, args.start, args.start + args.games)
         st = simulate_to_store(args.games, store=args.store, **options)
         games = st.frame(start=args.start, stop=args.start + args.games, columns=_SUMMARY_COLUMNS)
         print(summary(games))
-        print(f"store:    {st.path}")
+        print(f"store:    {st.path} ({args.games - to_play:,} games loaded, {to_play:,} played)")
         return 0
     result = simulate(args.games, **options)
     games, seats = result if args.per_seat else (result, None)
