@@ -233,4 +233,5 @@ def test_cli_store_resumes(tmp_path, capsys):
     assert len(list((tmp_path / "run").glob("games-*.parquet"))) == 3
     assert main(argv) == 0
     second = capsys.readouterr().out
-    assert first == second and "store:" in first and "games:    300 (seed 5" in first
+    assert "games:    300 (seed 5" in first and "(0 games loaded, 300 played)" in first
+    assert second == first.replace("(0 games loaded, 300 played)", "(300 games loaded, 0 played)")
