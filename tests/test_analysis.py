@@ -443,6 +443,7 @@ def test_errors_name_the_parameter(real):
 
 
 # -- the real contract --------------------------------------------------------------------------
+@pytest.mark.usefixtures("warm_kernels")
 def test_every_analysis_runs_on_simulate_output():
     from beggarstats.run.simulate import simulate
 

@@ -21,6 +21,8 @@ from beggarstats.engine.fast import play_games
 from beggarstats.engine.reference import play_hands
 from beggarstats.run.records import load_records
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 ROOT = Path(__file__).resolve().parents[1]
 FIELDS = ("outcome", "winner", "cards", "tricks",
           "loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")

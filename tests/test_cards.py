@@ -51,3 +51,10 @@ def test_bad_deck_name_and_counts():
         Deck(10, 1, 1, 1, -1)
     with pytest.raises(ValueError, match="5 numbers"):
         Deck.from_counts([1, 2])
+
+
+def test_a_lone_one_is_not_a_card():
+    """The help lists - 2-9 T 10 for number cards: '1' alone was taken for one (issue #23)."""
+    assert parse_hand("10-9") == (0, 0, 0)
+    with pytest.raises(DealError, match=r"hand 1, position 2: unknown card symbol '1'"):
+        parse_deal("K/-1")

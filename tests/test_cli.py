@@ -12,6 +12,8 @@ import pytest
 from beggarstats.cli import build_parser, main
 from beggarstats.cli.play import EXAMPLE
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 RECORD = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 simulate_module = importlib.import_module("beggarstats.run.simulate")
 
@@ -31,10 +33,10 @@ def test_a_short_deal_without_deck_any_says_how(capsys):
 
 
 @pytest.mark.parametrize("command", [["simulate"], ["matches", "--matches", "5"]])
-@pytest.mark.parametrize("players", ["1", "7", "12"])
-def test_players_outside_2_to_6_exit_2(command, players, capsys):
-    assert main([*command, "--players", players]) == 2
-    assert "argument --players: invalid choice" in capsys.readouterr().err
+@pytest.mark.parametrize("players", ["1", "13"])
+def test_players_outside_the_api_range_exit_2(command, players, capsys):
+    assert main([*command, "--players", players]) == 2  # the API's range, 2-12 (Rules(players=...))
+    assert f"argument --players: must be a whole number from 2 to 12, but {players} was passed" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("argv, flag, parameter", [

@@ -95,8 +95,8 @@ def test_a_shuffled_deal_plays_as_the_api_plays_it(capsys):
     (["play", "--Z/--"], "hand 0, position 3: unknown card symbol 'Z'"),
     (["play", "----"], "a deal needs at least 2 hands"),
     (["play", RECORD + "A"], "hand 1, position 27: one Ace too many"),
-    (["play", "--max-cards", "0", RECORD], "--max-cards must be a whole number"),
-    (["play", "--jokers", "5", RECORD], "--jokers must be a whole number from 0 to 2"),
+    (["play", "--max-cards", "0", RECORD], "--max-cards: must be a whole number from 1"),
+    (["play", "--jokers", "5", RECORD], "--jokers: must be a whole number from 0 to 2"),
     (["play", RECORD, "--K/-"], "deal 2: the deal is missing"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):

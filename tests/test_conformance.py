@@ -44,8 +44,10 @@ from beggarstats.engine.kernel_two import play_two
 from beggarstats.engine.reference import play_hands
 from beggarstats.run.play import rules_for_deal
 from beggarstats.engine.rng import GameStream, next_u64, stream_state
-from beggarstats.game.rules import _CHOICES, Rules
+from beggarstats.game.rules import Rules, rule_options
 from _kernel_deals import play_deals
+
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 MASK32 = 0xFFFFFFFF
@@ -296,6 +298,8 @@ CASES = {
     "cutoff-after-trick": Case("5, cut-off after a trick", "-----/-Q--", {"max_cards": 6, "unfinished": "most_cards"},
                                "cutoff", 1, 6, 1, takers=(1,), place=(None, 1)),
     "cutoff-none": Case("5, cut-off, unfinished none", "-----/-Q--", {"max_cards": 6}, "cutoff", None, 6, 1),
+    #   max_cards 1 (the least): s0's - (1) is the last card played; s0 and s1 hold 4 each, no winner.
+    "cutoff-first-card": Case("5, cut-off at the first card", "-----/-Q--", {"max_cards": 1}, "cutoff", None, 1, 0),
     "cutoff-before-out": Case("5, cut-off before a player is out", "-----/-Q--", {"max_cards": 9},
                               "cutoff", None, 9, 1),
     # §5 a win decided by the consequences of the limit card stands ("K/---" under trick: card 4
@@ -417,19 +421,44 @@ def test_the_draws_the_shuffle_traces_use(seed, size, slot):
     assert (u * size) & MASK32 >= (2**32) % size
 
 
-def test_every_rule_has_a_case():
-    """Every value of every option of Rules is played by some case (a default value by every case
-    that does not set the option), so a new option or value fails here until it gets a deal."""
-    played = {(k, v) for case in CASES.values() for k, v in case.options.items()}
-    defaults = Rules()
-    for option, values in _CHOICES.items():
-        for value in values:
-            assert value == getattr(defaults, option) or (option, value) in played, (option, value)
-    for flag in ("shuffle_pile", "shuffle_on_loop"):
-        assert (flag, True) in played
-    assert any("max_cards" in case.options for case in CASES.values())
-    compositions = [composition(parse_deal(case.deal)) for case in CASES.values()]
-    assert {c[5] for c in compositions} >= {0, 1, 2}                    # jokers
+# The options a case does not set in ``options``: they are its deal's own.
+FROM_THE_DEAL = {
+    "players": lambda hands: len(hands),
+    "jokers": lambda hands: composition(hands)[5],
+    "deck": lambda hands: composition(hands),
+}
+
+
+def _played(option) -> set:
+    """The values of the rule option ``option`` (a `RuleOption`) the hand-traced cases play."""
+    if option.name in FROM_THE_DEAL:
+        return {FROM_THE_DEAL[option.name](parse_deal(case.deal)) for case in CASES.values()}
+    return {case.options.get(option.name, option.default) for case in CASES.values()}
+
+
+@pytest.mark.parametrize("option", rule_options(), ids=lambda o: o.name)
+def test_every_rule_option_has_a_hand_traced_case(option):
+    """Every option of `Rules` (`rule_options()`, the list the command line and the explorer are built
+    from) is played by some case: every value of a choice or a flag; an integer option at its low
+    bound and at two more values (its whole range when that is smaller: jokers 0, 1, 2), ``None``
+    included when it is optional; more than one deck. A new option fails here until it gets a deal."""
+    played = _played(option)
+    if option.kind == "choice":
+        assert set(option.choices) <= played, set(option.choices) - played
+    elif option.kind == "flag":
+        assert played == {False, True}, played
+    elif option.kind == "int":
+        ints = {v for v in played if v is not None}
+        assert option.low in ints, (option.low, ints)
+        assert len(ints) >= min(3, option.high - option.low + 1), ints
+        assert not option.optional or None in played
+    elif option.kind == "deck":
+        assert len(played) > 1
+    else:
+        pytest.fail(f"rule option {option.name!r} of kind {option.kind!r}: say here how a case plays it")
+
+
+def test_every_count_of_players_the_game_is_played_with_has_a_case():
     assert {len(parse_deal(case.deal)) for case in CASES.values()} >= {2, 3, 4, 5, 6}
 
 

@@ -18,6 +18,8 @@ from beggarstats.engine.fast import OUTCOME_CODES, play_games
 from beggarstats.engine.reference import play_hands
 from beggarstats.game.rules import Rules
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 JACKS_ONLY = Deck.from_counts((8, 4, 0, 0, 0))    # ~8% of games loop
 LOOPY = Deck.from_counts((5, 2, 1, 0, 0))         # loops, and hands that run out
 MIXED = Deck.from_counts((12, 2, 2, 2, 2))        # every penalty card, short games

@@ -10,6 +10,8 @@ from beggarstats.cli import main
 from beggarstats.report.figures import FIGURES, PLAYERS, SMALL_TABLE, sizes, small_decks, variant_rules
 from beggarstats.report.findings import COLUMNS, read_findings
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 # The module, not the function `beggarstats.run.simulate` that the package exports under the same name.
 simulate_module = importlib.import_module("beggarstats.run.simulate")
 

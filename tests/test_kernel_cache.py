@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 import beggarstats
 from beggarstats.engine import kernel_cache
 from beggarstats.engine.kernel_cache import index_file, kernel_dir, sources_digest
@@ -26,7 +28,7 @@ def _tree(tmp_path):
 
 
 def test_the_key_follows_every_kernel_source_and_nothing_else(tmp_path):
-    root = _tree(tmp_path)
+    root = _tree(tmp_path / "one")
     first = sources_digest(root)
     os.utime(root / "rng.py", (1, 1))  # a reinstall: new file times, same text
     assert sources_digest(root) == first
@@ -37,6 +39,10 @@ def test_the_key_follows_every_kernel_source_and_nothing_else(tmp_path):
     assert second != first
     (root / "engine" / "kernel_new.py").write_text("import numba\n")  # a new kernel file
     assert sources_digest(root) != second
+    clone = _tree(tmp_path / "clone")
+    (clone / "engine" / "kernel_two.py").write_text("from numba import njit\nz = 2\n")
+    (clone / "engine" / "kernel_new.py").write_text("import numba\n")
+    assert sources_digest(clone) == sources_digest(root)  # the same sources elsewhere: the same key
 
 
 def test_cache_location_and_override(tmp_path, monkeypatch):
@@ -45,7 +51,9 @@ def test_cache_location_and_override(tmp_path, monkeypatch):
     assert kernel_dir().parent == tmp_path / "kernels"
     assert kernel_dir().name == sources_digest()[:20]
     monkeypatch.delenv("BEGGARSTATS_RUNS_DIR", raising=False)
-    assert kernel_cache.runs_dir() == tmp_path / "runs"
+    from beggarstats.run.paths import runs_dir
+
+    assert runs_dir() == tmp_path / "runs"  # the run layer's, next to the kernels
     monkeypatch.delenv("BEGGARSTATS_CACHE_DIR")
     assert "beggarstats" in str(kernel_cache.cache_root())  # platformdirs' per-user cache
 
@@ -87,8 +95,41 @@ def test_a_reinstall_finds_the_compiled_kernels_and_an_edit_does_not(tmp_path):
     kernel = site / "beggarstats" / "engine" / "kernel_two.py"
     kernel.write_text(kernel.read_text() + "\n# an edit to a helper the kernels inline\n")
     assert _run(site, cache)["misses"] == 1  # compiled afresh, in a directory of its own
-    assert _run(_install(tmp_path / "elsewhere"), cache)["misses"] == 1  # another install: its own
-    assert len(list((cache / "kernels").iterdir())) == 3
+    elsewhere = _run(_install(tmp_path / "elsewhere"), cache)  # another clone of the first sources
+    assert elsewhere["hits"] == 1 and elsewhere["misses"] == 0 and elsewhere["file"].startswith(str(tmp_path / "elsewhere"))
+    assert len(list((cache / "kernels").iterdir())) == 2
+
+
+_CHECKED = """
+import json
+from beggarstats.engine import fast
+from beggarstats.engine.deals import deal_into, random_deal
+from beggarstats.game.rules import Rules
+print(json.dumps({"deal": repr(random_deal(3, 4, Rules())[0]),
+                  "hits": sum(deal_into.stats.cache_hits.values()),
+                  "misses": sum(deal_into.stats.cache_misses.values())}))
+"""
+
+
+@pytest.mark.slow  # six fresh processes
+def test_installs_compiling_at_once_share_one_consistent_cache(tmp_path):
+    """The key no longer holds the install's place, so two clones compiling at once write the same
+    index files; the per-kernel lock keeps every save whole: all of them give the deal, and the
+    next process of either clone loads it without compiling or discarding anything."""
+    cache, sites = tmp_path / "cache", [_install(tmp_path / "a"), _install(tmp_path / "b")]
+    env = dict(os.environ, BEGGARSTATS_CACHE_DIR=str(cache))
+    env.pop("NUMBA_CACHE_DIR", None)
+    procs = [subprocess.Popen([sys.executable, "-c", _CHECKED], env=dict(env, PYTHONPATH=str(site)), cwd=site,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for site in sites * 2]
+    outs = [p.communicate(timeout=600) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [err[-2000:] for _, err in outs]
+    assert len({json.loads(out)["deal"] for out, _ in outs}) == 1
+    for site in sites:
+        env_site = dict(env, PYTHONPATH=str(site))
+        done = subprocess.run([sys.executable, "-c", _CHECKED], env=env_site, cwd=site, capture_output=True,
+                              text=True, timeout=600, check=True)
+        again = json.loads(done.stdout)
+        assert again["hits"] == 1 and again["misses"] == 0 and "damaged" not in done.stderr
 
 
 _SAVING_ONLY = """
@@ -110,11 +151,12 @@ def test_a_kernel_compiled_apart_saves_only_its_entry_which_loads_on_its_own(tmp
     alone is enough for the next process to load it without compiling."""
     cache = tmp_path / "cache"
     apart = _run(PACKAGE.parent, cache, _SAVING_ONLY)
-    assert apart == {"entry": True, "callee": False, "inside": "_LoadOnly", "after": "FunctionCache"}
+    assert apart == {"entry": True, "callee": False, "inside": "_LoadOnly", "after": "_Guarded"}
     again = _run(PACKAGE.parent, cache)
     assert again["hits"] == 1 and again["misses"] == 0
 
 
+@pytest.mark.usefixtures("warm_kernels")
 def test_the_session_kernels_are_saved_where_index_file_says():
     from beggarstats.engine import batch, fast
 
@@ -135,3 +177,39 @@ def test_directories_of_other_sources_are_pruned_when_unused(tmp_path):
     os.utime(stale, (old, old))
     kernel_cache._prune(here)
     assert here.exists() and recent.exists() and not stale.exists()
+
+
+def test_a_pure_python_test_file_compiles_nothing(tmp_path):
+    """The kernel warm-up is a fixture the kernel tests request, not an autouse one: a test file that
+    plays no game through the kernels leaves an empty cache empty (it took minutes when it did not)."""
+    env = dict(os.environ, BEGGARSTATS_CACHE_DIR=str(tmp_path))
+    env.pop("NUMBA_CACHE_DIR", None)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(Path(__file__).with_name("test_cards.py"))],
+                          env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert " passed" in done.stdout and not list(tmp_path.rglob("*.nbi"))
+
+
+def test_the_numba_internals_the_cache_uses_exist_in_the_declared_range():
+    """`kernel_cache` relies on numba internals, so pyproject.toml bounds numba to the tested range;
+    this names what a new numba release would have to keep."""
+    import re as _re
+
+    import numba
+    from numba.core import caching
+    from numba.core.registry import CPUDispatcher
+
+    declared = _re.search(r'"numba>=([0-9.]+),<([0-9.]+)"', (PACKAGE.parent / "pyproject.toml").read_text())
+    assert declared, "pyproject.toml must bound numba (its cache internals are used)"
+    version = tuple(int(x) for x in numba.__version__.split(".")[:2])
+    low, high = (tuple(int(x) for x in v.split(".")[:2]) for v in declared.groups())
+    assert low <= version < high, (numba.__version__, declared.groups())
+    impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+    assert isinstance(impl._locator_classes, list) and hasattr(caching, "_CacheLocator")
+    from beggarstats.engine import deals
+
+    assert isinstance(deals.deal_into, CPUDispatcher)
+    cache = getattr(deals.deal_into._cache, "cache", deals.deal_into._cache)  # under the guard, numba's own
+    assert type(cache).__name__ == "FunctionCache" and hasattr(cache._impl, "locator")
+    assert callable(cache.load_overload) and callable(cache.save_overload) and callable(cache.flush)

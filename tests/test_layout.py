@@ -119,3 +119,25 @@ def test_the_public_functions_are_not_shadowed_by_modules():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=PACKAGE.parent).stdout.split()
     assert out == ["True", "True", "True"]
+
+
+# Private names still imported across modules, each to be made public by the file's owner.
+PRIVATE_IMPORTS_LEFT = {("beggarstats.run.summary", "_batch_engine")}
+
+
+def _private_imports() -> set[tuple[str, str]]:
+    """(module, name) for every ``from .x import _name`` of the package, aliases of one's own
+    (``import install as _install``) aside."""
+    found = set()
+    for path in PACKAGE.rglob("*.py"):
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                found |= {(module, a.name) for a in node.names if a.name.startswith("_") and not a.name.startswith("__")}
+    return found
+
+
+def test_no_private_name_crosses_a_module():
+    """A leading underscore means "this module only": `store._looks_whole` and
+    `matches._check_max_rounds` were imported elsewhere; they are public now."""
+    assert _private_imports() <= PRIVATE_IMPORTS_LEFT, sorted(_private_imports() - PRIVATE_IMPORTS_LEFT)

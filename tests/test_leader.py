@@ -14,6 +14,8 @@ import pytest
 import beggarstats as bs
 from beggarstats.game.rules import Rules
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 
 def _cli(*args):
     return subprocess.run([sys.executable, "-m", "beggarstats", *args], capture_output=True, text=True)

@@ -14,6 +14,8 @@ from beggarstats.run.matches import (
 from beggarstats.run.play import play
 from beggarstats.game.rules import Rules
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 # Tiny hand-built deals (any_deck): who wins, in ENGINE seats (engine seat 0 leads).
 E0_WINS = "A/-"      # seat 0 plays A, seat 1 pays one card and runs out
 E1_WINS = "-/A"      # seat 0 plays -, seat 1 plays A, seat 0 cannot pay

@@ -140,7 +140,7 @@ def test_markdown_states_no_number_by_hand(path):
 
 # -- every notebook runs ----------------------------------------------------------------------------
 
-def execute(nb, folder, *, timeout=600, mimic_output_widgets=False):
+def execute(nb, folder, *, timeout=600, mimic_output_widgets=False, allow_errors=False):
     """Run ``nb`` in a fresh kernel with ``folder`` as its working directory; returns the seconds
     each code cell took as the runner saw them, by cell index.
 
@@ -162,7 +162,8 @@ def execute(nb, folder, *, timeout=600, mimic_output_widgets=False):
         seconds[cell_index] = time.monotonic() - started[cell_index]
 
     client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=timeout, on_cell_start=start,
-                                     on_cell_executed=done, resources={"metadata": {"path": str(folder)}})
+                                     on_cell_executed=done, allow_errors=allow_errors,
+                                     resources={"metadata": {"path": str(folder)}})
     if not mimic_output_widgets:
         client.widget_registry = {}
     client.execute()
@@ -197,8 +198,10 @@ def test_notebook_runs(path, tmp_path, monkeypatch):
     monkeypatch.setenv("MPLBACKEND", "Agg")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     nb = nbformat.read(path, as_version=4)
-    execute(nb, tmp_path)  # raises CellExecutionError naming the cell on any error
-    assert not [o for o in outputs(nb) if o.get("output_type") == "error"]
+    execute(nb, tmp_path, allow_errors=True)  # every cell runs; the errors are in the outputs
+    errors = [f"cell {i}: {o['ename']}: {o['evalue']}" for i, c in enumerate(code_cells(nb))
+              for o in c.outputs if o.get("output_type") == "error"]
+    assert not errors, f"{path.name}: " + "; ".join(errors)
     first = "".join(o.get("text", "") for o in code_cells(nb)[0].outputs)
     assert first.strip() == f"N_GAMES = {small:_}"  # the notebook reads the shared variable
     prose = [o["data"]["text/markdown"] for o in outputs(nb) if "text/markdown" in o.get("data", {})]

@@ -13,6 +13,8 @@ from beggarstats.game.rules import Rules
 from beggarstats.run.simulate import simulate
 from beggarstats.run.summary import summarize
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 
 def test_seat_shares_worked_by_hand():
     shares = an.seat_shares([30, 10])
@@ -70,5 +72,5 @@ def test_the_command_line_formats_the_overview(games):
     text = summary(games)
     assert text == overview_text(an.overview(games))
     o = an.overview(games)
-    assert f"seat 0: {o.seats['rate'][0]:.4f} [{o.seats['low'][0]:.4f}, {o.seats['high'][0]:.4f}]" in text
+    assert f"seat 0: {100 * o.seats['rate'][0]:.2f}% [{100 * o.seats['low'][0]:.2f}%, {100 * o.seats['high'][0]:.2f}%]" in text
     assert f"of {o.seats['games'][0]:,} games with a winner" in text

@@ -15,6 +15,8 @@ from beggarstats.run.matches import simulate_matches
 from beggarstats.game.rules import Rules
 from beggarstats.run.summary import summarize
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 sim = importlib.import_module("beggarstats.run.simulate")
 
 

@@ -126,6 +126,7 @@ def test_the_published_checks_are_what_the_engine_plays():
     assert prose in TEXT
 
 
+@pytest.mark.usefixtures("warm_kernels")
 def test_end_conventions_differ_as_documented():
     """Section 4: with 2 players `unable` is 0 or 1 card longer than `trick` with the same winner;
     `empty` can differ by more and can change the winner."""

@@ -11,6 +11,8 @@ from beggarstats.game.rules import Rules
 from beggarstats.run.simulate import simulate, simulate_to_store
 from beggarstats.run.store import load
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 RULES = Rules(players=3, max_cards=400, unfinished="most_cards")
 
 

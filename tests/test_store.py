@@ -16,6 +16,8 @@ from beggarstats.run.store import load, save, store_key
 
 from _reference_batch import CountingEngine
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 # `beggarstats.run.simulate` as an attribute is the function; the module is reached by name
 sim = importlib.import_module("beggarstats.run.simulate")
 

@@ -26,6 +26,8 @@ from beggarstats.game.rules import Rules
 from beggarstats.run.simulate import simulate
 from beggarstats.run.summary import GAME_COLUMNS, LOOP_COLUMNS, Summary, load_summary, summarize
 
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # Every rule family and player count, several with loops, cut-offs or games beyond the cap.

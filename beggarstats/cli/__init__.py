@@ -14,7 +14,7 @@ import os
 import re
 import sys
 
-__all__ = ["main", "COMMANDS"]
+__all__ = ["main", "COMMANDS", "build_parser", "flag_message"]
 
 # Sub-command modules, in the order `beggarstats --help` lists them.
 COMMANDS = ("play", "records", "simulate", "summarize", "census", "matches", "figures", "store")
@@ -38,7 +38,10 @@ def _module(name: str):
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``command``, only that sub-command is built in full (its module alone is
     imported, and the others are listed by their ``HELP`` line where they have one)."""
+    from .. import __version__
+
     parser = _Parser(prog="beggarstats", description="The Monte Carlo laboratory for Beggar-My-Neighbour.")
+    parser.add_argument("--version", action="version", version=f"beggarstats {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMANDS:
@@ -70,7 +73,14 @@ def flag_message(message: str, parser: argparse.ArgumentParser | None) -> str:
     def swap(m):
         return flags.get(m.group(1), m.group(0))
     swapped = _PARAMETER.sub(swap, message)
-    return swapped if swapped == message else swapped.replace(" or None,", ",")  # a flag left out is None
+    if swapped != message:
+        swapped = swapped.replace(" or None,", ",")  # a flag left out is None
+    # bare parameter names with an underscore (per_seat, max_cards) are identifiers, never words
+    bare = [name for name in flags if "_" in name]
+    if bare:
+        swapped = re.sub(r"(?<![\w`-])(" + "|".join(map(re.escape, bare)) + r")(?![\w`])",
+                         lambda m: flags[m.group(1)], swapped)
+    return swapped
 
 
 def _quiet_broken_pipe() -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .options import PLAYERS, add_rule_options, rules_from_args, whole_number
+from .options import add_rule_options, rules_from_args, whole_number
 
 __all__ = ["HELP", "add_parser", "run", "add_deck_counts", "counted_rules", "census_text"]
 
@@ -27,16 +27,16 @@ def add_deck_counts(p: argparse.ArgumentParser, *, players: bool) -> None:
     """``--counts N,J,Q,K,A`` (a custom deck, instead of --deck) and, with ``players``, ``--players``."""
     p.add_argument("--counts", type=_counts, default=None, metavar="N,J,Q,K,A",
                    help="a deck of these counts of number cards, J, Q, K and A (instead of --deck), e.g. 14,2,2,2,0")
-    if players:
-        p.add_argument("--players", type=whole_number, choices=PLAYERS, metavar="{2-6}", default=2,
-                       help="number of players, 2-6 (default 2)")
+    if players:  # `play`: only with --rank (otherwise the players are the deal's hands)
+        p.add_argument("--players", type=whole_number, default=None, metavar="N",
+                       help="with --rank: the number of players of the ranked deal (default 2)")
 
 
 def counted_rules(args):
     """`Rules` from the rule options, with the deck of ``--counts`` when given."""
     from ..game.decks import Deck
 
-    rules = rules_from_args(args)
+    rules = rules_from_args(args, players=getattr(args, "players", None) or 2)
     return rules if args.counts is None else rules.replace(deck=Deck.from_counts(args.counts))
 
 

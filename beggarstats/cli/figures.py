@@ -6,7 +6,7 @@ import argparse
 import time
 from pathlib import Path
 
-from .options import check_run_options, whole_number
+from .options import add_jobs_option, add_progress_option, check_run_options, progress_wanted, whole_number
 
 __all__ = ["HELP", "add_parser", "run"]
 
@@ -14,8 +14,7 @@ HELP = "regenerate the figures and the findings table"
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    from ..report.figures import DEFAULT_GAMES, DEFAULT_SEED
-    from ..engine.kernel_cache import runs_dir
+    from ..report.defaults import DEFAULT_GAMES, DEFAULT_SEED  # not report.figures: --help stays light
 
     p = subparsers.add_parser(
         "figures", help=HELP,
@@ -26,14 +25,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help=f"2-player standard games; the other runs scale with it (default {DEFAULT_GAMES:,})")
     p.add_argument("--out", default="figures", help="output directory (default figures/)")
     p.add_argument("--seed", type=whole_number, default=DEFAULT_SEED, help=f"seed of every run (default {DEFAULT_SEED})")
-    p.add_argument("--jobs", type=whole_number, default=-1, help="parallel workers (default -1: all cores)")
+    add_jobs_option(p)
     cache = p.add_mutually_exclusive_group()
     cache.add_argument("--cache", action="store_true",
-                       help=f"keep the runs in {runs_dir()} and load them on the next call with the same "
-                            "--games and --seed (the first call takes longer)")
+                       help="keep the runs in the per-user cache directory (<cache>/runs, BEGGARSTATS_RUNS_DIR "
+                            "to move it) and load them on the next call with the same --games and --seed "
+                            "(the first call takes longer; default: --no-cache)")
     cache.add_argument("--no-cache", dest="cache", action="store_false",
                        help="play every game in memory, write no run cache (the default)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_progress_option(p)
     return p
 
 
@@ -47,8 +47,8 @@ def _megabytes(n: int) -> str:
 
 def run(args) -> int:
     from ..report.figures import FIGURES, make_figures
-    from ..report.figures import _check as check_figures
-    from ..engine.kernel_cache import runs_dir
+    from ..report.figures import check_figures
+    from ..run.paths import runs_dir
     from ..run.warmup import warm_up
 
     check_run_options(args, "games")
@@ -58,7 +58,7 @@ def run(args) -> int:
     started = time.perf_counter()
     warm_up(("two", "multi", "exact"), n_jobs=args.jobs)  # 2-6 players; its loops and cut-offs need the exact driver
     table = make_figures(args.out, games=args.games, seed=args.seed, n_jobs=args.jobs,
-                         store=False if runs is None else runs, progress=not args.no_progress)
+                         store=False if runs is None else runs, progress=progress_wanted(args))
     took = time.perf_counter() - started
     played, loaded = table.attrs["games_played"], table.attrs["games_loaded"]
     print(f"written:  {len(FIGURES)} figures and the findings table ({len(table)} findings: findings.md, "

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .options import add_rule_options, check_run_options, rules_from_args, whole_number
+from .options import (add_jobs_option, add_progress_option, add_rule_options, check_run_options, percent,
+                      progress_wanted, rules_from_args, whole_number)
 
 __all__ = ["HELP", "add_parser", "run", "summary"]
 
@@ -21,13 +22,14 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="best_of_N (at most N counted rounds; best of 3 = first to 2 with 2 players) "
                         "or first_to_K (default best_of_3)")
     p.add_argument("--seed", type=whole_number, default=None, help="seed (default: fresh entropy, printed)")
-    p.add_argument("--jobs", type=whole_number, default=None, help="parallel workers; -1 = all cores (default 1)")
-    p.add_argument("--chunk-size", type=whole_number, default=None, help="matches per task")
+    add_jobs_option(p)
+    p.add_argument("--chunk-size", type=whole_number, default=None, help="matches per task (default: automatic)")
     p.add_argument("--no-replay", dest="replay", action="store_false",
-                   help="count a round without a winner as a round nobody won instead of replaying it")
+                   help="count a round without a winner as a round nobody won instead of replaying it "
+                        "(default: replay it)")
     p.add_argument("--max-rounds", type=whole_number, default=1000,
                    help="give a match up as unfinished after this many dealt rounds (default 1000)")
-    p.add_argument("--progress", action="store_true", help="show a progress bar")
+    add_progress_option(p)
     add_rule_options(p, players=True)
     return p
 
@@ -54,22 +56,22 @@ def summary(matches) -> str:
     lines.append(f"seat match-win rates (of {decided:,} matches with a winner, 95% Wilson interval; "
                  f"seat 0 leads round 1):")
     for row in rates.itertuples():
-        lines.append(f"  seat {row.seat}: {row.rate:.4f} [{row.low:.4f}, {row.high:.4f}]  "
-                     f"({row.wins:,} wins, fair {row.expected:.4f})")
+        lines.append(f"  seat {row.seat}: {percent(row.rate)} [{percent(row.low)}, {percent(row.high)}]  "
+                     f"({row.wins:,} win{'s' if row.wins != 1 else ''}, fair {percent(row.expected)})")
     return "\n".join(lines)
 
 
 def run(args) -> int:
     from ..engine.fast import kernels_for
-    from ..run.matches import MatchFormat, _check_max_rounds, simulate_matches
+    from ..run.matches import MatchFormat, check_max_rounds, simulate_matches
     from ..run.warmup import warm_up
 
     check_run_options(args, "matches")
     rules = rules_from_args(args)
-    _check_max_rounds(args.max_rounds, MatchFormat.parse(args.format))  # bad input: before any compile
+    check_max_rounds(args.max_rounds, MatchFormat.parse(args.format))  # bad input: before any compile
     warm_up(kernels_for(rules))
     df = simulate_matches(args.matches, rules=rules, format=args.format, seed=args.seed, n_jobs=args.jobs,
                           replay_unfinished=args.replay, max_rounds=args.max_rounds, chunk_size=args.chunk_size,
-                          progress=args.progress)
+                          progress=progress_wanted(args))
     print(summary(df))
     return 0

@@ -3,12 +3,57 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
 # (decks and rules import numpy: loaded only when a sub-command's parser is built, not for --help)
 
-__all__ = ["add_rule_options", "rules_from_args", "check_run_options", "whole_number"]
+__all__ = ["add_rule_options", "rules_from_args", "check_run_options", "whole_number", "flag_of", "HELP",
+           "add_jobs_option", "add_progress_option", "progress_wanted", "add_force_option", "check_overwrite",
+           "percent", "JOBS_DEFAULT", "rule_flags"]
 
-PLAYERS = range(2, 7)
+JOBS_DEFAULT = -1  # every batch command: all cores (a seed fixes every game whatever --jobs)
+
+
+def add_jobs_option(parser: argparse.ArgumentParser) -> None:
+    """``--jobs N``, with the one default of every batch command."""
+    parser.add_argument("--jobs", type=whole_number, default=JOBS_DEFAULT,
+                        help=f"parallel workers; -1 = all cores (default {JOBS_DEFAULT})")
+
+
+def add_progress_option(parser: argparse.ArgumentParser) -> None:
+    """``--progress`` / ``--no-progress``: by default on when stderr is a terminal."""
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="show a progress bar on stderr (default: on when stderr is a terminal)")
+
+
+def progress_wanted(args, stream=None) -> bool:
+    """``--progress`` / ``--no-progress`` if given, else whether ``stream`` (stderr) is a terminal."""
+    if args.progress is not None:
+        return bool(args.progress)
+    stream = sys.stderr if stream is None else stream
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def add_force_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--force", action="store_true", help="let --out replace an existing file (default off)")
+
+
+def check_overwrite(paths, args) -> None:
+    """Refuse to replace an existing ``--out`` file without ``--force``, before anything runs."""
+    if getattr(args, "force", False):
+        return
+    for path in paths:
+        if Path(path).is_file():
+            raise ValueError(f"--out {str(args.out)!r}: {str(path)!r} exists; pass --force to replace it")
+
+
+def percent(rate: float, digits: int = 2) -> str:
+    """A rate as the command line prints it: ``0.49773`` -> ``'49.77%'``."""
+    return f"{100 * rate:.{digits}f}%"
 
 
 def whole_number(text: str) -> int:
@@ -28,48 +73,98 @@ def whole_number(text: str) -> int:
     return int(value)
 
 
+# What each option does, for --help; the options themselves (names, kinds, choices, bounds,
+# defaults) come from `Rules` through `game.rules.rule_options()`.
+HELP = {
+    "players": "number of players",
+    "end": "end convention",
+    "exhausted_tribute": "when a payer runs out with 3+ players",
+    "direction": "order of play (ccw = Suck the Well)",
+    "leader": "who leads after a trick: the taker, or the player after the last payer",
+    "jokers": "jokers added to the deck",
+    "joker_mode": "what a joker does",
+    "shuffle_pile": "the trick winner shuffles the pile",
+    "shuffle_on_loop": "shuffle won piles once a state repeats",
+    "deck": "deck",
+    "max_cards": "cut a game off after this many cards",
+    "unfinished": "who wins a loop or cut-off game",
+}
+
+
+def flag_of(name: str) -> str:
+    """The command-line flag of the `Rules` field ``name``: ``max_cards`` -> ``--max-cards``."""
+    return "--" + name.replace("_", "-")
+
+
+def _bounded(option):
+    """argparse type of an integer rule option: a whole number from ``option.low`` to ``option.high``."""
+    def parse(text: str) -> int:
+        value = whole_number(text)
+        if not option.low <= value <= option.high:
+            raise argparse.ArgumentTypeError(f"must be a whole number from {option.low} to {option.high}, "
+                                             f"but {value} was passed")
+        return value
+    parse.__name__ = option.name  # argparse names the type in its own messages
+    return parse
+
+
 def add_rule_options(parser: argparse.ArgumentParser, *, players: bool = False, any_deck: bool = False) -> None:
-    from ..game.decks import PRESETS
+    """One flag per field of `Rules` (`game.rules.rule_options`), with its choices, bounds and
+    default: ``--players`` only where the command takes it (``play`` counts the hands), ``--deck any``
+    only where it can be any (``play``)."""
+    from ..game.rules import rule_options
 
     g = parser.add_argument_group("rules (see docs/RULES.md)")
-    if players:
-        g.add_argument("--players", type=whole_number, choices=PLAYERS, metavar="{2-6}", default=2,
-                       help="number of players, 2-6 (default 2)")
-    g.add_argument("--end", choices=["trick", "empty", "unable"], default="trick", help="end convention (default trick)")
-    g.add_argument("--exhausted-tribute", choices=["claimant", "passes_on"], default="claimant",
-                   help="when a payer runs out with 3+ players (default claimant)")
-    g.add_argument("--direction", choices=["cw", "ccw"], default="cw", help="order of play (ccw = Suck the Well)")
-    g.add_argument("--leader", choices=["taker", "next"], default="taker",
-                   help="who leads after a trick: the taker, or the player after the last payer (default taker)")
-    g.add_argument("--jokers", type=whole_number, default=0, help="jokers added to the deck: 0, 1 or 2")
-    g.add_argument("--joker-mode", choices=["super", "beggar"], default="super", help="what a joker does (default super)")
-    g.add_argument("--shuffle-pile", action="store_true", help="the trick winner shuffles the pile")
-    g.add_argument("--shuffle-on-loop", action="store_true", help="shuffle won piles once a state repeats")
-    decks = sorted(PRESETS) + (["any"] if any_deck else [])
-    g.add_argument("--deck", choices=decks, default="standard", help="deck (default standard)")
-    g.add_argument("--max-cards", type=whole_number, default=None, help="cut a game off after this many cards")
-    g.add_argument("--unfinished", choices=["none", "most_cards"], default="none",
-                   help="who wins a loop or cut-off game (default none)")
+    for opt in rule_options():
+        if opt.name == "players" and not players:
+            continue
+        flag, text = flag_of(opt.name), HELP.get(opt.name, opt.name.replace("_", " "))
+        if opt.kind == "choice" or opt.kind == "deck":
+            choices = list(opt.choices) + (["any"] if opt.kind == "deck" and any_deck else [])
+            g.add_argument(flag, choices=choices, default=opt.default, help=f"{text} (default {opt.default})")
+        elif opt.kind == "flag":
+            action = "store_true" if opt.default is False else argparse.BooleanOptionalAction
+            g.add_argument(flag, action=action, default=opt.default,
+                           help=f"{text} (default {'on' if opt.default else 'off'})")
+        elif opt.kind == "int":
+            default = "none" if opt.default is None else opt.default
+            g.add_argument(flag, type=_bounded(opt), default=opt.default, metavar="N",
+                           help=f"{text}, {opt.low}-{opt.high} (default {default})")
+        else:  # pragma: no cover - rule_options() names the kinds
+            raise TypeError(f"rule option {opt.name!r} has a kind the command line does not know: {opt.kind!r}")
+
+
+def rule_flags(rules) -> list[str] | None:
+    """The flags that give ``rules`` (those of its options that are not the default), the inverse of
+    `rules_from_args`; None for a deck no flag names (a custom deck)."""
+    from ..game.rules import Rules, rule_options
+
+    out = []
+    for opt in rule_options():
+        value = getattr(rules, opt.name)
+        if opt.kind == "deck":
+            names = [d for d in opt.choices if Rules(deck=d).deck == value]
+            if not names:
+                return None
+            value = names[0]
+        if value == opt.default:
+            continue
+        if opt.kind == "flag":
+            out.append(flag_of(opt.name) if value else "--no-" + flag_of(opt.name)[2:])
+        else:
+            out += [flag_of(opt.name), str(value)]
+    return out
 
 
 def rules_from_args(args, *, players: int | None = None):
     """`Rules` from parsed options (``--deck any`` is left to the caller: standard here)."""
-    from ..game.rules import Rules
+    from ..game.rules import Rules, rule_options
 
-    return Rules(
-        players=players if players is not None else getattr(args, "players", 2),
-        end=args.end,
-        exhausted_tribute=args.exhausted_tribute,
-        direction=args.direction,
-        leader=args.leader,
-        jokers=args.jokers,
-        joker_mode=args.joker_mode,
-        shuffle_pile=args.shuffle_pile,
-        shuffle_on_loop=args.shuffle_on_loop,
-        deck="standard" if args.deck == "any" else args.deck,
-        max_cards=args.max_cards,
-        unfinished=args.unfinished,
-    )
+    values = {o.name: getattr(args, o.name) for o in rule_options() if hasattr(args, o.name)}
+    values["players"] = players if players is not None else values.get("players", 2)
+    if values.get("deck") == "any":
+        values["deck"] = "standard"
+    return Rules(**values)
 
 
 def check_run_options(args, count: str) -> None:

@@ -31,8 +31,8 @@ def add_parser(sub):
     add_deck_counts(p, players=True)
     p.add_argument("--seed", type=int, default=0, help="random stream for the shuffle variants (default 0)")
     out = p.add_mutually_exclusive_group()
-    out.add_argument("--json", action="store_true", help="one JSON object per deal per line")
-    out.add_argument("--trace", action="store_true", help="also list every trick")
+    out.add_argument("--json", action="store_true", help="one JSON object per deal per line (default: text)")
+    out.add_argument("--trace", action="store_true", help="also list every trick (default off)")
     return p
 
 
@@ -59,12 +59,14 @@ def describe(result, *, trace: bool = False) -> str:
     if result.outcome == "win":
         lines.append(f"outcome  seat {result.winner} wins after {_n(result.cards, 'card')} and {_n(result.tricks, 'trick')}")
     elif result.outcome == "loop":
-        lines.append(f"outcome  never ends: the first repeated state comes after {result.tricks} tricks ({result.cards} cards)")
+        lines.append(f"outcome  never ends: the first repeated state comes after {_n(result.tricks, 'trick')} "
+                     f"({_n(result.cards, 'card')})")
     else:
-        lines.append(f"outcome  cut off after {result.cards} cards ({result.tricks} tricks)")
+        lines.append(f"outcome  cut off after {_n(result.cards, 'card')} ({_n(result.tricks, 'trick')})")
     if result.loop_tricks is not None:
-        lines.append(f"loop     enters its cycle after {result.loop_start_tricks} tricks ({result.loop_start_cards} cards); "
-                     f"the cycle is {result.loop_tricks} tricks ({result.loop_cards} cards) long")
+        lines.append(f"loop     enters its cycle after {_n(result.loop_start_tricks, 'trick')} "
+                     f"({_n(result.loop_start_cards, 'card')}); the cycle is {_n(result.loop_tricks, 'trick')} "
+                     f"({_n(result.loop_cards, 'card')}) long")
     if result.outcome != "win" and result.winner is not None:
         lines.append(f"winner   seat {result.winner} (most cards)")
     if result.out_order:
@@ -96,6 +98,9 @@ def run(args) -> int:
     from ..game.checks import check_seed
 
     check_seed(args.seed, name="--seed", none=False)
+    if args.players is not None and args.rank is None:
+        raise ValueError("--players: in `beggarstats play` the players are the hands of the deal, joined by '/' "
+                         "(K/-/-- is 3 players); --players goes with --rank, or with simulate, summarize and matches")
     if (args.rank is None) == (not args.deals):
         raise ValueError("give one or more deals, or --rank R (not both)")
     if args.rank is not None:  # the deal of that rank, then played like any other

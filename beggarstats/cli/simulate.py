@@ -6,9 +6,10 @@ import argparse
 import os
 from pathlib import Path
 
-from .options import add_rule_options, check_run_options, rules_from_args, whole_number
+from .options import (add_force_option, add_jobs_option, add_progress_option, add_rule_options, check_overwrite,
+                      check_run_options, percent, progress_wanted, rules_from_args, whole_number)
 
-__all__ = ["HELP", "add_parser", "run", "summary", "overview_text", "check_out_file"]
+__all__ = ["HELP", "add_parser", "run", "summary", "overview_text", "check_out_file", "games_missing"]
 
 HELP = "play many random games and summarise them"
 
@@ -21,14 +22,17 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--games", type=whole_number, default=10_000, help="number of games (default 10000)")
     p.add_argument("--seed", type=whole_number, default=None, help="table seed (default: fresh entropy, printed)")
     p.add_argument("--start", type=whole_number, default=0, help="first game id (default 0)")
-    p.add_argument("--jobs", type=whole_number, default=None, help="parallel workers; -1 = all cores (default 1)")
+    add_jobs_option(p)
     p.add_argument("--chunk-size", type=whole_number, default=None, help="games per task (default up to 65536)")
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--out", metavar="FILE.parquet", default=None, help="write the games to one parquet file")
+    where.add_argument("--out", metavar="FILE.parquet", default=None,
+                       help="write the games to one parquet file (default: none, print only)")
     where.add_argument("--store", metavar="DIR", default=None,
-                       help="keep the games in a resumable store directory (rerun the same command to resume)")
-    p.add_argument("--progress", action="store_true", help="show a progress bar")
-    p.add_argument("--per-seat", action="store_true", help="also keep one row per game and seat")
+                       help="keep the games in a resumable store directory (rerun the same command to resume; "
+                            "default: none)")
+    add_force_option(p)
+    add_progress_option(p)
+    p.add_argument("--per-seat", action="store_true", help="also keep one row per game and seat (default off)")
     add_rule_options(p, players=True)
     return p
 
@@ -56,15 +60,18 @@ def seat_lines(seats) -> list[str]:
     """The seat win-rate lines of the printout, from `analysis.seat_shares` (rates among games
     with a winner, as `analysis.seat_win_rates` computes them)."""
     decided = int(seats["games"].iloc[0]) if len(seats) else 0
+    if decided == 0:
+        return ["seat win rates: none, no game had a winner"]
     lines = [f"seat win rates (of {decided:,} games with a winner, 95% Wilson interval):"]
     for r in seats.itertuples():
-        lines.append(f"  seat {r.seat}: {r.rate:.4f} [{r.low:.4f}, {r.high:.4f}]  ({r.wins:,} wins)")
+        lines.append(f"  seat {r.seat}: {percent(r.rate)} [{percent(r.low)}, {percent(r.high)}]  ({r.wins:,} "
+                     f"win{'s' if r.wins != 1 else ''})")
     return lines
 
 
-def check_out_file(out: str, *, per_seat: bool = False) -> None:
+def check_out_file(out: str, *, per_seat: bool = False) -> list[Path]:
     """Refuse an ``--out`` that cannot be written, before simulating: not .parquet, a directory,
-    or in a directory that does not exist or is not writable."""
+    or in a directory that does not exist or is not writable. Returns the files it would write."""
     if not out.endswith(".parquet"):
         raise ValueError(f"--out must name a .parquet file, but {out!r} was passed")
     path = Path(out)
@@ -77,6 +84,19 @@ def check_out_file(out: str, *, per_seat: bool = False) -> None:
         raise ValueError(f"--out {out!r}: the directory {str(parent)!r} does not exist")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise ValueError(f"--out {out!r}: the directory {str(parent)!r} is not writable")
+    return targets
+
+
+def games_missing(store, start: int, stop: int) -> int:
+    """How many of the games ``start .. stop-1`` the store directory ``store`` lacks (all of them
+    when there is no store there yet)."""
+    from ..run.store import Store
+
+    try:
+        st = Store.at(store)
+    except ValueError:
+        return stop - start
+    return sum(hi - lo for lo, hi in st.missing(start, stop))
 
 
 def run(args) -> int:
@@ -87,18 +107,19 @@ def run(args) -> int:
 
     check_run_options(args, "games")
     if args.out is not None:
-        check_out_file(args.out, per_seat=args.per_seat)  # before any game is played
+        check_overwrite(check_out_file(args.out, per_seat=args.per_seat), args)  # before any game is played
     rules = rules_from_args(args)
     warm_up(kernels_for(rules))
     options = dict(rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
-                   progress=args.progress, per_seat=args.per_seat, start=args.start)
+                   progress=progress_wanted(args), per_seat=args.per_seat, start=args.start)
     if args.store is not None:
         # Stream into the store, then summarise it one chunk at a time: constant memory at any size.
         from ..run.summary import summarize_store
 
+        to_play = games_missing(args.store, args.start, args.start + args.games)
         st = simulate_to_store(args.games, store=args.store, **options)
         print(summary(summarize_store(st, start=args.start, stop=args.start + args.games)))  # a Summary
-        print(f"store:    {st.path}")
+        print(f"store:    {st.path} ({args.games - to_play:,} games loaded, {to_play:,} played)")
         return 0
     result = simulate(args.games, **options)
     games, seats = result if args.per_seat else (result, None)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .options import add_rule_options, check_run_options, rules_from_args, whole_number
+from .options import (add_force_option, add_jobs_option, add_progress_option, add_rule_options, check_overwrite,
+                      check_run_options, progress_wanted, rules_from_args, whole_number)
 from .simulate import overview_text
 
 __all__ = ["HELP", "add_parser", "run", "summary_text"]
@@ -20,13 +21,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--games", type=whole_number, default=10_000, help="number of games (default 10000)")
     p.add_argument("--seed", type=whole_number, default=None, help="table seed (default: fresh entropy, printed)")
     p.add_argument("--start", type=whole_number, default=0, help="first game id (default 0)")
-    p.add_argument("--jobs", type=whole_number, default=-1, help="parallel workers (default -1: all cores)")
+    add_jobs_option(p)
     p.add_argument("--chunk-size", type=whole_number, default=None, help="games per task (default up to 65536)")
     p.add_argument("--store", metavar="DIR", default=None,
-                   help="save the summary there as it grows (rerun the same command to resume)")
-    p.add_argument("--out", metavar="FILE.json", default=None, help="write the summary to a JSON file")
+                   help="save the summary there as it grows (rerun the same command to resume; default: none)")
+    p.add_argument("--out", metavar="FILE.json", default=None,
+                   help="write the summary to a JSON file (default: none, print only)")
+    add_force_option(p)
     p.add_argument("--top", type=whole_number, default=100, help="longest finished games kept (default 100)")
-    p.add_argument("--progress", action="store_true", help="show a progress bar")
+    add_progress_option(p)
     add_rule_options(p, players=True)
     return p
 
@@ -45,10 +48,12 @@ def run(args) -> int:
     check_run_options(args, "games")
     if args.out is not None:  # before any game is played: a directory, /dev/full, a read-only folder
         check_output_file(args.out, name="--out", suffix=".json")
+    if args.out is not None:
+        check_overwrite([args.out], args)
     rules = rules_from_args(args)
     try:
         s = summarize(args.games, rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
-                      progress=args.progress, start=args.start, store=args.store, top=args.top)
+                      progress=progress_wanted(args), start=args.start, store=args.store, top=args.top)
     except ValueError as exc:  # name the flag, not the Python parameter
         raise ValueError(str(exc).replace("`store`", "--store").replace("`top`", "--top")) from None
     print(summary_text(s))

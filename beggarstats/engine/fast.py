@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import batch, hands_bits
+from . import batch, hands_bits, kernel_cache
 from .constants import OUTCOME_CODES, pack_params
 
 __all__ = ["play_games", "kernel_for", "KERNELS", "kernels_for", "kernels_ready", "compile_kernels", "compile_apart",
            "RESULT_KEYS", "SEAT_KEYS", "OUTCOME_CODES"]
+
+kernel_cache.guard()  # every kernel is defined: a damaged cache file is discarded, never loaded
 
 RESULT_KEYS = ("cards", "tricks", "outcome", "winner", "looped",
                "loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")
@@ -64,11 +66,10 @@ def _entry(kernel: str):
 
 def kernels_ready(kernel: str) -> bool:
     """True if ``kernel`` (one of `KERNELS`) starts without compiling: compiled in this process, or
-    saved in the per-user kernel cache (`beggarstats.engine.kernel_cache`)."""
-    from .kernel_cache import index_file
-
+    saved in the per-user kernel cache (`beggarstats.engine.kernel_cache`) with its files as they
+    were saved (an index that merely exists may be truncated or another kernel's)."""
     entry = _entry(kernel)
-    return bool(entry.signatures) or index_file(entry).exists()
+    return bool(entry.signatures) or kernel_cache.is_sealed(entry)
 
 
 def compile_kernels(kernel: str) -> None:

@@ -3,26 +3,40 @@
 The kernels are compiled once per user and kept in a per-user cache directory
 (``platformdirs.user_cache_dir("beggarstats")/kernels/<key>``; ``BEGGARSTATS_CACHE_DIR`` replaces
 the ``user_cache_dir`` part). ``<key>`` hashes the text of every file numba compiles kernels from,
-the place the package is installed, the numba version and the Python version. So:
+the numba version and the Python version - not the place the package is installed. So:
 
 * a reinstall of the same version finds the compiled kernels (numba's own cache sits in the
   package's ``__pycache__``, which a reinstall deletes, and is keyed by file times, which a
-  reinstall changes);
-* two installs (two virtual environments, two checkouts) never write the same index files at once
-  (numba does not lock them);
+  reinstall changes), and so does every other install or clone of the same sources: numba
+  loads machine code compiled from identical sources in another directory
+  (tests/test_kernel_cache.py measures it);
+* installs that compile at once share the index files, which numba does not lock: the checked
+  cache (`guard`) takes a file lock per kernel (``<kernel>.lock``) around every load and save,
+  so a save reads the index another process just wrote and never pairs it with a data file of
+  another specialisation;
 * an edit to any kernel source - an inlined helper in another file included, which numba alone
   would miss - changes the key, so stale machine code is never loaded.
 
 `install()` puts our locator in front of numba's for the files of this package only; every
 module that defines ``cache=True`` kernels calls it before its first decorator. Directories of
 other keys unused for `KEEP_DAYS` days are removed when a new key is first used.
+
+A damaged cache heals. numba trusts its files: a truncated or overwritten index or data file
+raises from its loader (``EOFError``, ``UnpicklingError``, an LLVM "Invalid record", a kernel
+with another kernel's arguments), every run after, and a flipped bit in machine code could run.
+So every save is sealed (``<kernel>.seal``: the SHA-256 of the kernel's index and data files,
+written after numba's save) and `guard()` puts a check in front of numba's load: files whose seal
+does not match, or that fail to load, are discarded - with one line on stderr - and the kernel
+compiles afresh. `is_sealed` is what `engine.fast.kernels_ready` asks, not whether an index exists.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import glob
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -30,11 +44,10 @@ import sys
 import time
 from pathlib import Path
 
-__all__ = ["install", "cache_root", "kernel_dir", "runs_dir", "sources_digest", "index_file", "saving_only",
-           "KEEP_DAYS"]
+__all__ = ["install", "cache_root", "kernel_dir", "sources_digest", "index_file", "saving_only",
+           "guard", "is_sealed", "discard", "KEEP_DAYS"]
 
 ENV = "BEGGARSTATS_CACHE_DIR"
-RUNS_ENV = "BEGGARSTATS_RUNS_DIR"
 KEEP_DAYS = 30
 _PACKAGE = Path(__file__).resolve().parents[1]  # the package: every module that uses numba
 
@@ -45,9 +58,9 @@ def sources_digest(root: Path | None = None) -> str:
     import numba
 
     root = _PACKAGE if root is None else Path(root).resolve()
-    # The install's place is part of the key: numba does not lock its index files, so processes of
-    # two installs compiling at once must not share them (a reinstall in place still finds its own).
-    h = hashlib.sha256(f"{root}\0numba {numba.__version__} python {sys.version}".encode())
+    # Not the install's place: clones and installs of the same sources share their kernels (the
+    # file lock of `_Guarded` keeps their saves apart).
+    h = hashlib.sha256(f"numba {numba.__version__} python {sys.version}".encode())
     for path in sorted(root.rglob("*.py")):
         text = path.read_bytes()
         if re.search(rb"^(from numba\b|import numba\b)", text, re.MULTILINE):
@@ -68,13 +81,6 @@ def cache_root() -> Path:
     return Path(platformdirs.user_cache_dir("beggarstats"))
 
 
-def runs_dir() -> Path:
-    """Where `beggarstats figures` caches its runs: ``<cache_root>/runs`` (``BEGGARSTATS_RUNS_DIR``
-    if set)."""
-    env = os.environ.get(RUNS_ENV)
-    return Path(env) if env else cache_root() / "runs"
-
-
 def kernel_dir() -> Path:
     """The directory of the compiled kernels of the sources installed now."""
     return cache_root() / "kernels" / _digest()[:20]
@@ -87,6 +93,147 @@ def index_file(func) -> Path:
     module = Path(py_func.__code__.co_filename).stem
     name = f"{module}.{py_func.__qualname__}-{py_func.__code__.co_firstlineno}"
     return kernel_dir() / f"{name}.py{sys.version_info[0]}{sys.version_info[1]}{getattr(sys, 'abiflags', '')}.nbi"
+
+
+def _kernel_files(func) -> tuple[Path, list[Path], Path]:
+    """The index, the data files and the seal of the cached kernel ``func``."""
+    index = index_file(func)
+    base = index.name[: -len(".nbi")]
+    data = sorted(index.parent.glob(f"{glob.escape(base)}.*.nbc"))
+    return index, data, index.with_name(base + ".seal")
+
+
+def _hashes(index: Path, data: list[Path]) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in [index, *data]}
+
+
+def _seal(func) -> None:
+    """Record the hashes of the files numba just saved for ``func``, atomically."""
+    index, data, seal = _kernel_files(func)
+    try:
+        text = json.dumps(_hashes(index, data), sort_keys=True)
+        tmp = seal.with_name(f"{seal.name}.{os.getpid()}.tmp")
+        tmp.write_text(text)
+        os.replace(tmp, seal)
+    except OSError:
+        pass  # an unsealed kernel is compiled again next time: slower, never wrong
+
+
+def _check(func) -> str | None:
+    """Why the cached files of ``func`` cannot be trusted, or None (also when there are none)."""
+    index, data, seal = _kernel_files(func)
+    if not index.exists() and not data:
+        return None
+    try:
+        recorded = json.loads(seal.read_text())
+    except FileNotFoundError:
+        return UNSEALED
+    except (OSError, ValueError):
+        return "an unreadable seal"
+    try:
+        found = _hashes(index, data) if index.exists() else {}
+    except OSError as exc:
+        return f"an unreadable file ({exc.strerror})"
+    if found != recorded:
+        return "files that differ from what was saved"
+    return None
+
+
+def is_sealed(func) -> bool:
+    """True if the kernel ``func`` has an index in the cache and its files are the ones saved."""
+    return index_file(func).exists() and _check(func) is None
+
+
+_told = set()  # non-empty once this process has said that it discarded damaged files
+UNSEALED = "no seal"  # saved by a process that did not seal (an older beggarstats): not damage
+
+
+def discard(func, reason: str, stream=None) -> None:
+    """Remove the cached files of the kernel ``func``; unless they were merely `UNSEALED`, say so on
+    ``stream`` (default stderr), once per process."""
+    index, data, seal = _kernel_files(func)
+    for path in (index, *data, seal):
+        with contextlib.suppress(OSError):
+            path.unlink()
+    if reason != UNSEALED and not _told:
+        _told.add(reason)
+        print(f"beggarstats: the kernel cache in {index.parent} was damaged ({reason}); "
+              "discarded it, compiling afresh", file=sys.stderr if stream is None else stream, flush=True)
+
+
+class _Guarded:
+    """A kernel's numba cache that loads only sealed files, discards what fails to load, and seals
+    what it saves."""
+
+    def __init__(self, cache, func):
+        self.cache = cache
+        self.func = func
+
+    def _lock(self):
+        import filelock
+
+        index = index_file(self.func)
+        return filelock.FileLock(str(index.with_name(index.name[: -len(".nbi")] + ".lock")))
+
+    def load_overload(self, sig, target_context):
+        try:
+            with self._lock():
+                return self._load(sig, target_context)
+        except OSError:  # the lock cannot be taken (a read-only cache): compile here
+            return None
+
+    def _load(self, sig, target_context):
+        reason = _check(self.func)
+        if reason is None:
+            try:
+                cres = self.cache.load_overload(sig, target_context)
+                args = getattr(sig, "args", sig)
+                if cres is None or len(cres.signature.args) == len(args):
+                    return cres
+                reason = "a kernel saved for other arguments"
+            except Exception as exc:  # noqa: BLE001 - whatever numba's loader raises on damaged files
+                reason = f"{type(exc).__name__} on loading"
+        discard(self.func, reason)
+        return None
+
+    def save_overload(self, sig, data):
+        try:
+            with self._lock():
+                self.cache.save_overload(sig, data)
+                _seal(self.func)
+        except OSError:
+            pass  # not saved: compiled again next time
+
+    def flush(self):
+        with self._lock():
+            self.cache.flush()
+            _seal(self.func)
+
+    def __getattr__(self, name):
+        return getattr(self.cache, name)
+
+
+def _dispatchers():
+    """Every cached numba dispatcher of this package's loaded modules."""
+    from numba.core.registry import CPUDispatcher
+
+    for name, module in list(sys.modules.items()):
+        if name.split(".")[0] != __name__.split(".")[0]:
+            continue
+        for obj in list(vars(module).values()):
+            if isinstance(obj, CPUDispatcher) and getattr(obj, "_cache", None) is not None \
+                    and type(obj._cache).__name__ == "FunctionCache":
+                yield obj
+
+
+def guard() -> None:
+    """Check every cached kernel of the package's loaded modules before numba loads it (idempotent).
+    `install()` calls it for the modules imported before the caller, `engine.fast` once every batch
+    kernel is defined; a kernel used before either (`deals.deal_into` in a process that only
+    replays) is loaded unchecked and saved unsealed, so a checked process compiles it again."""
+    for obj in _dispatchers():
+        if _locator_class() is type(obj._cache._impl.locator):
+            obj._cache = _Guarded(obj._cache, obj)
 
 
 def _prune(here: Path) -> None:
@@ -172,6 +319,7 @@ def saving_only(entry):
     saved code holds every kernel it calls - and never write the same files."""
     from numba.core.registry import CPUDispatcher
 
+    guard()
     swapped = []
     for name, module in list(sys.modules.items()):
         if name.split(".")[0] != __name__.split(".")[0]:
@@ -197,3 +345,4 @@ def install() -> None:
     cls = _locator_class()
     if cls not in impl._locator_classes:
         impl._locator_classes.insert(0, cls)
+    guard()  # the kernels of the modules imported before this one

@@ -14,7 +14,7 @@ from .kernel_ops import cttz
 from .kernel_cache import install as _install_kernel_cache
 
 __all__ = ["mix64", "stream_state", "seed_into", "xoshiro", "next_u64", "bounded32", "bounded", "shuffle_inplace",
-           "scatter_inplace", "scatter_planes", "GameStream", "fresh_seed"]
+           "scatter_inplace", "scatter_planes", "GameStream"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _GAME_MIX = np.uint64(0xD1B54A32D192ED03)
@@ -209,8 +209,3 @@ class GameStream:
         scatter_inplace(self.state, a, len(a))
         cards[:] = a.tolist()
         return cards
-
-
-def fresh_seed() -> int:
-    """Fresh entropy for ``seed=None``: a 63-bit integer, to be recorded with the results."""
-    return int(np.random.SeedSequence().entropy % (2**63))

@@ -17,7 +17,7 @@ KIND_NAMES = ("number", "J", "Q", "K", "A", "X")
 
 # Symbol -> tribute. Number cards may be written '-', '2'..'9', 'T', '0' or '10'.
 _SYMBOLS = {"-": 0, "T": 0, "J": 1, "Q": 2, "K": 3, "A": 4, "X": 5}
-_SYMBOLS.update({str(d): 0 for d in range(10)})
+_SYMBOLS.update({str(d): 0 for d in range(10) if d != 1})  # a lone '1' is no card: '10' is
 _WRITE = "-JQKAX"
 
 

@@ -27,12 +27,10 @@ from ..run.records import load_records
 from ..game.rules import Rules
 from ..run.simulate import PEAK_BYTES_PER_GAME, simulate
 from ..run.store import Store, default_path, store_key
+from .defaults import DEFAULT_GAMES, DEFAULT_SEED  # also read by `beggarstats figures --help`
 
 __all__ = ["make_figures", "sizes", "variant_rules", "small_decks", "FIGURES", "DEFAULT_GAMES", "DEFAULT_SEED"]
 
-# 4 M two-player games put the first-player win rate within +/- 0.05 percentage points.
-DEFAULT_GAMES = 4_000_000
-DEFAULT_SEED = 2026
 DPI = 110
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = (2, 3, 4, 5, 6)
@@ -145,7 +143,7 @@ def _save(fig, path):
     plt.close(fig)
 
 
-def _check(games, seed, n_jobs):
+def check_figures(games, seed, n_jobs):
     check_run(games, seed=seed, n_jobs=n_jobs, low=1, names={"n": "games"})  # the bounds of every batch run
     check_fits(games, PEAK_BYTES_PER_GAME, "games of the 2-player run",
                f"pass a smaller `games` (the default is {DEFAULT_GAMES:,}).")
@@ -334,7 +332,7 @@ def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, sto
         ``games_loaded`` (from the cache) and the ``sizes`` used.
     """
     games = DEFAULT_GAMES if games is None else games
-    _check(games, seed, n_jobs)
+    check_figures(games, seed, n_jobs)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     n = sizes(games)

@@ -43,12 +43,13 @@ from ..engine.deals import random_deal
 from ..engine.reference import play_hands
 from .limits import MAX_CHUNK_SIZE, check_fits
 from .parallel import run_chunks
-from ..engine.rng import GameStream, fresh_seed, mix64
+from ..engine.rng import GameStream, mix64
+from .seeds import fresh_seed
 from ..game.rules import RULES_VERSION, Rules, check_rules
 from .tables import MATCH_OUTCOMES, OUTCOMES, empty_rounds, matches_frame, rounds_frame
 
 __all__ = [
-    "simulate_matches", "play_match", "MatchFormat", "match_table_seed", "round_deal",
+    "simulate_matches", "play_match", "MatchFormat", "match_table_seed", "round_deal", "check_max_rounds",
     "ROUND_STRIDE", "MATCH_OUTCOMES",
 ]
 
@@ -223,7 +224,7 @@ def play_match(deals: Iterable, rules: Rules | None = None, *, format="best_of_3
     from .play import play  # the validating entry point (parses and checks each deal)
 
     fmt = MatchFormat.parse(format)
-    max_rounds = _check_max_rounds(max_rounds, fmt)
+    max_rounds = check_max_rounds(max_rounds, fmt)
     tally, history, players = None, [], None
     it = iter(deals)
     idx = np.zeros(1, np.int64)
@@ -259,7 +260,7 @@ def play_match(deals: Iterable, rules: Rules | None = None, *, format="best_of_3
 
 
 # -- many random matches -------------------------------------------------------------------------
-def _check_max_rounds(max_rounds, fmt: MatchFormat) -> int:
+def check_max_rounds(max_rounds, fmt: MatchFormat) -> int:
     if fmt.target > ROUND_STRIDE:  # no max_rounds can be enough: the format is what is wrong
         raise ValueError(
             f"The value for `format` needs {fmt.target} round wins, but a match has at most {ROUND_STRIDE} "
@@ -353,7 +354,7 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
     replay_unfinished = check_flag("replay_unfinished", replay_unfinished)
     return_rounds = check_flag("return_rounds", return_rounds)
     fmt = MatchFormat.parse(format)
-    max_rounds = _check_max_rounds(max_rounds, fmt)
+    max_rounds = check_max_rounds(max_rounds, fmt)
     per_match = _PEAK_BYTES_PER_MATCH + _PEAK_BYTES_PER_MATCH_SEAT * rules.players
     if return_rounds:
         per_match += _PEAK_BYTES_PER_ROUND_ROW * (fmt.cap or rules.players * fmt.target)

@@ -19,7 +19,7 @@ from ..engine.reference import play_hands
 from .arguments import check_ids, check_run
 from .limits import MAX_GAME_ID, check_fits
 from .parallel import DEFAULT_CHUNK_SIZE, run_chunks
-from ..engine.rng import fresh_seed
+from .seeds import fresh_seed
 from ..game.rules import RULES_VERSION, check_rules
 from .store import Store
 from .tables import GamesFrameBuilder, SeatsFrameBuilder, games_table, id_type, seats_table
@@ -121,8 +121,8 @@ def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size
 
 
 def _cut_short(st, start, stop) -> bool:
-    from .store import _looks_whole
-    return any(not _looks_whole(p) for lo, hi, p in st.chunks() if hi > start and lo < stop)
+    from .store import looks_whole
+    return any(not looks_whole(p) for lo, hi, p in st.chunks() if hi > start and lo < stop)
 
 
 def peak_bytes_per_game(rules, per_seat: bool = False, stop: int = 0) -> int:

@@ -47,7 +47,7 @@ from .outputs import WriteError, check_output_dir, replacing, write_bytes
 from .tables import attrs_of, empty_tables, to_frame, with_attrs
 
 __all__ = ["Store", "StoreError", "StoreBusy", "Problem", "store_key", "default_path", "load", "save", "verify",
-           "write_lock"]
+           "write_lock", "looks_whole"]
 
 MANIFEST = "manifest.json"
 LOCK = ".lock"
@@ -85,9 +85,9 @@ def store_key(rules: Rules, seed: int, per_seat: bool = False) -> str:
 
 
 def default_path(rules: Rules, seed: int, per_seat: bool = False) -> Path:
-    """``<runs_dir>/<key>``: the per-user run cache (`beggarstats.engine.kernel_cache.runs_dir`), never the
+    """``<runs_dir>/<key>``: the per-user run cache (`beggarstats.run.paths.runs_dir`), never the
     current directory."""
-    from ..engine.kernel_cache import runs_dir
+    from .paths import runs_dir
 
     return runs_dir() / store_key(rules, seed, per_seat)
 
@@ -180,7 +180,7 @@ def _regular(path: Path) -> os.stat_result | None:
     return info if stat.S_ISREG(info.st_mode) else None
 
 
-def _looks_whole(path: Path) -> bool:
+def looks_whole(path: Path) -> bool:
     """A quick test for a chunk cut short: parquet's magic at both ends and a footer that fits
     (False for anything but a regular file)."""
     try:
@@ -372,7 +372,7 @@ class Store:
         gone = []
         for kind in ("games", "seats"):
             for lo, hi, _, path in self._files(kind):
-                if hi > start and lo < stop and _regular(path) is not None and not _looks_whole(path):
+                if hi > start and lo < stop and _regular(path) is not None and not looks_whole(path):
                     path.unlink()
                     gone.append(path)
         return gone

@@ -45,7 +45,7 @@ from .outputs import check_output_dir, write_text
 from .store import Store, StoreError, _unwritable, write_lock
 from ..engine.fast import OUTCOME_CODES
 from .parallel import run_chunks
-from ..engine.rng import fresh_seed
+from .seeds import fresh_seed
 from ..game.rules import RULES_VERSION, Rules, check_rules
 from .simulate import _batch_engine
 
