@@ -4,7 +4,7 @@ Each function mirrors the frame-based one in `beggarstats.analysis` and returns 
 for the summary's one group (``players``, ``rules``):
 
 * `length_summary` - mean (t interval), sd, quantiles, max, outcome shares;
-* `kaplan_meier` - survival of length, wins as events, loops and cut-offs censored (statsmodels
+* `kaplan_meier` - survival of length, wins as events, cut-offs censored, loops never ending (statsmodels
   ``SurvfuncRight`` with frequency weights);
 * `length_distribution` - the empirical distribution (count, share, cdf, survival per length);
 * `seat_win_rates` - Wilson intervals (statsmodels) and binomial tests (scipy) against 1/n;
@@ -105,10 +105,16 @@ def _events_and_censored(summary, measure):
 
 def kaplan_meier(summary: Summary, *, measure: str = "cards") -> pd.DataFrame:
     """Kaplan-Meier survival P(length > t) at every length where a game ended: ``length``,
-    ``at_risk``, ``events``, ``survival``, ``se`` (Greenwood). Wins are events; loops and cut-offs are
-    censored at their length. statsmodels' ``SurvfuncRight`` with frequency weights gives the curve."""
+    ``at_risk``, ``events``, ``survival``, ``se`` (Greenwood). Wins are events; cut-offs are
+    censored at their length; loops never end (at risk at every length). statsmodels' ``SurvfuncRight`` with frequency weights gives the curve."""
     key = _check_summary(summary)
-    xe, ce, xc, cc = _events_and_censored(summary, measure)
+    xe, ce = summary.frequencies(measure, ("win",))
+    xc, cc = summary.frequencies(measure, ("cutoff",))
+    xl, cl = summary.frequencies(measure, ("loop",))
+    # a loop never ends: at risk at every length, so it is censored beyond the longest game (as
+    # `analysis.km_table` does) and the curve levels off at the loop share
+    beyond = float(max([x.max() for x in (xe, xc, xl) if x.size], default=0)) + 1
+    xc, cc = np.concatenate([xc, np.full(xl.size, beyond)]), np.concatenate([cc, cl])
     time = np.concatenate([xe, xc]).astype(float)
     status = np.concatenate([np.ones(xe.size), np.zeros(xc.size)])
     weights = np.concatenate([ce, cc]).astype(float)
