@@ -306,7 +306,19 @@ def test_paired_proportion_difference_by_hand():
     b = np.array([0, 0, 0, 1, 1, 0, 0, 0, 1, 1])
     d, low, high, _ = A.variants.paired_proportion_difference(a, b)
     assert (d, low, high) == pytest.approx((0.2, 0.2 - 0.452431, 0.2 + 0.452431), abs=1e-6)
-    assert A.variants.paired_proportion_difference(a, a)[1:] == (0.0, 0.0, 1.0)  # no discordant pair
+    # no discordant pair: identical in every game of the sample; for the population the difference
+    # is at most the discordant share, whose exact upper bound at 0 of 10 is 1 - 0.025^(1/10)
+    assert A.variants.paired_proportion_difference(a, a) == pytest.approx((0.0, -(1 - 0.025 ** 0.1),
+                                                                          1 - 0.025 ** 0.1, 1.0))
+
+
+def test_detectable_effect_is_the_normal_power_calculation():
+    # (z_0.975 + z_0.8) se = (1.959964 + 0.841621) se = 2.801585 se
+    assert A.variants.detectable_effect(0.5) == pytest.approx(2.801585 * 0.5, rel=1e-5)  # a numerical root
+    assert A.variants.detectable_effect(1.0, power=0.9) == pytest.approx(1.959964 + 1.281552, rel=1e-5)
+    data, *_ = _shared_deals()
+    row = A.compare_variants(data).set_index("metric").loc["mean_length_diff"]
+    assert row["detectable"] == pytest.approx(2.801585 * (row["high"] - row["low"]) / (2 * 1.959964), rel=1e-3)
 
 
 def test_paired_ratio_of_means_by_hand():
@@ -468,6 +480,19 @@ def test_comebacks_definition():
     assert A.comebacks(data, cards=5).iloc[0]["comebacks"] == 1
     assert A.comebacks(data, cards=0).iloc[0]["comebacks"] == 0
     assert row["median_low_point"] == 8
+
+
+def test_comebacks_at_exactly_a_quarter_of_every_hand_size():
+    # Winners' low points with a 26-card hand (t = 6.5) and an 11-card hand (t = 2.75): 6 counts 1,
+    # 7 counts 0.5; 2 counts 1, 3 counts 0.75; anything higher 0.
+    rows = []
+    for g, (hand, low) in enumerate([(26, 6), (26, 7), (26, 8), (11, 2), (11, 3), (11, 4)]):
+        rows.append(dict(game=g, players=2, rules="standard", seat=0, hand_size=hand, min_cards=low, won=True))
+    row = A.comebacks(pd.DataFrame(rows), interpolate=True).iloc[0]
+    assert row["comebacks"] == pytest.approx(1 + 0.5 + 1 + 0.75) and row["rate"] == pytest.approx(3.25 / 6)
+    assert row["low"] < row["rate"] < row["high"] and row["threshold"] == "<= 25% of hand, interpolated"
+    plain = A.comebacks(pd.DataFrame(rows)).iloc[0]
+    assert plain["comebacks"] == 2  # whole cards only: <= 6 of 26 (23%), <= 2 of 11 (18%)
 
 
 # -- bad input ----------------------------------------------------------------------------------

@@ -99,7 +99,7 @@ def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engin
     est, low, high = (table[c].to_numpy(float) for c in ("estimate", "low", "high"))
     interval = ~np.isnan(low)
     assert np.all(np.isfinite(est)) and np.all(low[interval] <= est[interval]) and np.all(est[interval] <= high[interval])
-    assert set(table.loc[~interval, "unit"]) <= {"games", "chi2", "cards, max"}  # counts, a statistic, the longest game
+    assert set(table.loc[~interval, "unit"]) <= {"games", "chi2", "cards, max", "p"}  # counts, a statistic, the longest game
     assert (table["n_games"] > 0).all()
     assert table.loc[0, "n_games"] <= int(GAMES)
     md = (out / "findings.md").read_text()
@@ -121,6 +121,7 @@ def test_the_provenance_line_names_games_seed_rules_and_versions():
     assert line.startswith("4,000,000 games, seed 2026, rules: standard, 2 players; ")
     assert f"RULES_VERSION {RULES_VERSION}, beggarstats " in line and "unknown" not in line
     assert provenance("12 decks x 100", 1, "x").startswith("12 decks x 100 games, seed 1")
+    assert provenance("700 games in 14 runs", 1, "x").startswith("700 games in 14 runs, seed 1")
 
 
 def test_no_cache_writes_no_store(tmp_path, monkeypatch, mpl_agg, run_cache):
@@ -170,12 +171,20 @@ def test_the_progress_bar_counts_every_game_once(tmp_path, monkeypatch, mpl_agg)
             seen["labels"].append(label)
             assert self.bar.unit == "game" and self.bar.n == seen["done"] <= self.bar.total
 
+        def doing(self, label):
+            super().doing(label)
+            seen["labels"].append("doing: " + label)
+            assert self.bar.postfix.endswith(label)  # shown at once, while the step runs
+
     monkeypatch.setattr(figures, "_Steps", Spy)
     figures.make_figures(tmp_path / "f", games=400, n_jobs=1, store=False, progress=True, prose=False)
     n = sizes(400)
     assert seen["done"] == seen["total"] == (n["main2"] + 4 * n["main"] + len(variant_rules()) * n["variant"]
                                              + 5 * n["seats"] + len(small_decks()) * n["small"])
     assert seen["labels"][-1] == "findings"
+    # the bar says what runs before each analysis step, the long model fits included
+    doing = seen["labels"].index("doing: hand strength and seat models: fitting (no games played)")
+    assert seen["labels"][doing + 1] == "hands"
 
 
 def test_the_figures_module_draws_nothing_itself():

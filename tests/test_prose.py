@@ -115,6 +115,9 @@ def test_wording_follows_the_holm_verdict():
     assert effects["p_holm"].notna().all()
     from statsmodels.stats.multitest import multipletests
     np.testing.assert_allclose(effects["p_holm"], multipletests(effects["p_value"], method="holm")[1], rtol=1e-5)
+    from beggarstats.report.findings_prose import _article
+    assert "(a 24-card deck whose penalty cards are 2 J)" in reading
+    assert [_article(n) for n in (8, 11, 18, 24, 28)] == ["an", "an", "an", "a", "a"]
     readme = blocks["readme"]
     assert "12,200,000 distinct games, 13,550,000 played" in readme and readme.count("12,200,000") == 1
     assert "3 goodness-of-fit tests with their own p-values, outside the family" in readme

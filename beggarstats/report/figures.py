@@ -9,6 +9,7 @@ number, ``games`` (the 2-player standard run); see `sizes`. Statistics come from
 from __future__ import annotations
 
 import numbers
+import textwrap
 from importlib import metadata
 from pathlib import Path
 
@@ -152,8 +153,10 @@ class _Out:
         """Write ``fig`` as ``name`` with its `provenance` drawn at the bottom edge and in the PNG's
         metadata (``Description``; ``Software``, ``Source``)."""
         line = provenance(games, self.seed, rules)
-        fig.text(0.005, 0.003, line, fontsize=6, color="0.4", ha="left", va="bottom")
-        fig.savefig(self.folder / name, dpi=DPI,
+        # below everything drawn (the saved area grows to hold it), wrapped to the figure's width
+        fig.text(0.005, -0.01, textwrap.fill(line, width=int(fig.get_figwidth() * 22)), fontsize=6, color="0.4",
+                 ha="left", va="top")
+        fig.savefig(self.folder / name, dpi=DPI, bbox_inches="tight",
                     metadata={"Description": line, "Software": f"beggarstats {_version()}",
                               "Source": f"beggarstats figures (seed {self.seed})"})
         plt.close(fig)
@@ -163,7 +166,8 @@ def provenance(games, seed: int, rules: str) -> str:
     """The line every figure carries: the games it rests on (a number, or a text such as
     '4,000,000 + 4 x 500,000'), the seed, the rules, `RULES_VERSION` and the package version."""
     games = f"{games:,}" if isinstance(games, numbers.Integral) else str(games)
-    return f"{games} games, seed {seed}, rules: {rules}; RULES_VERSION {RULES_VERSION}, beggarstats {_version()}"
+    games += "" if "games" in games else " games"
+    return f"{games}, seed {seed}, rules: {rules}; RULES_VERSION {RULES_VERSION}, beggarstats {_version()}"
 
 
 def _games_by_players(frame) -> str:
@@ -174,7 +178,7 @@ def _games_by_players(frame) -> str:
 
 
 def _games_by_rules(frames) -> str:
-    return f"{sum(len(f) for f in frames):,} in {len(frames)} runs"
+    return f"{sum(len(f) for f in frames):,} games in {len(frames)} runs"
 
 
 def _seat_games(seats) -> str:
@@ -204,6 +208,11 @@ class _Steps:
             self.bar.set_postfix_str(label, refresh=False)
             self.bar.update(games)
 
+    def doing(self, label):
+        """Say what runs now (an analysis step plays no games, so the count stands still)."""
+        if self.bar is not None:
+            self.bar.set_postfix_str(label, refresh=True)
+
     def close(self):
         if self.bar is not None:
             self.bar.close()
@@ -224,12 +233,16 @@ def _lengths(main, out, rows):
     for r in an.length_summary(main, by="players").itertuples():
         rows.append(finding(f"mean length (cards), {r.players} players", r.mean, r.mean_low, r.mean_high, r.n, "cards",
                             key=f"mean_length_{r.players}p"))
-    for r in an.tail_rate(main, by="players").itertuples():
-        n = int((main["players"] == r.players).sum())
-        rows.append(finding(f"tail decay rate per card (beyond the median), {r.players} players",
-                            r.rate, r.rate_low, r.rate_high, n, "per card", key=f"tail_rate_{r.players}p"))
     bands = an.hazard_bands(main, by="players", width=HAZARD_BAND, min_events=HAZARD_MIN_EVENTS)
     tests = an.tail_constancy_test(main, by="players", width=HAZARD_BAND, min_events=HAZARD_MIN_EVENTS)
+    changing = set(tests.loc[tests["p_value"] < 0.05, "players"])
+    for r in an.tail_rate(main, by="players").itertuples():
+        n = int((main["players"] == r.players).sum())
+        # where one rate is rejected the fitted rate is an average of a hazard that changes with length
+        what = ("average end rate per card of a changing hazard (beyond the median; one rate rejected)"
+                if r.players in changing else "tail decay rate per card (beyond the median)")
+        rows.append(finding(f"{what}, {r.players} players",
+                            r.rate, r.rate_low, r.rate_high, n, "per card", key=f"tail_rate_{r.players}p"))
     for r in tests.itertuples():
         n = int((main["players"] == r.players).sum())
         rows.append(finding(f"tail: likelihood-ratio chi2 of one end rate in all {r.bands} bands of {HAZARD_BAND} "
@@ -287,7 +300,7 @@ def _variants(frames, out, rows):
         for r in effects[effects["metric"] == metric].itertuples():
             rows.append(finding(f"{label}: {r.rules}, {r.players} players ({r.design})", r.estimate, r.low, r.high,
                                 r.n, unit, key=f"variant_{short}:{r.rules}:{r.players}p", null=0.0,
-                                p_value=r.p_value, design=r.design))
+                                p_value=r.p_value, design=r.design, detectable=r.detectable))
     return effects
 
 
@@ -298,7 +311,7 @@ def _hands(seats, out, rows):
                  "(size ~ number of seats)")
     out.save(fig, "hand_strength.png", _seat_games(seats), "standard, 2-6 players, one row per seat")
     for predictor, label in (("aces", "per ace dealt"), ("tribute_total", "per tribute point dealt")):
-        fit = an.hand_strength(seats, predictors=(predictor,), by="players")
+        fit = an.hand_strength(seats[seats["players"] == 2], predictors=(predictor,), by="players")
         r = fit[(fit["players"] == 2) & (fit["term"] == predictor)].iloc[0]
         rows.append(finding(f"odds ratio of winning {label}, 2 players", r["odds_ratio"], np.exp(r["low"]),
                             np.exp(r["high"]), r["games"], "odds ratio", key=f"odds_{predictor}_2p", null=1.0,
@@ -314,9 +327,10 @@ def _hands(seats, out, rows):
         # the pooled terms test nothing of their own: they mean what they say only where the fit holds
         rows.append(finding(f"seat model, 2-6 players (pooled; see its fit): odds ratio of winning for {label}",
                             r.odds_ratio, r.odds_low, r.odds_high, r.games, "odds ratio", key=f"seat_model_{r.term}"))
-    back = an.comebacks(seats)
+    back = an.comebacks(seats, interpolate=True)  # exactly a quarter of every hand size: like with like
     fig = plots.plot_comebacks(back, hue=None)
-    fig.axes[0].set_title("Comebacks: winner once down to ≤ 25% of their dealt hand (95% Wilson)")
+    fig.axes[0].set_title("Comebacks: winner once down to a quarter of their dealt hand\n"
+                          "(interpolated between whole cards, the same share at every table size; 95% t intervals)")
     out.save(fig, "comebacks.png", _seat_games(seats), "standard, 2-6 players, one row per seat")
     for r in back.itertuples():
         rows.append(finding(f"comeback rate (winner once <= 25% of hand), {r.players} players",
@@ -416,8 +430,10 @@ def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame
             main[p] = run(Rules(players=p), n["main2"] if p == 2 else n["main"])
             step(f"{p} players", len(main[p]))
         games_all = pd.concat(main.values(), ignore_index=True)
+        step.doing("lengths, survival and tail: fitting")
         _lengths(games_all, figs, rows)
         step("lengths")
+        step.doing("seat win rates and steps")
         _seats(games_all, figs, rows)
         step("seats")
         del games_all
@@ -425,6 +441,7 @@ def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame
         for rules in variants:
             frames[rules.players].append(run(rules, n["variant"]))
             step(rules.name, n["variant"])
+        step.doing("variants: paired comparisons")
         _variants([f for p in PLAYERS if len(frames[p]) > 1 for f in frames[p]], figs, rows)
         step("variants")
         del frames, main
@@ -432,6 +449,7 @@ def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame
         for p in PLAYERS:
             seats.append(run(Rules(players=p), n["seats"], per_seat=True)[1])
             step(f"{p} players, per seat", n["seats"])
+        step.doing("hand strength and seat models: fitting (no games played)")
         _hands(pd.concat(seats, ignore_index=True), figs, rows)
         step("hands")
         _records(figs)
@@ -440,10 +458,12 @@ def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame
         for family, size, deck in decks:
             small.append((family, size, deck, run(Rules(deck=deck), n["small"])))
             step(f"{size}-card deck", n["small"])
+        step.doing("small decks")
         _small_decks(small, figs, rows)
         step("small decks")
         rows.extend(_run_rows(run, n, seed, len(variants), len(decks)))
         rows.extend(scale_rows(data_folder()))
+        rows.extend(shuffle_rows(data_folder()))
         table = findings_frame(rows)
         table.attrs.update(games_played=run.played, games_loaded=run.loaded, sizes=n, seed=seed)
         write_findings(table, out)
@@ -485,6 +505,40 @@ def scale_rows(folder: Path) -> list[dict]:
             name = f"at scale: {row.finding}" + (f" (seed {s.seed}, {row.method.split(', ')[-1]})" if kind == "longest" else "")
             rows.append(finding(name, row.estimate, row.low, row.high, row.games, _SCALE_UNITS[kind],
                                 key=f"scale_{kind}_p{s.rules.players}"))
+        models = sa.record_range(s)
+        geo = models[models["model"] == "geometric"]
+        rows.append(finding(f"at scale: random deals to expect one longer than {sa.RECORD_CARDS:,} cards, {s.rules.players} "
+                            f"players: the range of the tail models (geometric fitted beyond "
+                            f"{geo['threshold'].min():,.0f} to {geo['threshold'].max():,.0f} cards, and a log-linear "
+                            "hazard; the interval spans their 95% intervals)", models["deals"].iloc[0],
+                            models["deals_low"].min(), models["deals_high"].max(), s.n_games, "deals",
+                            key=f"scale_record_range_p{s.rules.players}"))
+    return rows
+
+
+SHUFFLE_MARGIN = 1.0  # cards: the equivalence margin of the shuffle question ("no practical effect")
+
+
+def shuffle_rows(folder: Path) -> list[dict]:
+    """The answer to "does shuffling the won pile speed the game up?": the committed paired
+    comparisons ``compare-shuffle-p*.json`` in ``folder`` (`beggarstats.run.compare`, written by
+    ``data/compare_shuffle.py``), one row per player count with the paired t interval, its p-value
+    (an effect, in the Holm family), the effect detectable at 80% power, and one row per player
+    count with the equivalence (TOST) p-value against +-`SHUFFLE_MARGIN` cards."""
+    from ..run.compare import load_moments
+
+    rows = []
+    for path in sorted(Path(folder).glob("compare-shuffle-p*.json")):
+        m = load_moments(path)
+        p = Rules.from_dict(m.rules_b).players
+        low, high = m.interval()
+        rows.append(finding(f"shuffle_pile against the standard game, mean length (cards), {p} players (paired, "
+                            f"the same deals; seed {m.seed})", m.mean, low, high, m.pairs, "cards diff",
+                            key=f"shuffle_answer_{p}p", null=0.0, p_value=m.p_value(), design="paired",
+                            detectable=m.detectable()))
+        rows.append(finding(f"shuffle_pile: equivalence within ±{SHUFFLE_MARGIN:g} card of the standard game (TOST "
+                            f"p), {p} players", m.equivalence(SHUFFLE_MARGIN), np.nan, np.nan, m.pairs, "p",
+                            key=f"shuffle_equivalence_{p}p"))
     return rows
 
 

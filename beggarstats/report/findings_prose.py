@@ -224,6 +224,12 @@ def _tail_words(r: _Rows) -> list[str]:
     return [text]
 
 
+def _article(number) -> str:
+    """'an' before a number read with a vowel sound (8, 11, 18, 80-89, ...), else 'a'."""
+    text = str(number)
+    return "an" if text.startswith("8") or text in ("11", "18") else "a"
+
+
 def _join(items) -> str:
     items = [str(i) for i in items]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
@@ -239,13 +245,39 @@ def _variant_words(r: _Rows) -> list[str]:
             found.append(f"{name} {r.est(k)}")
         elif row["design"] == "paired" and row["low"] == row["high"] == 0:
             same.append(name)
+        elif not pd.isna(row.get("detectable", float("nan"))):
+            none.append(f"{name} {r.both(k)}, which could miss an effect below ±"
+                        f"{fmt(row['detectable'], row['unit']).lstrip('+')} (80% power)")
         else:
             none.append(name)
     text = "Variants (mean length, cards, against the standard game with the same players): "
     text += f"detected after Holm: {', '.join(found)}" if found else "none detected after Holm"
     text += f"; not detected: {', '.join(none)}" if none else ""
-    text += f"; no game of the paired sample changed: {', '.join(same)}." if same else "."
-    return [text]
+    text += f"; identical in every game of the paired sample (exact, no game changed): {', '.join(same)}." if same else "."
+    return [text] + _shuffle_words(r)
+
+
+def _shuffle_words(r: _Rows) -> list[str]:
+    """The answer to the rule text's claim that shuffling the won pile speeds the game up."""
+    keys = r.keys("shuffle_answer_")
+    if not keys:
+        return []
+    parts, faster, slower, same = [], [], [], []
+    for k in keys:
+        p = int(k.removeprefix("shuffle_answer_").removesuffix("p"))
+        row = r.row(k)
+        parts.append(f"{p} players {r.both(k)} ({r.n(k)} pairs, {r.holm(k)}, detectable "
+                     f"±{fmt(row['detectable'], 'cards diff').lstrip('+')})")
+        (faster if r.rejected(k) and row["estimate"] < 0 else slower if r.rejected(k) else same).append(p)
+    text = ("Does shuffling the won pile speed the game up, as the rule text says? The same deals played both ways "
+            "(paired), change in mean length in cards: " + "; ".join(parts) + ".")
+    if faster:
+        text += f" Shuffling shortens the game with {_join(faster)} players"
+    if slower:
+        text += (", but" if faster else " Shuffling") + f" lengthens it slightly with {_join(slower)} players"
+    if same:
+        text += (", and" if faster or slower else " Shuffling") + f" changes it by no detectable amount with {_join(same)} players"
+    return [text + "."]
 
 
 def _loop_words(r: _Rows) -> list[str]:
@@ -258,12 +290,32 @@ def _loop_words(r: _Rows) -> list[str]:
     else:
         text = f"{loops} of {games:,} random standard deals looped."
     small = [r.row(k) for k in r.keys("loop_small:")]
-    hit = [x for x in small if x["estimate"] > 0.01]
-    if hit:
-        top = max(hit, key=lambda x: x["estimate"])
+    if small:
+        top = max(small, key=lambda x: x["estimate"])
         _, family, size = top["key"].split(":")
-        text += (f" Small decks with few penalty cards loop often: up to {fmt(top['estimate'], 'share')} of random "
-                 f"deals (a {size}-card deck whose penalty cards are {family}).")
+        text += (f" Small decks (every plotted size, {r.n(top['key'])} random deals each) loop far more often: up to "
+                 f"{fmt(top['estimate'], 'share')} of random deals ({_article(size)} {size}-card deck whose penalty cards are "
+                 f"{family}).")
+        families = dict.fromkeys(k.split(":")[1] for k in r.keys("loop_small:"))
+        for family in families:
+            rows = [r.row(k) for k in r.keys(f"loop_small:{family}:")]
+            zero = [int(x["key"].split(":")[2]) for x in rows if x["estimate"] == 0]
+            some = [x for x in rows if x["estimate"] > 0]
+            if zero and some:
+                lo, hi = min(some, key=lambda x: x["estimate"]), max(some, key=lambda x: x["estimate"])
+                text += (f" Penalty cards {family}: no deal looped at {_join(zero)} cards (upper 95% bounds up to "
+                         f"{fmt(max(x['high'] for x in rows if x['estimate'] == 0), 'share')}), while the other sizes "
+                         f"loop in {fmt(lo['estimate'], 'share')} to {fmt(hi['estimate'], 'share')}.")
+        jumps = 0
+        for family in families:
+            rows = sorted((r.row(k) for k in r.keys(f"loop_small:{family}:")), key=lambda x: int(x["key"].split(":")[2]))
+            jumps += sum(a["high"] < b["low"] or b["high"] < a["low"] for a, b in zip(rows, rows[1:]))
+        if jumps:
+            text += (f" The share does not change smoothly with the size of the deck, not even where the penalty cards "
+                     f"stay the same (2 J, 1 J + 1 Q): {jumps} pairs of neighbouring plotted sizes have 95% intervals "
+                     "that do not overlap, so the figure marks each deck without joining them. These Monte Carlo "
+                     "shares show the pattern; they do not explain it, and an exact count over every deal of each "
+                     "small deck is what can.")
     return [text]
 
 
@@ -274,8 +326,21 @@ def _words(r: _Rows) -> list[str]:
     verb = "grows" if all(a < b for a, b in zip(values, values[1:])) else "changes"
     words.append(f"Mean length {verb} with the number of players: {means} cards for "
                  f"{_join(_players(r, 'mean_length_'))} players.")
-    words += _tail_words(r) + _variant_words(r) + _loop_words(r)
+    words += _tail_words(r) + _record_words(r) + _variant_words(r) + _loop_words(r)
     return words
+
+
+def _record_words(r: _Rows) -> list[str]:
+    k = "scale_record_range_p2"
+    if k not in r:
+        return []
+    row = r.row(k)
+    models = re.search(r"\(geometric fitted beyond (.+?) cards, and a log-linear hazard", row["finding"]).group(1)
+    return [f"The record game (longer than any of the {r.n(k)} committed two-player deals) lies far beyond the data: "
+            f"a geometric tail fitted to the longest 1% of those deals expects one random deal in "
+            f"{r.est('scale_deals_p2')} {r.ci('scale_deals_p2')} to beat it, but tail models that fit the games "
+            f"seen (geometric beyond {models} cards, a log-linear hazard) spread that over "
+            f"{r.ci(k)}: the spread of the models, not the interval of one, is the uncertainty of this extrapolation."]
 
 
 def _sizes(r: _Rows) -> str:
@@ -327,7 +392,9 @@ def _reading(r: _Rows) -> str:
                    f"odds of winning by {r.both('odds_aces_2p')}, each tribute point by {r.both('odds_tribute_total_2p')}.")
     rates = [r.row(k) for k in r.keys("comeback_")]
     lo, hi = min(rates, key=lambda x: x["estimate"]), max(rates, key=lambda x: x["estimate"])
-    bullets.append(f"* **Comebacks** (winner once at ≤ 25% of their dealt hand): from {fmt(lo['estimate'], 'share')} "
+    bullets.append(f"* **Comebacks** (winner once at ≤ 25% of their dealt hand, counted at exactly a quarter of "
+                   f"every hand size by interpolating between whole cards, so the player counts compare like with "
+                   f"like): from {fmt(lo['estimate'], 'share')} "
                    f"({lo['finding'].rsplit(', ', 1)[1]}) to {fmt(hi['estimate'], 'share')} "
                    f"({hi['finding'].rsplit(', ', 1)[1]}) of decided games.")
     bullets.append(f"* The length histogram ends at its cut; {r.count('length_beyond_cut')} of "
