@@ -89,6 +89,8 @@ def _toy_table(seat0=0.4977, p_seat0=1e-12):
                      key="step_2_of_3p", null=0, p_value=1e-9),
              finding("win rate of seat 1 minus seat 0, 3 players (one card fewer)", -0.01, -0.012, -0.008, 500, "pp",
                      key="step_1_of_3p", null=0, p_value=1e-12),
+             finding("win rate of seat 1 minus seat 0, 4 players (same hand)", 0.001, -0.001, 0.003, 500, "pp",
+                     key="step_1_of_4p", null=0, p_value=0.5, detectable=0.002),
              finding("loop share small", 0.2, 0.19, 0.21, 100, "share", key="loop_small:2 J:24")]
     rows += [finding(name, v, np.nan, np.nan, v, "games", key=key) for name, v, key in (
         ("seed", 2026, "run_seed"), ("2p", 4_000_000, "run_main2"), ("3-6p", 500_000, "run_main"),
@@ -107,6 +109,7 @@ def test_wording_follows_the_holm_verdict():
     assert "does not fit the wins per player count and seat: deviance 300.0 on 13 df" in reading
     assert "are not tested" in reading and "raises the odds" not in reading
     assert "3p seat 1→2 +0.400 pp ✓" in reading and "3p seat 0→1 -1.000 pp ✓" in reading
+    assert "4p seat 0→1 +0.100 pp · (detectable ±0.200 pp)" in reading  # a step not detected says what it could
     # goodness-of-fit tests stay out of the Holm family: the effects' adjustment ignores them
     table = _toy_table()
     fits = table[table["test"] == "fit"]

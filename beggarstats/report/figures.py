@@ -185,6 +185,12 @@ def _seat_games(seats) -> str:
     return _games_by_players(seats.drop_duplicates(["players", "game"]))
 
 
+def _detectable(low, high) -> float:
+    """The effect detectable at 80% power (two-sided 5%) by a test whose 95% interval is [low, high]
+    (its standard error read back from the half width; `analysis.variants.detectable_effect`)."""
+    return float(an.variants.detectable_effect((high - low) / (2 * an.intervals.z_value(0.95))))
+
+
 def _check(games, seed, n_jobs):
     for name, value, low in (("games", games, 1), ("seed", seed, 0)):
         if not isinstance(value, numbers.Integral) or isinstance(value, bool) or value < low:
@@ -277,14 +283,15 @@ def _seats(main, out, rows):
     for r in rates[rates["players"] > 2].itertuples():
         rows.append(finding(f"win rate - 1/n, seat {r.seat} of {r.players} players ({r.hand_size} cards dealt)",
                             r.rate - r.expected, r.low - r.expected, r.high - r.expected, r.games, "pp",
-                            key=f"seat_{r.seat}_of_{r.players}p", null=0.0, p_value=r.p_value))
+                            key=f"seat_{r.seat}_of_{r.players}p", null=0.0, p_value=r.p_value,
+                            detectable=_detectable(r.low, r.high)))
     for r in an.seat_contrasts(main, by="players", n_cards=52).itertuples():
         if r.players < 3:
             continue  # two players: the seat 0 row says it all
         hand = "same hand" if r.hand == "same" else "one card fewer"
         rows.append(finding(f"win rate of seat {r.seat} minus seat {r.seat - 1}, {r.players} players ({hand})",
                             r.estimate, r.low, r.high, r.games, "pp", key=f"step_{r.seat}_of_{r.players}p",
-                            null=0.0, p_value=r.p_value))
+                            null=0.0, p_value=r.p_value, detectable=_detectable(r.low, r.high)))
 
 
 _METRIC_ROWS = {"mean_length_diff": ("variant effect on mean length (cards)", "cards diff", "len"),

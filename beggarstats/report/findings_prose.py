@@ -180,18 +180,22 @@ def _step_words(r: _Rows) -> list[str]:
 
     def name(k):
         seat, players = re.fullmatch(r"step_(\d+)_of_(\d)p", k).groups()
-        return f"{players}p seat {int(seat) - 1}→{seat} {r.est(k)} {r.mark(k)}"
+        text = f"{players}p seat {int(seat) - 1}→{seat} {r.est(k)} {r.mark(k)}"
+        row = r.row(k)
+        if not r.rejected(k) and not pd.isna(row.get("detectable", float("nan"))):
+            text += f" (detectable ±{fmt(row['detectable'], 'pp').lstrip('+')})"
+        return text
 
     text = ("Within one player count, the step from one seat to the next (win rate of the later seat minus the "
-            "earlier, the same games; ✓: Holm-rejected): between seats dealt the same hand, where only the "
+            "earlier, the same games; ✓: Holm-rejected, ·: not, with the step it could detect at 80% power): between seats dealt the same hand, where only the "
             f"position differs, {', '.join(name(k) for k in same)}")
     if fewer:
         text += (f"; where the later seat holds one card fewer, {', '.join(name(k) for k in fewer)}")
     apart = [(a, b) for a in same for b in same if r.row(a)["high"] < r.row(b)["low"]]
     if apart:
         a, b = apart[0]
-        text += (f". The equal-hand steps are not one constant ({name(a).rsplit(' ', 1)[0]} and "
-                 f"{name(b).rsplit(' ', 1)[0]}: their 95% intervals do not overlap), so no single per-seat step "
+        text += (f". The equal-hand steps are not one constant ({name(a).split(' ✓')[0].split(' ·')[0]} and "
+                 f"{name(b).split(' ✓')[0].split(' ·')[0]}: their 95% intervals do not overlap), so no single per-seat step "
                  "describes position")
     return [text + "."]
 
