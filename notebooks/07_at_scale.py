@@ -104,8 +104,9 @@ Markdown(f"**Reading.** Among {big.n_games:,} random two-player deals {int(loops
 # For two players, past the median length, the data are consistent with one end rate per card (the
 # constancy test of `figures/findings.md`): the Kaplan-Meier survival curve is then a straight line on
 # a log scale (a geometric tail). The rate is fitted by maximum likelihood
-# on the longest games (beyond the quantile `start=0.99` of length); the table puts the fitted tail beside the counts seen at lengths it was
-# not told about.
+# on the longest games (beyond the quantile `start=0.99` of length); the table puts the fitted tail beside the counts seen
+# longer than each length. The fit uses every game beyond its threshold, those counts included, so the table checks the
+# fit; it is not a prediction of games the fit did not see.
 
 # %%
 km = sa.kaplan_meier(big)

@@ -88,7 +88,7 @@ def test_length_summary_groups_and_arrow(real):
 def test_kaplan_meier_hand_worked_example_with_censoring():
     # lengths 1, 2, 2+, 3, 4+, 5 ('+' censored). At risk 6, 5, 3, 2, 1.
     # S(1) = 5/6, S(2) = 5/6 * 4/5 = 2/3, S(3) = 2/3 * 2/3 = 4/9, S(4) = 4/9, S(5) = 0.
-    data = synthetic_games([1, 2, 2, 3, 4, 5], outcome=["win", "win", "cutoff", "win", "loop", "win"])
+    data = synthetic_games([1, 2, 2, 3, 4, 5], outcome=["win", "win", "cutoff", "win", "cutoff", "win"])
     km = A.kaplan_meier(data, ci="plain")
     assert list(km["length"]) == [1, 2, 3, 4, 5]
     assert list(km["at_risk"]) == [6, 5, 3, 2, 1]
@@ -98,6 +98,22 @@ def test_kaplan_meier_hand_worked_example_with_censoring():
     assert km["se"].iloc[2] == pytest.approx(4 / 9 * 0.5)
     assert km["low"].iloc[2] == pytest.approx(4 / 9 - 1.959964 * 2 / 9)
     assert km["high"].iloc[0] == 1.0  # plain interval clipped at 1
+
+
+def test_a_loop_never_ends_so_the_curve_levels_off_at_the_loop_share():
+    # The same games with the game of length 4 a loop: it is at risk at every length, so at 5 the
+    # risk set is {5, loop}: S(5) = 4/9 * 1/2 = 2/9, and no row at 4 (nothing ended or was cut off there).
+    data = synthetic_games([1, 2, 2, 3, 4, 5], outcome=["win", "win", "cutoff", "win", "loop", "win"])
+    km = A.kaplan_meier(data, ci="plain")
+    assert list(km["length"]) == [1, 2, 3, 5] and list(km["at_risk"]) == [6, 5, 3, 2]
+    assert km["survival"].tolist() == pytest.approx([5 / 6, 2 / 3, 4 / 9, 2 / 9])
+    # without cut-offs the curve ends exactly at the loop share; a censored loop would give 0
+    data = synthetic_games([10, 20, 30, 15], outcome=["win", "win", "win", "loop"])
+    assert A.kaplan_meier(data)["survival"].iloc[-1] == pytest.approx(1 / 4)
+    # the end rate of the open band counts the loop's cards up to the longest game, and no event
+    bands = A.hazard_bands(synthetic_games([10, 20, 30, 15], outcome=["win", "win", "win", "loop"]), start=0.25,
+                           width=100, min_events=1)
+    assert bands["events"].sum() == 2 and bands["exposure"].sum() == (20 - 10) + (30 - 10) + (30 - 10)
 
 
 def test_kaplan_meier_log_log_interval():
@@ -290,7 +306,19 @@ def test_paired_proportion_difference_by_hand():
     b = np.array([0, 0, 0, 1, 1, 0, 0, 0, 1, 1])
     d, low, high, _ = A.variants.paired_proportion_difference(a, b)
     assert (d, low, high) == pytest.approx((0.2, 0.2 - 0.452431, 0.2 + 0.452431), abs=1e-6)
-    assert A.variants.paired_proportion_difference(a, a)[1:] == (0.0, 0.0, 1.0)  # no discordant pair
+    # no discordant pair: identical in every game of the sample; for the population the difference
+    # is at most the discordant share, whose exact upper bound at 0 of 10 is 1 - 0.025^(1/10)
+    assert A.variants.paired_proportion_difference(a, a) == pytest.approx((0.0, -(1 - 0.025 ** 0.1),
+                                                                          1 - 0.025 ** 0.1, 1.0))
+
+
+def test_detectable_effect_is_the_normal_power_calculation():
+    # (z_0.975 + z_0.8) se = (1.959964 + 0.841621) se = 2.801585 se
+    assert A.variants.detectable_effect(0.5) == pytest.approx(2.801585 * 0.5, rel=1e-5)  # a numerical root
+    assert A.variants.detectable_effect(1.0, power=0.9) == pytest.approx(1.959964 + 1.281552, rel=1e-5)
+    data, *_ = _shared_deals()
+    row = A.compare_variants(data).set_index("metric").loc["mean_length_diff"]
+    assert row["detectable"] == pytest.approx(2.801585 * (row["high"] - row["low"]) / (2 * 1.959964), rel=1e-3)
 
 
 def test_paired_ratio_of_means_by_hand():
@@ -384,6 +412,47 @@ def test_seat_position_model_separates_position_from_the_extra_card():
     assert list(rates.loc[rates["players"] == 6, "hand_size"]) == [9, 9, 9, 9, 8, 8]
 
 
+def test_seat_position_model_reports_its_fit_against_the_saturated_model():
+    # Data the pooled model cannot fit: with 3 players only seat 2 gains, with 4 players only
+    # seat 1, so no common per-seat step and card term fits both. Data it fits exactly: no effect.
+    rng = np.random.default_rng(5)
+
+    def table(probs_by_n, games):
+        rows = []
+        for n, probs in probs_by_n.items():
+            winners = rng.choice(n, games, p=probs)
+            seat = np.tile(np.arange(n), games)
+            rows.append(pd.DataFrame(dict(game=np.repeat(np.arange(games), n), players=n, seat=seat,
+                                          hand_size=np.tile(A.dealt_hand_size(n, np.arange(n)), games),
+                                          won=seat == np.repeat(winners, n))))
+        return pd.concat(rows, ignore_index=True)
+
+    bad = A.seat_position_model(table({3: [0.3, 0.3, 0.4], 4: [0.22, 0.34, 0.22, 0.22]}, 20000)).iloc[0]
+    assert bad["dof"] == 7 - 4 and bad["gof_p_value"] < 1e-6 and bad["max_abs_residual"] > 4
+    # the deviance is statsmodels' binomial GLM of the cell counts: check it by hand for one cell layout
+    fair = A.seat_position_model(table({3: [1 / 3] * 3, 4: [0.25] * 4}, 20000)).iloc[0]
+    assert fair["dof"] == 3 and fair["gof_p_value"] > 0.001 and fair["deviance"] < 30
+
+
+def test_seat_contrasts_are_adjacent_differences_with_the_multinomial_variance():
+    # 3 players, 52 cards: seat 0 holds 18, seats 1 and 2 hold 17. Winners drawn 0.30 / 0.32 / 0.38.
+    rng = np.random.default_rng(9)
+    w = rng.choice(3, 40000, p=[0.30, 0.32, 0.38])
+    games = pd.DataFrame(dict(players=3, rules="standard", winner=pd.array(w, dtype="Int8")))
+    c = A.seat_contrasts(games).set_index("seat")
+    assert list(c.index) == [1, 2] and list(c["hand"]) == ["one fewer", "same"] and list(c["hand_size"]) == [17, 17]
+    rate = np.bincount(w, minlength=3) / w.size
+    assert c.loc[2, "estimate"] == pytest.approx(rate[2] - rate[1])
+    # by hand: Var = (p1 + p2 - (p2 - p1)^2) / n for two cells of one multinomial
+    se = np.sqrt((rate[1] + rate[2] - (rate[2] - rate[1]) ** 2) / (w.size - 1))
+    assert (c.loc[2, "high"] - c.loc[2, "low"]) / 2 == pytest.approx(1.96 * se, rel=1e-3)
+    assert c.loc[2, "low"] < 0.06 < c.loc[2, "high"] and c.loc[2, "p_value"] < 1e-10
+    assert c.loc[1, "low"] < 0.02 < c.loc[1, "high"]
+    # games without a winner are left out
+    games.loc[:99, "winner"] = pd.NA
+    assert (A.seat_contrasts(games)["games"] == 39900).all()
+
+
 def test_hand_strength_drops_undecided_games(real):
     _, seats, _, s2a = real
     coef = A.hand_strength(seats)
@@ -411,6 +480,19 @@ def test_comebacks_definition():
     assert A.comebacks(data, cards=5).iloc[0]["comebacks"] == 1
     assert A.comebacks(data, cards=0).iloc[0]["comebacks"] == 0
     assert row["median_low_point"] == 8
+
+
+def test_comebacks_at_exactly_a_quarter_of_every_hand_size():
+    # Winners' low points with a 26-card hand (t = 6.5) and an 11-card hand (t = 2.75): 6 counts 1,
+    # 7 counts 0.5; 2 counts 1, 3 counts 0.75; anything higher 0.
+    rows = []
+    for g, (hand, low) in enumerate([(26, 6), (26, 7), (26, 8), (11, 2), (11, 3), (11, 4)]):
+        rows.append(dict(game=g, players=2, rules="standard", seat=0, hand_size=hand, min_cards=low, won=True))
+    row = A.comebacks(pd.DataFrame(rows), interpolate=True).iloc[0]
+    assert row["comebacks"] == pytest.approx(1 + 0.5 + 1 + 0.75) and row["rate"] == pytest.approx(3.25 / 6)
+    assert row["low"] < row["rate"] < row["high"] and row["threshold"] == "<= 25% of hand, interpolated"
+    plain = A.comebacks(pd.DataFrame(rows)).iloc[0]
+    assert plain["comebacks"] == 2  # whole cards only: <= 6 of 26 (23%), <= 2 of 11 (18%)
 
 
 # -- bad input ----------------------------------------------------------------------------------

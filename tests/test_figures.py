@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from beggarstats.cli import main
-from beggarstats.report.figures import FIGURES, PLAYERS, SMALL_TABLE, sizes, small_decks, variant_rules
+from beggarstats.report.figures import FIGURES, PLAYERS, sizes, small_decks, variant_rules
 from beggarstats.report.findings import COLUMNS, read_findings
 
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
@@ -48,6 +48,12 @@ def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engin
     out = tmp_path / "out"
     for name in list(FIGURES) + ["findings.csv", "findings.md"]:
         assert (out / name).stat().st_size > 0, name
+    from PIL import Image
+    from beggarstats.game.rules import RULES_VERSION
+    for name in FIGURES:  # every figure says what it rests on, in its metadata (and drawn on it)
+        line = Image.open(out / name).text["Description"]
+        assert f"seed 2026, rules: " in line and f"RULES_VERSION {RULES_VERSION}, beggarstats " in line, name
+    assert Image.open(out / "survival.png").text["Description"].startswith(f"{int(GAMES):,} (2p) + 375 (3p)")
     assert sum(engine_calls) > 0
     first = capsys.readouterr().out
     assert "loaded" not in first and "findings.md" in first  # a new store loads nothing
@@ -74,10 +80,15 @@ def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engin
     assert sum(k.startswith("seat_") and "_of_" in k for k in table["key"]) == 3 + 4 + 5 + 6
     assert "win rate - 1/n, seat 0 of 3 players (18 cards dealt)" in names
     assert {"seat_model_seat", "seat_model_extra_card", "tail_constancy_2p", "hazard_2p_band0"} <= set(table["key"])
-    # the Holm family: every row with a p-value, and only those
-    tested = table["p_value"].notna()
+    # the Holm family: every row that tests an effect, and only those; goodness-of-fit tests keep
+    # their own p-value outside it
+    tested = table["test"] == "effect"
     assert tested.sum() >= 40 and table.loc[tested, "p_holm"].ge(table.loc[tested, "p_value"]).all()
-    assert table.loc[~tested, "holm_reject"].isna().all()
+    assert table.loc[~tested, "holm_reject"].isna().all() and table.loc[~tested, "p_holm"].isna().all()
+    fits = table.loc[table["test"] == "fit", "key"]
+    assert "seat_model_fit" in set(fits) and table.loc[table["key"].str.startswith("tail_constancy"), "test"].isin(["fit", ""]).all()
+    assert table.loc[table["key"].str.startswith("seat_model_"), "test"].tolist() == ["fit", "", ""]
+    assert sum(k.startswith("step_") for k in table["key"]) == 2 + 3 + 4 + 5  # adjacent seats of 3-6 players
     # the per-seat runs replay standard games, and the 8-card decks of two families coincide:
     # neither is counted twice
     n = sizes(int(GAMES))
@@ -85,12 +96,12 @@ def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engin
     distinct = n["main2"] + 4 * n["main"] + len(variant_rules()) * n["variant"] + len(decks) * n["small"]
     assert table.set_index("key").loc["run_distinct", "estimate"] == distinct
     loops = [n for n in names if n.startswith("loop share,") and "-card deck" in n]
-    assert len(loops) == 3 * len(SMALL_TABLE)
+    assert len(loops) == len(small_decks())  # every plotted deck
     assert table["finding"].is_unique
     est, low, high = (table[c].to_numpy(float) for c in ("estimate", "low", "high"))
     interval = ~np.isnan(low)
     assert np.all(np.isfinite(est)) and np.all(low[interval] <= est[interval]) and np.all(est[interval] <= high[interval])
-    assert set(table.loc[~interval, "unit"]) <= {"games", "chi2", "cards, max"}  # counts, a statistic, the longest game
+    assert set(table.loc[~interval, "unit"]) <= {"games", "chi2", "cards, max", "p"}  # counts, a statistic, the longest game
     assert (table["n_games"] > 0).all()
     assert table.loc[0, "n_games"] <= int(GAMES)
     md = (out / "findings.md").read_text()
@@ -102,6 +113,17 @@ def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engin
     assert sum(engine_calls) == 0
     assert "loaded from the run cache" in capsys.readouterr().out
     pd.testing.assert_frame_equal(read_findings(out / "findings.csv"), table)
+
+
+def test_the_provenance_line_names_games_seed_rules_and_versions():
+    from beggarstats.game.rules import RULES_VERSION
+    from beggarstats.report.figures import provenance
+
+    line = provenance(4_000_000, 2026, "standard, 2 players")
+    assert line.startswith("4,000,000 games, seed 2026, rules: standard, 2 players; ")
+    assert f"RULES_VERSION {RULES_VERSION}, beggarstats " in line and "unknown" not in line
+    assert provenance("12 decks x 100", 1, "x").startswith("12 decks x 100 games, seed 1")
+    assert provenance("700 games in 14 runs", 1, "x").startswith("700 games in 14 runs, seed 1")
 
 
 def test_no_cache_writes_no_store(tmp_path, monkeypatch, mpl_agg, run_cache):
@@ -151,12 +173,20 @@ def test_the_progress_bar_counts_every_game_once(tmp_path, monkeypatch, mpl_agg)
             seen["labels"].append(label)
             assert self.bar.unit == "game" and self.bar.n == seen["done"] <= self.bar.total
 
+        def doing(self, label):
+            super().doing(label)
+            seen["labels"].append("doing: " + label)
+            assert self.bar.postfix.endswith(label)  # shown at once, while the step runs
+
     monkeypatch.setattr(figures, "_Steps", Spy)
     figures.make_figures(tmp_path / "f", games=400, n_jobs=1, store=False, progress=True, prose=False)
     n = sizes(400)
     assert seen["done"] == seen["total"] == (n["main2"] + 4 * n["main"] + len(variant_rules()) * n["variant"]
                                              + 5 * n["seats"] + len(small_decks()) * n["small"])
     assert seen["labels"][-1] == "findings"
+    # the bar says what runs before each analysis step, the long model fits included
+    doing = seen["labels"].index("doing: hand strength and seat models: fitting (no games played)")
+    assert seen["labels"][doing + 1] == "hands"
 
 
 def test_the_figures_module_draws_nothing_itself():

@@ -95,6 +95,19 @@ def test_plot_survival_lines_and_bands(frames):
     assert line.get_ydata()[0] == 1 and line.get_xdata()[0] == 0
 
 
+def test_survival_on_a_log_axis_ends_at_the_last_game_instead_of_falling_to_zero():
+    km = pd.DataFrame({"length": [10.0, 20.0, 30.0], "survival": [2 / 3, 1 / 3, 0.0], "low": [0.5, 0.2, 0.0],
+                       "high": [0.8, 0.5, 0.0]})
+    ax = P.plot_survival(km, hue=None).axes[0]
+    line = ax.get_lines()[0]
+    assert list(line.get_xdata()) == [0, 10, 20, 30]  # up to the last game's length ...
+    assert (line.get_ydata() > 0).all() and line.get_ydata()[-1] == pytest.approx(1 / 3)  # ... never down to 0
+    marks = [c for c in ax.collections if not isinstance(c, PolyCollection)]
+    assert len(marks) == 1 and marks[0].get_offsets()[0].tolist() == pytest.approx([30, 1 / 3])
+    linear = P.plot_survival(km, hue=None, log=False).axes[0].get_lines()[0]
+    assert linear.get_ydata()[-1] == 0  # on a linear axis 0 is drawn
+
+
 def test_plot_seat_win_rates_reference_lines(frames):
     games = frames[0]
     standard = games[games["rules"] == "standard"]
@@ -245,6 +258,7 @@ def test_plot_loop_shares_dodges_families():
     assert list(b.get_ydata()) == pytest.approx([20.0, 0.0])
     assert legend_texts(ax) == ["a", "b"] and ax.get_legend().get_title().get_text() == "penalty cards"
     assert [t.get_text() for t in ax.get_xticklabels()] == ["8", "10"]
+    assert a.get_linestyle() == "None"  # one marker per deck: decks of neighbouring sizes are not joined
     with pytest.raises(ValueError, match=r"`data` lacks the column\(s\) \['rate'"):
         P.plot_loop_shares(table.drop(columns="rate"))
 

@@ -66,7 +66,7 @@ def _toy_table(seat0=0.4977, p_seat0=1e-12):
                          key=f"mean_length_{p}p"),
                  finding(f"tail rate, {p} players", 0.0048, 0.0047, 0.0049, 1000, "per card", key=f"tail_rate_{p}p"),
                  finding(f"tail constancy, {p} players", 109.0, np.nan, np.nan, 1000, "chi2",
-                         key=f"tail_constancy_{p}p", p_value=1e-9 if p == 2 else 0.4),
+                         key=f"tail_constancy_{p}p", p_value=1e-9 if p == 2 else 0.4, test="fit"),
                  finding(f"loop share, {p} players", 0.0, 0.0, 1e-6, 1000, "share", key=f"loop_standard_{p}p"),
                  finding(f"comebacks, {p} players", 0.1 + p / 100, 0.09, 0.13, 1000, "share", key=f"comeback_{p}p")]
     rows += [finding("win rate - 1/n, seat 0 of 3 players (18 cards dealt)", 0.0105, 0.009, 0.012, 500, "pp",
@@ -81,15 +81,21 @@ def _toy_table(seat0=0.4977, p_seat0=1e-12):
     rows += [finding("odds aces", 1.11, 1.10, 1.12, 1000, "odds ratio", key="odds_aces_2p", null=1, p_value=1e-30),
              finding("odds tribute", 1.09, 1.08, 1.10, 1000, "odds ratio", key="odds_tribute_total_2p", null=1,
                      p_value=1e-30),
-             finding("seat model seat", 1.02, 1.01, 1.03, 1000, "odds ratio", key="seat_model_seat", null=1,
-                     p_value=1e-8),
-             finding("seat model card", 1.01, 0.99, 1.03, 1000, "odds ratio", key="seat_model_extra_card", null=1,
-                     p_value=0.2),
+             finding("seat model, 2-6 players: deviance (13 df; largest |Pearson residual| 9.2)", 300.0, np.nan,
+                     np.nan, 1000, "chi2", key="seat_model_fit", p_value=1e-12, test="fit"),
+             finding("seat model seat", 1.02, 1.01, 1.03, 1000, "odds ratio", key="seat_model_seat"),
+             finding("seat model card", 1.01, 0.99, 1.03, 1000, "odds ratio", key="seat_model_extra_card"),
+             finding("win rate of seat 2 minus seat 1, 3 players (same hand)", 0.004, 0.003, 0.005, 500, "pp",
+                     key="step_2_of_3p", null=0, p_value=1e-9),
+             finding("win rate of seat 1 minus seat 0, 3 players (one card fewer)", -0.01, -0.012, -0.008, 500, "pp",
+                     key="step_1_of_3p", null=0, p_value=1e-12),
+             finding("win rate of seat 1 minus seat 0, 4 players (same hand)", 0.001, -0.001, 0.003, 500, "pp",
+                     key="step_1_of_4p", null=0, p_value=0.5, detectable=0.002),
              finding("loop share small", 0.2, 0.19, 0.21, 100, "share", key="loop_small:2 J:24")]
     rows += [finding(name, v, np.nan, np.nan, v, "games", key=key) for name, v, key in (
         ("seed", 2026, "run_seed"), ("2p", 4_000_000, "run_main2"), ("3-6p", 500_000, "run_main"),
         ("variants", 250_000, "run_variant"), ("seats", 250_000, "run_seats"), ("small", 100_000, "run_small"),
-        ("distinct", 12_200_000, "run_distinct"))]
+        ("distinct", 12_200_000, "run_distinct"), ("played", 13_550_000, "run_played"))]
     return findings_frame(rows)
 
 
@@ -99,10 +105,47 @@ def test_wording_follows_the_holm_verdict():
     assert "wins slightly less than half the games, 49.770%" in reading
     assert "one rate does not fit every 100-card band (χ² = 109.0" in reading
     assert "detected after Holm: end=unable (3p) +0.570; not detected: shuffle_pile (3p)." in reading
-    assert "each seat later in the order of play raises the odds" in reading
-    assert "the extra card of an uneven deal has no detectable effect" in reading
+    # the pooled seat model only beside its fit, which rejects it here; the within-n steps with Holm
+    assert "does not fit the wins per player count and seat: deviance 300.0 on 13 df" in reading
+    assert "are not tested" in reading and "raises the odds" not in reading
+    assert "3p seat 1→2 +0.400 pp ✓" in reading and "3p seat 0→1 -1.000 pp ✓" in reading
+    assert "4p seat 0→1 +0.100 pp · (detectable ±0.200 pp)" in reading  # a step not detected says what it could
+    # goodness-of-fit tests stay out of the Holm family: the effects' adjustment ignores them
+    table = _toy_table()
+    fits = table[table["test"] == "fit"]
+    assert len(fits) == 3 and fits["p_holm"].isna().all() and fits["holm_reject"].isna().all()
+    effects = table[table["test"] == "effect"]
+    assert effects["p_holm"].notna().all()
+    from statsmodels.stats.multitest import multipletests
+    np.testing.assert_allclose(effects["p_holm"], multipletests(effects["p_value"], method="holm")[1], rtol=1e-5)
+    from beggarstats.report.findings_prose import _article
+    assert "(a 24-card deck whose penalty cards are 2 J)" in reading
+    assert [_article(n) for n in (8, 11, 18, 24, 28)] == ["an", "an", "an", "a", "a"]
+    readme = blocks["readme"]
+    assert "12,200,000 distinct games, 13,550,000 played" in readme and readme.count("12,200,000") == 1
+    assert "3 goodness-of-fit tests with their own p-values, outside the family" in readme
     fair = render_blocks(_toy_table(seat0=0.4999, p_seat0=0.6))["reading"]
     assert "not distinguishable from half" in fair and "slightly less" not in fair
+
+
+def test_findings_keep_six_significant_digits_so_a_rerun_writes_the_same_file(tmp_path):
+    from beggarstats.report.findings import write_findings
+
+    rows = [finding("a rate", 0.0048591234567, 0.00485, 0.00487, 4_000_001, "per card", key="a"),
+            finding("a count", 12_200_001, np.nan, np.nan, 12_200_001, "games", key="b"),
+            finding("tiny", 2.851234567e-18, 2.79e-18, 2.92e-18, 10, "share", key="c", null=0.0, p_value=0.0123456789)]
+    first = findings_frame(rows)
+    assert first.loc[0, "estimate"] == 0.00485912 and first.loc[1, "estimate"] == 12_200_001  # counts stay exact
+    assert first.loc[2, "p_value"] == 0.0123457
+    write_findings(first, tmp_path)
+    once = (tmp_path / "findings.csv").read_bytes()
+    # the same run with the last digits of its float sums in another order: the same bytes
+    rows[0]["estimate"] *= 1 + 3e-15
+    rows[2]["p_value"] *= 1 - 2e-15
+    write_findings(findings_frame(rows), tmp_path)
+    assert (tmp_path / "findings.csv").read_bytes() == once
+    pd_read = read_findings(tmp_path / "findings.csv")
+    assert pd_read.loc[0, "estimate"] == 0.00485912 and "0.00485912," in once.decode()
 
 
 def test_update_prose_rewrites_only_the_blocks_and_then_nothing_is_stale(tmp_path):
@@ -126,9 +169,9 @@ def test_update_prose_rewrites_only_the_blocks_and_then_nothing_is_stale(tmp_pat
 def test_holm_adjustment_is_statsmodels(table):
     from statsmodels.stats.multitest import multipletests
 
-    tested = table[table["p_value"].notna()]
+    tested = table[table["test"] == "effect"]
     reject, p_holm, _, _ = multipletests(tested["p_value"], alpha=0.05, method="holm")
-    np.testing.assert_allclose(tested["p_holm"], p_holm, rtol=1e-9)
+    np.testing.assert_allclose(tested["p_holm"], p_holm, rtol=1e-5)  # the table keeps 6 significant digits
     assert (tested["holm_reject"].astype(bool) == reject).all()
     assert table.loc[table["p_value"].isna(), "holm_reject"].isna().all()
     assert table["key"].is_unique

@@ -393,6 +393,32 @@ def test_the_billion_deal_run():
     assert (abs(ext["seen"] - ext["expected"]) < 3 * np.sqrt(ext["expected"]) + 1).all()
 
 
+def test_the_record_comes_with_the_range_of_its_tail_models():
+    """Geometric tails from later thresholds and a log-linear hazard, fitted to the committed 10^9
+    deals, put the record's odds over a range far wider than the one model's interval."""
+    s = load_summary(ROOT / "data" / "summary-p2.json")
+    models = sa.record_range(s)
+    geo = models[models["model"] == "geometric"]
+    assert list(geo["threshold"]) == [996, 1500, 2000, 2500, 3000]
+    first = sa.tail_extrapolation(s, [sa.RECORD_CARDS], start=0.99).iloc[0]
+    assert geo["probability"].iloc[0] == pytest.approx(first["probability"])  # the table's own model first
+    assert (models["low"] <= models["probability"]).all() and (models["probability"] <= models["high"]).all()
+    assert models["deals"].to_numpy() == pytest.approx(1 / models["probability"].to_numpy())
+    spread = models["deals_high"].max() / models["deals_low"].min()
+    one = first["deals_high"] / first["deals_low"]
+    assert one < 1.1 and spread > 10  # one model's +-2% against a factor of tens across models
+    hazard = models[models["model"] == "log-linear hazard"].iloc[0]
+    assert hazard["low"] < first["probability"] < hazard["high"]
+
+
+def test_a_loop_never_ends_in_the_summary_survival_curve():
+    # 3 games end at 1, 2 and 3 cards, 1 loops (found at 2 cards): S levels off at 1/4
+    s = Summary(rules=Rules(), seed=0, ranges=((0, 4),), outcomes=np.array([3, 1, 0]), wins=np.array([2, 1]),
+                cards=[np.array([0, 1, 1, 1]), np.array([0, 0, 1]), np.zeros(0, np.int64)])
+    km = sa.kaplan_meier(s)
+    assert km["survival"].tolist() == pytest.approx([3 / 4, 1 / 2, 1 / 4])
+
+
 # -- the command line ------------------------------------------------------------------------------
 def test_cli_prints_what_simulate_prints(capsys, tmp_path):
     from beggarstats.cli import main
@@ -437,12 +463,15 @@ def test_the_findings_table_carries_the_scale_rows():
 
     table = read_findings(ROOT / "figures" / "findings.csv").set_index("key")
     rows = scale_rows(ROOT / "data")
-    assert len(rows) == 5 * len(FINDINGS)
+    assert len(rows) == 6 * len(FINDINGS)  # scale_findings' five, and the record's range of tail models
     for row in rows:
         got = table.loc[row["key"]]
         assert got["finding"] == row["finding"] and got["n_games"] == row["n_games"]
-        assert got["estimate"] == pytest.approx(row["estimate"], rel=1e-12)
+        assert got["estimate"] == pytest.approx(row["estimate"], rel=1e-5)  # the table keeps 6 digits
         assert np.isnan(got["p_value"]) and pd.isna(got["holm_reject"])
+    ranges = [r for r in rows if r["key"].startswith("scale_record_range_")]
+    assert len(ranges) == len(FINDINGS) and all(r["low"] < r["estimate"] < r["high"] for r in ranges)
+    rows = [r for r in rows if not r["key"].startswith("scale_record_range_")]
     direct = pd.concat([sa.scale_findings(load_summary(p)) for p in FINDINGS], ignore_index=True)
     assert [r["estimate"] for r in rows] == pytest.approx(direct["estimate"].tolist(), rel=1e-12)
     assert scale_rows(ROOT / "notebooks") == []  # no summaries there: no rows

@@ -6,12 +6,20 @@ literal "seat with the smallest ``min_cards``" is always a loser and cannot meas
 We therefore look from the winner's side: a decided game is a **comeback** when its winner's
 ``min_cards`` was at most ``fraction`` x their dealt ``hand_size`` (default a quarter), or at most
 ``cards`` cards when that is given instead. Games without a winner are left out and counted.
+
+Like with like. A quarter of a hand is rarely a whole number of cards (26 / 4 = 6.5, 13 / 4 =
+3.25), so "at most 25%" means at most 6 of 26 cards (23%) with two players but at most 2 of 11
+(18%) with five. With ``interpolate=True`` the threshold is exactly ``fraction`` x hand: a winner
+whose low point was the whole number k <= t = fraction x hand counts 1, one whose low point was
+k + 1 with k < t < k + 1 counts t - k, so the share is the one at ``t`` interpolated linearly
+between the whole-card thresholds around it, the same share of the hand at every table size.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 from ._checks import check_by, check_frame, check_level, group_items, numeric
 from .frames import check_games
@@ -21,7 +29,7 @@ __all__ = ["comebacks"]
 
 
 def comebacks(data: pd.DataFrame, *, fraction: float | None = 0.25, cards: int | None = None,
-              by=("players", "rules"), confidence: float = 0.95) -> pd.DataFrame:
+              by=("players", "rules"), confidence: float = 0.95, interpolate: bool = False) -> pd.DataFrame:
     """Share of decided games won by a player who had been down to few cards, with a Wilson interval.
 
     Parameters
@@ -34,6 +42,10 @@ def comebacks(data: pd.DataFrame, *, fraction: float | None = 0.25, cards: int |
         Threshold in cards (0 = the winner had an empty hand at some trick boundary).
     by : str, sequence of str or None
         Grouping columns; ``players`` is always one of them.
+    interpolate : bool
+        Count at exactly ``fraction`` x hand, interpolating between whole cards (see the module
+        docstring); the interval is then the t interval of the mean of those weights
+        (`scipy.stats.ttest_1samp`), not Wilson's. Ignored with ``cards``.
 
     Returns
     -------
@@ -60,10 +72,21 @@ def comebacks(data: pd.DataFrame, *, fraction: float | None = 0.25, cards: int |
         winners = sub[won]
         low_point = numeric(winners["min_cards"])
         limit = cards if cards is not None else fraction * numeric(winners["hand_size"])
-        hits = int(np.sum(low_point <= limit))
         games = len(winners)
-        low, high = wilson_interval(hits, games, confidence=confidence)
+        if interpolate and cards is None:
+            whole = np.floor(limit)
+            weight = (low_point <= whole) + (limit - whole) * (low_point == whole + 1)
+            hits = float(weight.sum())
+            if games > 1 and weight.std() > 0:
+                ci = stats.ttest_1samp(weight, 0.0).confidence_interval(confidence)
+                low, high = max(float(ci.low), 0.0), min(float(ci.high), 1.0)
+            else:
+                low = high = hits / games if games else np.nan
+        else:
+            hits = int(np.sum(low_point <= limit))
+            low, high = wilson_interval(hits, games, confidence=confidence)
         rows.append(dict(key, games=games, no_winner=all_games - winners["game"].nunique(), comebacks=hits,
-                         rate=hits / games if games else np.nan, low=low, high=high, threshold=label,
+                         rate=hits / games if games else np.nan, low=low, high=high,
+                         threshold=label + (", interpolated" if interpolate and cards is None else ""),
                          median_low_point=float(np.median(low_point)) if games else np.nan))
     return pd.DataFrame(rows)

@@ -31,21 +31,33 @@ def _predictors(data, predictors) -> list[str]:
     return predictors
 
 
+def _codes(data: pd.DataFrame, columns) -> np.ndarray:
+    """One integer per distinct combination of ``columns`` (numbered in order of first appearance),
+    from each column's own codes (a categorical's codes, no strings): a few ms per million rows."""
+    key = np.zeros(len(data), dtype=np.int64)
+    for c in columns:
+        codes, uniques = pd.factorize(data[c], use_na_sentinel=False)
+        key = key * len(uniques) + codes
+    return pd.factorize(key)[0]
+
+
 def decided_seats(data: pd.DataFrame, *, by=("players", "rules")) -> pd.DataFrame:
     """The rows of games that someone won (a game is ``by`` + ``game``)."""
     check_frame(data, ["game", "won"])
     keys = check_by(data, by) + ["game"]
-    won = data["won"].astype("boolean").fillna(False).astype(bool)
-    decided = won.groupby([data[k] for k in keys], observed=True).transform("any")
-    return data[decided.to_numpy()]
+    won = data["won"].astype("boolean").fillna(False).to_numpy(dtype=bool)
+    codes = _codes(data, keys)
+    hit = np.zeros(codes.max() + 1 if codes.size else 0, dtype=bool)
+    hit[codes[won]] = True
+    return data[hit[codes]]
 
 
 def game_groups(data: pd.DataFrame) -> np.ndarray:
-    """One integer per game (the cluster of its seat rows): ``game`` within its ``players`` and
-    ``rules`` where those columns are there, since game numbers repeat across tables."""
+    """One integer per game (the cluster of its seat rows), numbered in order of first appearance:
+    ``game`` within its ``players`` and ``rules`` where those columns are there, since game numbers
+    repeat across tables."""
     check_frame(data, ["game"])
-    keys = [data[c].astype(str) if c == "rules" else data[c] for c in ("players", "rules", "game") if c in data]
-    return pd.MultiIndex.from_arrays(keys).factorize()[0] if len(keys) > 1 else pd.factorize(data["game"])[0]
+    return _codes(data, [c for c in ("players", "rules", "game") if c in data])
 
 
 def _fit(sub, predictors):
@@ -53,7 +65,10 @@ def _fit(sub, predictors):
     y = sub["won"].astype("boolean").fillna(False).to_numpy(dtype=float)
     if y.min() == y.max():
         raise ValueError("Every seat in a group won or every seat lost: there is nothing to fit.")
-    return sm.Logit(y, X).fit(disp=0, cov_type="cluster", cov_kwds={"groups": game_groups(sub)})
+    groups = game_groups(sub)
+    fit = sm.Logit(y, X).fit(disp=0, cov_type="cluster", cov_kwds={"groups": groups})
+    fit.games = int(groups.max() + 1)  # the clusters, counted once
+    return fit
 
 
 def hand_strength(data: pd.DataFrame, *, predictors=PREDICTORS, by="players",
@@ -85,7 +100,7 @@ def hand_strength(data: pd.DataFrame, *, predictors=PREDICTORS, by="players",
         for i, term in enumerate(["const"] + predictors):
             rows.append(dict(key, term=term, estimate=fit.params[i], se=fit.bse[i], low=ci[i, 0], high=ci[i, 1],
                              p_value=fit.pvalues[i], odds_ratio=np.exp(fit.params[i]), n=len(sub),
-                             games=int(game_groups(sub).max() + 1)))
+                             games=fit.games))
     return pd.DataFrame(rows)
 
 

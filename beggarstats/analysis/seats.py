@@ -18,7 +18,7 @@ from .hands import decided_seats, game_groups
 from .intervals import wilson_interval
 
 __all__ = ["seat_win_rates", "seat_fairness_test", "first_player_advantage", "dealt_hand_size",
-           "seat_position_model"]
+           "seat_position_model", "seat_contrasts"]
 
 
 def dealt_hand_size(players: int, seat, n_cards: int = 52):
@@ -110,16 +110,88 @@ def first_player_advantage(data: pd.DataFrame, *, by=("players", "rules"), confi
     return first[keys + ["games", "no_winner", "rate", "expected", "advantage", "low", "high", "p_value"]]
 
 
+def seat_contrasts(data: pd.DataFrame, *, by=("players", "rules"), n_cards: int = 52,
+                   confidence: float = 0.95) -> pd.DataFrame:
+    """Within one player count, the win rate of each seat minus that of the seat before it.
+
+    Each contrast compares two adjacent seats of the same games, so it needs no model: the
+    per-game value ``[winner == s + 1] - [winner == s]`` (-1, 0 or 1) has mean rate(s + 1) -
+    rate(s), and its one-sample t interval and p-value (`scipy.stats.ttest_1samp`) are the Wald
+    interval of a difference of two cells of one multinomial (the covariance of the two rates
+    included). ``hand`` says whether the two seats were dealt the same number of cards ('same',
+    the step of position alone) or the later one a card fewer ('one fewer': position and the
+    extra card together), so the equal-hand steps show whether position acts alike along the table.
+
+    Parameters
+    ----------
+    data : DataFrame
+        One row per game: ``players`` and ``winner`` (nullable seat number).
+    by : str, sequence of str or None
+        Grouping columns; ``players`` is always one of them.
+    n_cards : int
+        Cards in the deck, which decide the dealt hand sizes (`dealt_hand_size`).
+
+    Returns
+    -------
+    DataFrame: ``by`` columns, ``seat`` (the later seat s + 1), ``hand`` ('same' or 'one fewer'),
+    ``hand_size`` (cards dealt to seat s + 1), ``estimate`` (rate(s + 1) - rate(s)), ``low``,
+    ``high``, ``p_value``, ``games`` (games with a winner).
+    """
+    level = check_level(confidence)
+    check_frame(data, ["players", "winner"])
+    cols = ["players"] + [c for c in check_by(data, by) if c != "players"]
+    rows = []
+    for key, sub in group_items(data, cols):
+        n = int(key["players"])
+        w = numeric(sub["winner"])
+        w = w[~np.isnan(w)]
+        sizes = dealt_hand_size(n, np.arange(n), n_cards)
+        for s in range(n - 1):
+            x = (w == s + 1).astype(float) - (w == s).astype(float)
+            if w.size < 2:
+                continue
+            if np.all(x == x[0]):
+                est = low = high = float(x[0])
+                p = 1.0 if x[0] == 0 else 0.0
+            else:
+                res = stats.ttest_1samp(x, 0.0)
+                ci = res.confidence_interval(level)
+                est, low, high, p = float(x.mean()), float(ci.low), float(ci.high), float(res.pvalue)
+            rows.append(dict(key, seat=s + 1, hand="same" if sizes[s + 1] == sizes[s] else "one fewer",
+                             hand_size=int(sizes[s + 1]), estimate=est, low=low, high=high, p_value=p,
+                             games=int(w.size)))
+    return pd.DataFrame(rows)
+
+
+def _goodness_of_fit(players, seat, extra, won, games):
+    """The pooled model refitted to the wins per (player count, seat) as a binomial GLM (the same
+    likelihood, so the same estimates): its deviance against the saturated model, residual df,
+    the chi-square p-value and the largest |Pearson residual|. The seats of one game share one
+    winner, so the chi-square reference is the usual large-sample approximation."""
+    counts = sorted(set(players))
+    X = np.column_stack([(players == p).astype(float) for p in counts] + [seat, extra])
+    fit = sm.GLM(np.column_stack([won, games - won]), X, family=sm.families.Binomial()).fit()
+    dof = int(round(fit.df_resid))
+    p = float(stats.chi2.sf(fit.deviance, dof)) if dof > 0 else np.nan
+    return dict(deviance=float(fit.deviance), dof=dof, gof_p_value=p,
+                max_abs_residual=float(np.max(np.abs(fit.resid_pearson))))
+
+
 def seat_position_model(data: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFrame:
     """Separate a seat's place in the order of play from the size of its dealt hand.
 
     Logistic regression on the per-seat rows of decided games, all player counts together:
     logit P(seat wins) = a[players] + b_seat * seat + b_card * extra_card, where ``extra_card`` is
     the seat's ``hand_size`` minus the smallest hand dealt at that player count (0 or 1 with the
-    52-card deck). Within one player count the extra card always goes to the first seats, so the
-    two are told apart only across player counts and only under the model's assumption that one
-    step later in the order changes the log-odds by the same ``b_seat`` at every table size.
-    Standard errors are clustered by game.
+    52-card deck). The model assumes that one step later in the order changes the log-odds by the
+    same ``b_seat`` at every seat of every table size, and that the extra card adds the same
+    ``b_card`` everywhere; nothing guarantees that, so the fit comes with its goodness-of-fit test
+    (deviance of the counts of wins per player count and seat against the saturated model), and
+    where the test rejects the model the two odds ratios are averages over effects that differ,
+    not the effect of a seat or of a card. Within one player count with three or more seats of
+    which two adjacent ones hold equal hands (3, 5 and 6 players with 52 cards) position and card
+    can be told apart without pooling: `seat_contrasts` gives those steps model-free. Standard
+    errors are clustered by game.
 
     Parameters
     ----------
@@ -131,7 +203,8 @@ def seat_position_model(data: pd.DataFrame, *, confidence: float = 0.95) -> pd.D
     -------
     DataFrame: ``term`` ('seat', 'extra_card'), ``estimate`` (log-odds), ``se``, ``low``,
     ``high``, ``p_value``, ``odds_ratio``, ``odds_low``, ``odds_high``, ``n`` (seat rows),
-    ``games``.
+    ``games``, and the model's fit (the same on both rows): ``deviance``, ``dof``,
+    ``gof_p_value``, ``max_abs_residual``.
     """
     check_games(data)  # a frame of simulate's (analysis/frames.py)
     check_frame(data, ["game", "players", "seat", "hand_size", "won"])
@@ -144,11 +217,15 @@ def seat_position_model(data: pd.DataFrame, *, confidence: float = 0.95) -> pd.D
     X = np.column_stack([(players == p).astype(float) for p in counts]
                         + [numeric(sub["seat"]), hand - smallest])
     y = sub["won"].astype("boolean").fillna(False).to_numpy(dtype=float)
-    fit = sm.Logit(y, X).fit(disp=0, cov_type="cluster", cov_kwds={"groups": game_groups(sub)})
+    groups = game_groups(sub)
+    fit = sm.Logit(y, X).fit(disp=0, cov_type="cluster", cov_kwds={"groups": groups})
     ci = fit.conf_int(alpha)
+    cells = pd.DataFrame({"players": players, "seat": numeric(sub["seat"]), "extra": hand - smallest, "won": y})
+    cells = cells.groupby(["players", "seat", "extra"], as_index=False).agg(won=("won", "sum"), games=("won", "size"))
+    gof = _goodness_of_fit(*(cells[c].to_numpy(float) for c in ("players", "seat", "extra", "won", "games")))
     rows = []
     for term, i in (("seat", len(counts)), ("extra_card", len(counts) + 1)):
         rows.append(dict(term=term, estimate=fit.params[i], se=fit.bse[i], low=ci[i, 0], high=ci[i, 1],
                          p_value=fit.pvalues[i], odds_ratio=np.exp(fit.params[i]), odds_low=np.exp(ci[i, 0]),
-                         odds_high=np.exp(ci[i, 1]), n=len(sub), games=int(game_groups(sub).max() + 1)))
+                         odds_high=np.exp(ci[i, 1]), n=len(sub), games=int(groups.max() + 1), **gof))
     return pd.DataFrame(rows)

@@ -4,7 +4,7 @@ Each function mirrors the frame-based one in `beggarstats.analysis` and returns 
 for the summary's one group (``players``, ``rules``):
 
 * `length_summary` - mean (t interval), sd, quantiles, max, outcome shares;
-* `kaplan_meier` - survival of length, wins as events, loops and cut-offs censored (statsmodels
+* `kaplan_meier` - survival of length, wins as events, cut-offs censored, loops never ending (statsmodels
   ``SurvfuncRight`` with frequency weights);
 * `length_distribution` - the empirical distribution (count, share, cdf, survival per length);
 * `seat_win_rates` - Wilson intervals (statsmodels) and binomial tests (scipy) against 1/n;
@@ -27,7 +27,7 @@ from .rates import poisson_rates
 from ..engine.fast import OUTCOME_CODES
 from ..run.summary import Summary
 
-__all__ = ["length_summary", "length_distribution", "kaplan_meier", "seat_win_rates", "seat_fairness_test", "tail_rate", "loop_share",
+__all__ = ["record_range", "length_summary", "length_distribution", "kaplan_meier", "seat_win_rates", "seat_fairness_test", "tail_rate", "loop_share",
            "tail_extrapolation", "scale_findings", "findings_markdown", "extrapolation_markdown", "TAIL_CHECKS", "RECORD_CARDS", "weighted_quantile"]
 
 RECORD_CARDS = 8344  # the longest known game (R. Nessler, 2022; data/records.csv)
@@ -105,10 +105,16 @@ def _events_and_censored(summary, measure):
 
 def kaplan_meier(summary: Summary, *, measure: str = "cards") -> pd.DataFrame:
     """Kaplan-Meier survival P(length > t) at every length where a game ended: ``length``,
-    ``at_risk``, ``events``, ``survival``, ``se`` (Greenwood). Wins are events; loops and cut-offs are
-    censored at their length. statsmodels' ``SurvfuncRight`` with frequency weights gives the curve."""
+    ``at_risk``, ``events``, ``survival``, ``se`` (Greenwood). Wins are events; cut-offs are
+    censored at their length; loops never end (at risk at every length). statsmodels' ``SurvfuncRight`` with frequency weights gives the curve."""
     key = _check_summary(summary)
-    xe, ce, xc, cc = _events_and_censored(summary, measure)
+    xe, ce = summary.frequencies(measure, ("win",))
+    xc, cc = summary.frequencies(measure, ("cutoff",))
+    xl, cl = summary.frequencies(measure, ("loop",))
+    # a loop never ends: at risk at every length, so it is censored beyond the longest game (as
+    # `analysis.km_table` does) and the curve levels off at the loop share
+    beyond = float(max([x.max() for x in (xe, xc, xl) if x.size], default=0)) + 1
+    xc, cc = np.concatenate([xc, np.full(xl.size, beyond)]), np.concatenate([cc, cl])
     time = np.concatenate([xe, xc]).astype(float)
     status = np.concatenate([np.ones(xe.size), np.zeros(xc.size)])
     weights = np.concatenate([ce, cc]).astype(float)
@@ -221,6 +227,59 @@ def tail_extrapolation(summary: Summary, lengths, *, measure: str = "cards", sta
                      "probability": probs[0], "probability_low": probs[1], "probability_high": probs[2],
                      "deals_to_exceed": 1 / probs[0], "deals_low": 1 / probs[2], "deals_high": 1 / probs[1]})
     return pd.DataFrame(rows)
+
+
+def record_range(summary: Summary, record: int = RECORD_CARDS, *, thresholds=(None, 1500, 2000, 2500, 3000),
+                 start: float = 0.99, width: int = 100, confidence: float = 0.95, draws: int = 4000,
+                 seed: int = 0) -> pd.DataFrame:
+    """The record extrapolated under several tail models, so that its spread shows what the data
+    cannot tell apart: one row per model with ``model``, ``threshold`` (cards), ``probability``
+    (P(a random deal lasts longer than ``record`` cards)), ``low``, ``high`` (95%), ``deals``
+    (1 / probability), ``deals_low``, ``deals_high``.
+
+    * geometric tails fitted beyond each of ``thresholds`` (None: the KM quantile ``start``), as
+      `tail_extrapolation` (the interval carries the rate's sampling error);
+    * a log-linear hazard: a Poisson GLM (statsmodels) of the games ending in each ``width``-card
+      band beyond the KM quantile ``start``, with log exposure as offset and the band's middle as
+      covariate, so the end rate per card may drift with length, h(L) = exp(a + b L); then
+      P = S(u) prod (1 - h(L)) over the cards from u to ``record``, and the interval is the 2.5%
+      and 97.5% quantiles of P over ``draws`` draws of (a, b) from the fit's normal approximation
+      (numpy, ``seed``).
+    """
+    import statsmodels.api as sm
+
+    rows = []
+    for u in thresholds:
+        ext = tail_extrapolation(summary, [record], start=start, threshold=u, confidence=confidence).iloc[0]
+        tail = tail_rate(summary, start=start, threshold=u, confidence=confidence).iloc[0]
+        rows.append(dict(model="geometric", threshold=float(tail["threshold"]), probability=ext["probability"],
+                         low=ext["probability_low"], high=ext["probability_high"]))
+    u = _threshold(summary, "cards", start)
+    x, c = summary.frequencies("cards", ("win", "loop", "cutoff"))
+    xe, ce = summary.frequencies("cards", ("win",))
+    edges = np.arange(u, x.max() + width, width)
+    events = np.array([ce[(xe > a) & (xe <= a + width)].sum() for a in edges])
+    exposure = np.array([np.dot(np.clip(x[x > a], None, a + width) - a, c[x > a]) for a in edges])
+    keep = exposure > 0
+    mid = (edges + width / 2)[keep]
+    fit = sm.GLM(events[keep], sm.add_constant(mid), family=sm.families.Poisson(),
+                 offset=np.log(exposure[keep])).fit()
+    s_u = float(c[x > u].sum()) / summary.n_games
+    cards = np.arange(u, record, dtype=float)
+
+    def prob(a, b):
+        return s_u * np.exp(np.sum(np.log1p(-np.minimum(np.exp(a + b * cards), 1 - 1e-12))))
+
+    rng = np.random.default_rng(seed)
+    sample = rng.multivariate_normal(fit.params, fit.cov_params(), size=draws)
+    probs = np.array([prob(a, b) for a, b in sample])
+    q = (1 - confidence) / 2
+    rows.append(dict(model="log-linear hazard", threshold=float(u), probability=prob(*fit.params),
+                     low=float(np.quantile(probs, q)), high=float(np.quantile(probs, 1 - q))))
+    df = pd.DataFrame(rows)
+    df["deals"], df["deals_low"], df["deals_high"] = 1 / df["probability"], 1 / df["high"], 1 / df["low"]
+    df.insert(0, "players", summary.rules.players)
+    return df
 
 
 def scale_findings(summary: Summary, *, record: int = RECORD_CARDS, start: float = 0.99,

@@ -1,8 +1,10 @@
-"""Distribution and survival of game length, with cut-off (and looped) games as censored.
+"""Distribution and survival of game length: cut-off games censored, looped games never ending.
 
 A game that ended (outcome 'win') is an *event* at its length. A cut-off game is censored at
-``cards`` (it would have lasted longer). A looped game never ends, so it too is censored at the
-length where the loop was found: all we use is "it lasted at least that long", which is true.
+``cards`` (it would have lasted longer, by how much nobody knows). A looped game is neither: the
+loop is a proof that the game never ends, so it stays at risk at every length, and the survival
+curve levels off at the share of games that loop instead of falling to 0 (censoring a loop at
+the length where it was found would assume it might still end, which it cannot).
 """
 
 from __future__ import annotations
@@ -55,7 +57,8 @@ def km_table(lengths, ended, *, confidence: float = 0.95, ci: str = "log-log") -
     Parameters
     ----------
     lengths : array of numbers
-        Observed length of each game (cards or tricks).
+        Observed length of each game (cards or tricks); ``inf`` for a game that never ends (a
+        loop): at risk at every length, never an event, so the curve levels off at their share.
     ended : array of bool
         True when the game ended there (event), False when censored there.
     ci : {'log-log', 'plain'}
@@ -74,6 +77,14 @@ def km_table(lengths, ended, *, confidence: float = 0.95, ci: str = "log-log") -
         raise ValueError("`lengths` and `ended` must have the same length.")
     keep = ~np.isnan(t)
     t, e = t[keep], e[keep]
+    never = np.isinf(t) & (t > 0)
+    if np.any(never & e):
+        raise ValueError("A game of infinite length (a loop) cannot be an event (`ended`).")
+    if never.any():
+        # statsmodels needs finite times: a game that never ends is censored beyond every finite
+        # length, which keeps it at risk at each of them; that one synthetic row is dropped below.
+        beyond = (t[~never].max() if (~never).any() else 0.0) + 1.0
+        t = np.where(never, beyond, t)
     times, where = np.unique(t, return_inverse=True)
     events = np.bincount(where[e], minlength=times.size)
     total = np.bincount(where, minlength=times.size)
@@ -98,9 +109,10 @@ def km_table(lengths, ended, *, confidence: float = 0.95, ci: str = "log-log") -
             # Before the first event S = 1 exactly; at S = 0 the scale breaks down: no width there.
             low = np.where(green == 0, surv, np.where(surv == 0, 0.0, low))
             high = np.where(green == 0, surv, np.where(surv == 0, 0.0, high))
-    return pd.DataFrame({"length": times, "at_risk": at_risk, "events": events,
-                         "censored": total - events, "survival": surv, "se": se,
-                         "low": low, "high": high})
+    table = pd.DataFrame({"length": times, "at_risk": at_risk, "events": events,
+                          "censored": total - events, "survival": surv, "se": se,
+                          "low": low, "high": high})
+    return table.iloc[:-1].reset_index(drop=True) if never.any() else table
 
 
 @accepts_summary
@@ -108,8 +120,9 @@ def kaplan_meier(data: pd.DataFrame, *, measure: str = "cards", by=("players", "
                  confidence: float = 0.95, ci: str = "log-log") -> pd.DataFrame:
     """Kaplan-Meier survival of game length, P(length > t), per group (see `km_table` for columns).
 
-    ``data`` is one row per game with ``outcome`` and ``measure``; 'win' games are events, 'loop'
-    and 'cutoff' games censored at their length.
+    ``data`` is one row per game with ``outcome`` and ``measure``; 'win' games are events,
+    'cutoff' games censored at their length, and 'loop' games never end (at risk at every length:
+    the curve levels off at the loop share).
     """
     check_games(data)  # a frame of simulate's (analysis/frames.py)
     check_choice("measure", measure, MEASURES)
@@ -118,8 +131,9 @@ def kaplan_meier(data: pd.DataFrame, *, measure: str = "cards", by=("players", "
     check_level(confidence)
     parts = []
     for key, sub in group_items(data, cols):
-        table = km_table(numeric(sub[measure]), sub["outcome"].astype(str).to_numpy() == "win",
-                         confidence=confidence, ci=ci)
+        outcome = sub["outcome"].astype(str).to_numpy()
+        lengths = np.where(outcome == "loop", np.inf, numeric(sub[measure]))
+        table = km_table(lengths, outcome == "win", confidence=confidence, ci=ci)
         for c, v in reversed(key.items()):
             table.insert(0, c, v)
         parts.append(table)

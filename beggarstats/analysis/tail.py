@@ -123,7 +123,10 @@ def hazard_bands(data: pd.DataFrame, *, measure: str = "cards", by=("players", "
     """The end rate per card (or trick) in bands of length beyond the tail's start, with intervals.
 
     A game longer than a band's lower edge ``lo`` adds min(length, hi) - lo cards of exposure to
-    the band [lo, hi) and one event if it ended inside it ('win'; loops and cut-offs are censored).
+    the band [lo, hi) and one event if it ended inside it ('win'; cut-offs are censored). A loop
+    never ends: it adds the whole width of every band and, to the open last band, the cards up to
+    the longest game of the group (the data say nothing beyond it), so a loop-prone deck's rate
+    falls instead of counting loops as games that might still end.
     The rate is events / exposure with its Poisson-GLM interval (`poisson_rates`).
 
     Parameters
@@ -153,10 +156,13 @@ def hazard_bands(data: pd.DataFrame, *, measure: str = "cards", by=("players", "
         raise ValueError(f"The value for `min_events` must be a whole number >= 1, but {min_events!r} was passed.")
     parts = []
     for key, sub in group_items(data, cols):
+        outcome = sub["outcome"].astype(str).to_numpy()
         t = numeric(sub[measure])
-        e = sub["outcome"].astype(str).to_numpy() == "win"
+        e = outcome == "win"
         keep = ~np.isnan(t)
-        t, e = t[keep], e[keep]
+        t, e, loop = t[keep], e[keep], outcome[keep] == "loop"
+        if loop.any():
+            t = np.where(loop, np.inf, t)
         u = _threshold(t, e, start)
         if np.isnan(u):
             continue
@@ -164,7 +170,9 @@ def hazard_bands(data: pd.DataFrame, *, measure: str = "cards", by=("players", "
         lo, hi = edges[:-1], edges[1:]
         games = np.array([np.sum(t > a) for a in lo])
         events = np.array([np.sum(e & (t > a) & (t <= b)) for a, b in zip(lo, hi)])
-        exposure = np.array([np.sum(np.clip(t[t > a], None, b) - a) for a, b in zip(lo, hi)])
+        longest = t[np.isfinite(t)].max()
+        exposure = np.array([np.sum(np.clip(t[t > a], None, b if np.isfinite(b) else longest) - a)
+                             for a, b in zip(lo, hi)])
         rate, low, high, *_ = poisson_rates(events, exposure, confidence=confidence)
         parts.append(pd.DataFrame(dict(key, band_low=lo, band_high=hi, games=games, events=events,
                                        exposure=exposure, rate=rate, low=low, high=high)))

@@ -24,7 +24,19 @@ from .intervals import z_value
 from .lengths import MEASURES
 
 __all__ = ["compare_variants", "METRICS", "DESIGNS", "welch_difference", "paired_difference",
-           "ratio_of_means", "proportion_difference", "paired_proportion_difference", "deal_key"]
+           "ratio_of_means", "proportion_difference", "paired_proportion_difference", "deal_key",
+           "detectable_effect"]
+
+
+def detectable_effect(se, *, power: float = 0.8, alpha: float = 0.05):
+    """The smallest true effect a two-sided level-``alpha`` test detects with probability ``power``
+    when the estimate has standard error ``se`` (same units): (z_{1-alpha/2} + z_power) se, the
+    normal power calculation (statsmodels `NormalIndPower`, one sample of one, ratio 0) - 2.80 se at
+    80% power and 5%. NaN where ``se`` is."""
+    from statsmodels.stats.power import NormalIndPower
+
+    k = NormalIndPower().solve_power(nobs1=1, alpha=alpha, power=power, ratio=0)
+    return k * np.asarray(se, dtype=float)
 
 METRICS = ("mean_length_diff", "mean_length_ratio", "seat0_win_diff")
 DESIGNS = ("auto", "paired", "independent")
@@ -95,9 +107,19 @@ def paired_proportion_difference(a, b, *, confidence: float = 0.95) -> tuple[flo
     b, c discordant pairs, with a t quantile; Newcombe's and Tango's score intervals differ from it
     only when the discordant pairs are few (tens). `compare_variants` reports their number
     (``discordant``) so a reader can see when that is the case. A sample without discordant pairs
-    gives the degenerate interval [0, 0] and p = 1 (the rule changed no winner).
+    has no spread to measure; there the rule changed no winner of the sample, and the difference of
+    the two rates is at most the share of discordant pairs in the population, whose exact
+    Clopper-Pearson upper bound U (`statsmodels.stats.proportion.proportion_confint`, 'beta', at
+    0 of n) gives the interval [-U, U] with p = 1: identical in every game of the sample, and
+    an interval with width for the population.
     """
-    return paired_difference(np.asarray(a, float), np.asarray(b, float), confidence=confidence)
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if a.size and np.all(a == b):
+        from statsmodels.stats.proportion import proportion_confint
+
+        upper = float(proportion_confint(0, a.size, alpha=1 - confidence, method="beta")[1])
+        return 0.0, -upper, upper, 1.0
+    return paired_difference(a, b, confidence=confidence)
 
 
 # The parts of a rules name (`Rules.name`) that change what is dealt: the deck and the number of jokers.
@@ -118,9 +140,14 @@ def _same_seed(a: pd.DataFrame, b: pd.DataFrame) -> bool:
     return True
 
 
-def _rows(metric, common, est, n, n0, value, baseline_value, design, **extra):
-    return dict(common, metric=metric, **dict(zip(("estimate", "low", "high", "p_value"), est)),
-                n=n, n_baseline=n0, value=value, baseline_value=baseline_value, design=design, **extra)
+def _rows(metric, common, est, n, n0, value, baseline_value, design, *, confidence, **extra):
+    row = dict(common, metric=metric, **dict(zip(("estimate", "low", "high", "p_value"), est)),
+               n=n, n_baseline=n0, value=value, baseline_value=baseline_value, design=design, **extra)
+    # the se behind the interval, read back from its half width (normal scale; the ratio's is
+    # on the log scale, so it gets none)
+    half = (row["high"] - row["low"]) / (2 * z_value(confidence))
+    row["detectable"] = float(detectable_effect(half)) if metric != "mean_length_ratio" else np.nan
+    return row
 
 
 def _independent(part, base, measure, outcomes, confidence, interval, common):
@@ -135,11 +162,11 @@ def _independent(part, base, measure, outcomes, confidence, interval, common):
     for metric, fn in (("mean_length_diff", welch_difference), ("mean_length_ratio", ratio_of_means)):
         est = fn(x1, x0, confidence=confidence) if ok else (np.nan,) * 4
         out.append(_rows(metric, common, est, x1.size, x0.size, x1.mean() if x1.size else np.nan,
-                         x0.mean() if x0.size else np.nan, "independent"))
+                         x0.mean() if x0.size else np.nan, "independent", confidence=confidence))
     est = proportion_difference(k1, n1, k0, n0, confidence=confidence, interval=interval) \
         if n1 and n0 else (np.nan,) * 4
     out.append(_rows("seat0_win_diff", common, est, n1, n0, k1 / n1 if n1 else np.nan,
-                     k0 / n0 if n0 else np.nan, "independent", discordant=np.nan))
+                     k0 / n0 if n0 else np.nan, "independent", discordant=np.nan, confidence=confidence))
     return out
 
 
@@ -152,16 +179,16 @@ def _paired(part, base, measure, outcomes, confidence, common):
     out = []
     est = paired_difference(x1, x0, confidence=confidence) if ok else (np.nan,) * 4
     out.append(_rows("mean_length_diff", common, est, x1.size, x1.size, x1.mean() if ok else np.nan,
-                     x0.mean() if ok else np.nan, "paired"))
+                     x0.mean() if ok else np.nan, "paired", confidence=confidence))
     est = ratio_of_means(x1, x0, confidence=confidence, paired=True) if ok else (np.nan,) * 4
     out.append(_rows("mean_length_ratio", common, est, x1.size, x1.size, x1.mean() if ok else np.nan,
-                     x0.mean() if ok else np.nan, "paired"))
+                     x0.mean() if ok else np.nan, "paired", confidence=confidence))
     w1, w0 = numeric(both["winner"]), numeric(both["winner_base"])
     decided = ~np.isnan(w1) & ~np.isnan(w0)
     a, b = (w1[decided] == 0).astype(float), (w0[decided] == 0).astype(float)
     est = paired_proportion_difference(a, b, confidence=confidence) if a.size > 1 else (np.nan,) * 4
     out.append(_rows("seat0_win_diff", common, est, a.size, a.size, a.mean() if a.size else np.nan,
-                     b.mean() if b.size else np.nan, "paired", discordant=int(np.sum(a != b))))
+                     b.mean() if b.size else np.nan, "paired", discordant=int(np.sum(a != b)), confidence=confidence))
     return out
 
 
@@ -198,6 +225,8 @@ def compare_variants(data: pd.DataFrame, *, baseline: str = "standard", measure:
     DataFrame: ``by`` columns, ``rules``, ``baseline``, ``metric`` (one of `METRICS`),
     ``estimate``, ``low``, ``high``, ``p_value``, ``n``, ``n_baseline`` (games used; paired: both
     the number of pairs), ``value``, ``baseline_value`` (the two means or rates compared),
+    ``detectable`` (the smallest effect the comparison detects at 80% power, two-sided 5%:
+    `detectable_effect` of the interval's standard error; NaN for the ratio),
     ``design`` ('paired' or 'independent') and ``discordant`` (paired seat-0 rows: pairs whose
     seat-0 outcome differs; NaN elsewhere).
     """

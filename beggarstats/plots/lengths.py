@@ -86,7 +86,9 @@ def plot_survival(data: pd.DataFrame, *, measure: str = "cards", hue="players", 
 
     ``data`` is either the output of `kaplan_meier` (columns ``length``, ``survival``, ``low``,
     ``high``) or the per-game table, for which it is computed by ``hue`` and ``style``. One step
-    line (and band) per (hue, style) pair; ``log`` puts the y axis on a log scale.
+    line (and band) per (hue, style) pair; ``log`` puts the y axis on a log scale, where a curve
+    that reaches 0 ends at the length of its last game, marked with a bar (0 has no place on a log
+    axis). Loops never end, so a curve of loop-prone deals levels off at their share.
     """
     hue, style = check_hue(data, hue), check_hue(data, style, name="style")
     if "survival" not in data.columns:
@@ -107,12 +109,21 @@ def plot_survival(data: pd.DataFrame, *, measure: str = "cards", hue="players", 
             if part.empty:
                 continue
             x = np.r_[0, part["length"].to_numpy(float)]
+            y, low, high = (np.r_[1, part[c].to_numpy(float)] for c in ("survival", "low", "high"))
+            last = None
+            if log and np.any(y <= 0):
+                # On a log axis S = 0 lies at minus infinity: the curve ends at the last game instead
+                # (the step holds the last positive value up to its length, marked with a bar).
+                stop = int(np.argmax(y <= 0))
+                x, y, low, high = x[:stop + 1], np.r_[y[:stop], y[stop - 1]], low[:stop + 1], high[:stop + 1]
+                low[-1], high[-1] = low[-2], high[-2]
+                last = (x[-1], y[-1])
             name = ", ".join(label(c, v) for c, v in ((hue, h), (style, s)) if c is not None) or None
-            axes.step(x, np.r_[1, part["survival"]], where="post", color=colours[i],
-                      linestyle=dashes[j % 4], label=name)
+            axes.step(x, y, where="post", color=colours[i], linestyle=dashes[j % 4], label=name)
+            if last is not None:
+                axes.scatter(*last, marker="|", s=81, color=colours[i], zorder=3)
             if ci:
-                axes.fill_between(x, np.r_[1, part["low"]], np.r_[1, part["high"]], step="post",
-                                  color=colours[i], alpha=0.2, linewidth=0)
+                axes.fill_between(x, low, high, step="post", color=colours[i], alpha=0.2, linewidth=0)
     if log:
         axes.set_yscale("log")
     percent_axis(axes.yaxis)

@@ -11,8 +11,9 @@ __all__ = ["plot_loop_shares"]
 
 def plot_loop_shares(data: pd.DataFrame, *, hue="family", legend_title=None, dodge: float = 0.25, ax=None):
     """The share of random deals that loop against the cards in the deck, in percent with its
-    interval, one line per ``hue`` level (in the order the levels first appear), dodged by
-    ``dodge`` cards so the bars do not overlap.
+    interval, one marker per deck and one colour per ``hue`` level (in the order the levels first
+    appear), dodged by ``dodge`` cards so the bars do not overlap. The markers are not joined:
+    each deck is its own composition, and the share jumps between neighbouring sizes.
 
     ``data`` has one row per deck: ``size`` (cards), ``rate`` (share that loops), ``low``,
     ``high`` and the ``hue`` column (e.g. ``family``, the deck's penalty cards).
@@ -23,7 +24,7 @@ def plot_loop_shares(data: pd.DataFrame, *, hue="family", legend_title=None, dod
     groups = [(None, data)] if hue is None else list(data.groupby(hue, sort=False))
     for i, (level, part) in enumerate(groups):
         y = 100 * part["rate"].to_numpy(float)
-        axes.errorbar(part["size"] + (i - (len(groups) - 1) / 2) * dodge, y, fmt="o-", markersize=4, capsize=3,
+        axes.errorbar(part["size"] + (i - (len(groups) - 1) / 2) * dodge, y, fmt="o", markersize=4, capsize=3,
                       label=level, yerr=[y - 100 * part["low"].to_numpy(float), 100 * part["high"].to_numpy(float) - y])
     axes.set_xticks(sorted(pd.unique(data["size"].astype(int))))
     axes.set_xlabel("cards in the deck")

@@ -8,6 +8,9 @@ number, ``games`` (the 2-player standard run); see `sizes`. Statistics come from
 
 from __future__ import annotations
 
+import numbers
+import textwrap
+from importlib import metadata
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -24,12 +27,12 @@ from ..run.arguments import check_run
 from ..run.limits import check_fits
 from ..run.outputs import replacing, write_text
 from ..run.records import load_records
-from ..game.rules import Rules
+from ..game.rules import RULES_VERSION, Rules
 from ..run.simulate import PEAK_BYTES_PER_GAME, simulate
 from ..run.store import Store, default_path, store_key
 from .defaults import DEFAULT_GAMES, DEFAULT_SEED  # also read by `beggarstats figures --help`
 
-__all__ = ["make_figures", "sizes", "variant_rules", "small_decks", "FIGURES", "DEFAULT_GAMES", "DEFAULT_SEED"]
+__all__ = ["make_figures", "provenance", "sizes", "variant_rules", "small_decks", "small_deck_table", "FIGURES", "DEFAULT_GAMES", "DEFAULT_SEED"]
 
 DPI = 110
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +57,6 @@ HAZARD_BAND = 100       # cards per band of the tail hazard
 HAZARD_MIN_EVENTS = 1000  # bands go on while this many games end beyond the next edge
 HAND_MIN_SEATS = 200    # observed win shares are drawn only for hands dealt to at least this many seats
 SMALL_SIZES = tuple(range(8, 29, 2))
-SMALL_TABLE = (12, 16, 20, 24, 28)  # sizes whose loop share goes into the findings table
 # Small decks: the standard mix of penalty cards scaled down (about 16/52 of the deck, J Q K A in
 # turn), and two fixed poor mixes, 2 Jacks or a Jack and a Queen, padded with number cards.
 SMALL_FAMILIES = ("J Q K A, 16/52 of the deck", "2 J", "1 J + 1 Q")
@@ -99,7 +101,8 @@ class _Runner:
 
     def __init__(self, seed, n_jobs, store):
         self.seed, self.n_jobs, self.store = seed, n_jobs, store
-        self.played = self.loaded = 0
+        self.played = self.loaded = 0     # this call: games played, and loaded from the store
+        self.total = 0                    # games of every run, the per-seat replays included
         self.games: dict[str, int] = {}   # distinct games by rules: a per-seat run replays the same games
 
     @property
@@ -121,6 +124,7 @@ class _Runner:
             todo = sum(hi - lo for lo, hi in st.missing(0, n))
         self.played += todo
         self.loaded += n - todo
+        self.total += n
         key = store_key(rules, self.seed, False)
         self.games[key] = max(self.games.get(key, 0), n)
         return simulate(n, rules=rules, seed=self.seed, n_jobs=self.n_jobs, store=where, per_seat=per_seat)
@@ -137,10 +141,61 @@ def _share(k: int, n: int) -> tuple[float, float, float]:
     return (k / n, *an.wilson_interval(k, n))
 
 
-def _save(fig, path):
-    with replacing(path) as tmp:  # atomically: a kill leaves the old figure or the new one, never half
-        fig.savefig(tmp, dpi=DPI, format=Path(path).suffix.lstrip(".") or "png")
-    plt.close(fig)
+def _version() -> str:
+    """The installed package's version (the one `beggarstats.__version__` states)."""
+    try:
+        return metadata.version("beggarstats")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
+
+
+class _Out:
+    """Where the figures go, and what every figure says about the runs behind it."""
+
+    def __init__(self, folder: Path, seed: int):
+        self.folder, self.seed = Path(folder), seed
+
+    def save(self, fig, name: str, games, rules: str):
+        """Write ``fig`` as ``name`` with its `provenance` drawn at the bottom edge and in the PNG's
+        metadata (``Description``; ``Software``, ``Source``)."""
+        line = provenance(games, self.seed, rules)
+        # below everything drawn (the saved area grows to hold it), wrapped to the figure's width
+        fig.text(0.005, -0.01, textwrap.fill(line, width=int(fig.get_figwidth() * 22)), fontsize=6, color="0.4",
+                 ha="left", va="top")
+        with replacing(self.folder / name) as tmp:  # atomically: a kill leaves the old figure or the new one
+            fig.savefig(tmp, dpi=DPI, bbox_inches="tight", format=Path(name).suffix.lstrip(".") or "png",
+                        metadata={"Description": line, "Software": f"beggarstats {_version()}",
+                                  "Source": f"beggarstats figures (seed {self.seed})"})
+        plt.close(fig)
+
+
+def provenance(games, seed: int, rules: str) -> str:
+    """The line every figure carries: the games it rests on (a number, or a text such as
+    '4,000,000 + 4 x 500,000'), the seed, the rules, `RULES_VERSION` and the package version."""
+    games = f"{games:,}" if isinstance(games, numbers.Integral) else str(games)
+    games += "" if "games" in games else " games"
+    return f"{games}, seed {seed}, rules: {rules}; RULES_VERSION {RULES_VERSION}, beggarstats {_version()}"
+
+
+def _games_by_players(frame) -> str:
+    """'4,000,000 (2p) + 500,000 each (3-6p)'-style count of a stacked table of runs."""
+    counts = frame.groupby("players", observed=True).size()
+    parts = [f"{v:,} ({p}p)" for p, v in counts.items()]
+    return " + ".join(parts)
+
+
+def _games_by_rules(frames) -> str:
+    return f"{sum(len(f) for f in frames):,} games in {len(frames)} runs"
+
+
+def _seat_games(seats) -> str:
+    return _games_by_players(seats.drop_duplicates(["players", "game"]))
+
+
+def _detectable(low, high) -> float:
+    """The effect detectable at 80% power (two-sided 5%) by a test whose 95% interval is [low, high]
+    (its standard error read back from the half width; `analysis.variants.detectable_effect`)."""
+    return float(an.variants.detectable_effect((high - low) / (2 * an.intervals.z_value(0.95))))
 
 
 def check_figures(games, seed, n_jobs):
@@ -167,6 +222,11 @@ class _Steps:
             self.bar.set_postfix_str(label, refresh=False)
             self.bar.update(games)
 
+    def doing(self, label):
+        """Say what runs now (an analysis step plays no games, so the count stands still)."""
+        if self.bar is not None:
+            self.bar.set_postfix_str(label, refresh=True)
+
     def close(self):
         if self.bar is not None:
             self.bar.close()
@@ -175,10 +235,10 @@ class _Steps:
 def _lengths(main, out, rows):
     fig = plots.plot_lengths(main, hue="players", binwidth=LENGTH_BIN, cut=LENGTH_CUT)
     fig.axes[0].set_title(f"Game length, standard rules (finished games, {LENGTH_BIN}-card bins)")
-    _save(fig, out / "length_distribution.png")
+    out.save(fig, "length_distribution.png", _games_by_players(main), "standard, 2-6 players")
     fig = plots.plot_survival(main, hue="players")
     fig.axes[0].set_title("Kaplan-Meier survival of game length (95% log-log bands)")
-    _save(fig, out / "survival.png")
+    out.save(fig, "survival.png", _games_by_players(main), "standard, 2-6 players")
     cards = main["cards"].to_numpy(float)
     shown = main["outcome"].astype(str).to_numpy() == "win"
     beyond = int(np.sum(shown & (cards > LENGTH_CUT)))
@@ -187,18 +247,22 @@ def _lengths(main, out, rows):
     for r in an.length_summary(main, by="players").itertuples():
         rows.append(finding(f"mean length (cards), {r.players} players", r.mean, r.mean_low, r.mean_high, r.n, "cards",
                             key=f"mean_length_{r.players}p"))
-    for r in an.tail_rate(main, by="players").itertuples():
-        n = int((main["players"] == r.players).sum())
-        rows.append(finding(f"tail decay rate per card (beyond the median), {r.players} players",
-                            r.rate, r.rate_low, r.rate_high, n, "per card", key=f"tail_rate_{r.players}p"))
     bands = an.hazard_bands(main, by="players", width=HAZARD_BAND, min_events=HAZARD_MIN_EVENTS)
     tests = an.tail_constancy_test(main, by="players", width=HAZARD_BAND, min_events=HAZARD_MIN_EVENTS)
+    changing = set(tests.loc[tests["p_value"] < 0.05, "players"])
+    for r in an.tail_rate(main, by="players").itertuples():
+        n = int((main["players"] == r.players).sum())
+        # where one rate is rejected the fitted rate is an average of a hazard that changes with length
+        what = ("average end rate per card of a changing hazard (beyond the median; one rate rejected)"
+                if r.players in changing else "tail decay rate per card (beyond the median)")
+        rows.append(finding(f"{what}, {r.players} players",
+                            r.rate, r.rate_low, r.rate_high, n, "per card", key=f"tail_rate_{r.players}p"))
     for r in tests.itertuples():
         n = int((main["players"] == r.players).sum())
         rows.append(finding(f"tail: likelihood-ratio chi2 of one end rate in all {r.bands} bands of {HAZARD_BAND} "
                             f"cards from {r.threshold:.0f} cards ({r.dof} df), {r.players} players",
                             r.chi2, np.nan, np.nan, n, "chi2", key=f"tail_constancy_{r.players}p",
-                            p_value=r.p_value))
+                            p_value=r.p_value, test="fit"))
     two = bands[bands["players"] == 2]
     for i, r in enumerate(two.itertuples()):
         upper = "on" if np.isinf(r.band_high) else f"{r.band_high:.0f}"
@@ -206,7 +270,7 @@ def _lengths(main, out, rows):
                             r.low, r.high, r.games, "per card", key=f"hazard_2p_band{i}"))
     fig = plots.plot_hazard_bands(bands, hue="players")
     fig.axes[0].set_title(f"End rate per card in {HAZARD_BAND}-card bands beyond the median length")
-    _save(fig, out / "tail_hazard.png")
+    out.save(fig, "tail_hazard.png", _games_by_players(main), "standard, 2-6 players")
     for p, sub in main.groupby("players", observed=True):
         rate, low, high = _share(int((sub["outcome"] == "loop").sum()), len(sub))
         rows.append(finding(f"loop share, standard deck, {p} players", rate, low, high, len(sub), "share",
@@ -217,17 +281,25 @@ def _seats(main, out, rows):
     rates = an.seat_win_rates(main, by="players", n_cards=52)
     fig = plots.plot_seat_advantage(rates)
     fig.suptitle("Win rate of every seat minus 1/n (95% Wilson intervals; filled markers: seats dealt the extra card)")
-    _save(fig, out / "seat_win_rates.png")
+    out.save(fig, "seat_win_rates.png", _games_by_players(main), "standard, 2-6 players")
     fig = plots.plot_first_player_advantage(an.first_player_advantage(main, by="players"))
     fig.axes[0].set_title("First-player advantage (95% Wilson intervals)")
-    _save(fig, out / "first_player_advantage.png")
+    out.save(fig, "first_player_advantage.png", _games_by_players(main), "standard, 2-6 players")
     two = rates[(rates["players"] == 2) & (rates["seat"] == 0)].iloc[0]
     rows.insert(0, finding("2-player first-player (seat 0) win rate", two["rate"], two["low"], two["high"],
                            two["games"], "share", key="seat0_rate_2p", null=0.5, p_value=two["p_value"]))
     for r in rates[rates["players"] > 2].itertuples():
         rows.append(finding(f"win rate - 1/n, seat {r.seat} of {r.players} players ({r.hand_size} cards dealt)",
                             r.rate - r.expected, r.low - r.expected, r.high - r.expected, r.games, "pp",
-                            key=f"seat_{r.seat}_of_{r.players}p", null=0.0, p_value=r.p_value))
+                            key=f"seat_{r.seat}_of_{r.players}p", null=0.0, p_value=r.p_value,
+                            detectable=_detectable(r.low, r.high)))
+    for r in an.seat_contrasts(main, by="players", n_cards=52).itertuples():
+        if r.players < 3:
+            continue  # two players: the seat 0 row says it all
+        hand = "same hand" if r.hand == "same" else "one card fewer"
+        rows.append(finding(f"win rate of seat {r.seat} minus seat {r.seat - 1}, {r.players} players ({hand})",
+                            r.estimate, r.low, r.high, r.games, "pp", key=f"step_{r.seat}_of_{r.players}p",
+                            null=0.0, p_value=r.p_value, detectable=_detectable(r.low, r.high)))
 
 
 _METRIC_ROWS = {"mean_length_diff": ("variant effect on mean length (cards)", "cards diff", "len"),
@@ -238,12 +310,12 @@ def _variants(frames, out, rows):
     effects = an.compare_variants(_stack(frames), by="players")
     fig = plots.plot_variant_effects(effects[effects["metric"].isin(["mean_length_diff", "seat0_win_diff"])])
     fig.suptitle("Variants against the standard game (95% intervals)")
-    _save(fig, out / "variant_effects.png")
+    out.save(fig, "variant_effects.png", _games_by_rules(frames), "standard and each variant of the plot")
     for metric, (label, unit, short) in _METRIC_ROWS.items():
         for r in effects[effects["metric"] == metric].itertuples():
             rows.append(finding(f"{label}: {r.rules}, {r.players} players ({r.design})", r.estimate, r.low, r.high,
                                 r.n, unit, key=f"variant_{short}:{r.rules}:{r.players}p", null=0.0,
-                                p_value=r.p_value, design=r.design))
+                                p_value=r.p_value, design=r.design, detectable=r.detectable))
     return effects
 
 
@@ -252,23 +324,29 @@ def _hands(seats, out, rows):
     fig.suptitle("Win probability by the dealt hand: logistic fit with its 95% band (clustered by game, mostly "
                  f"narrower than the line)\ndots: observed, where at least {HAND_MIN_SEATS} seats had that hand "
                  "(size ~ number of seats)")
-    _save(fig, out / "hand_strength.png")
+    out.save(fig, "hand_strength.png", _seat_games(seats), "standard, 2-6 players, one row per seat")
     for predictor, label in (("aces", "per ace dealt"), ("tribute_total", "per tribute point dealt")):
-        fit = an.hand_strength(seats, predictors=(predictor,), by="players")
+        fit = an.hand_strength(seats[seats["players"] == 2], predictors=(predictor,), by="players")
         r = fit[(fit["players"] == 2) & (fit["term"] == predictor)].iloc[0]
         rows.append(finding(f"odds ratio of winning {label}, 2 players", r["odds_ratio"], np.exp(r["low"]),
                             np.exp(r["high"]), r["games"], "odds ratio", key=f"odds_{predictor}_2p", null=1.0,
                             p_value=r["p_value"]))
     model = an.seat_position_model(seats)
+    fit = model.iloc[0]
+    rows.append(finding(f"seat model, 2-6 players: deviance against the saturated model of the wins per player count "
+                        f"and seat ({fit['dof']} df; largest |Pearson residual| {fit['max_abs_residual']:.1f})",
+                        fit["deviance"], np.nan, np.nan, fit["games"], "chi2", key="seat_model_fit",
+                        p_value=fit["gof_p_value"], test="fit"))
     for r in model.itertuples():
         label = "one seat later in the order of play" if r.term == "seat" else "one card more dealt (same player count)"
-        rows.append(finding(f"seat model, 2-6 players: odds ratio of winning for {label}", r.odds_ratio, r.odds_low,
-                            r.odds_high, r.games, "odds ratio", key=f"seat_model_{r.term}", null=1.0,
-                            p_value=r.p_value))
-    back = an.comebacks(seats)
+        # the pooled terms test nothing of their own: they mean what they say only where the fit holds
+        rows.append(finding(f"seat model, 2-6 players (pooled; see its fit): odds ratio of winning for {label}",
+                            r.odds_ratio, r.odds_low, r.odds_high, r.games, "odds ratio", key=f"seat_model_{r.term}"))
+    back = an.comebacks(seats, interpolate=True)  # exactly a quarter of every hand size: like with like
     fig = plots.plot_comebacks(back, hue=None)
-    fig.axes[0].set_title("Comebacks: winner once down to ≤ 25% of their dealt hand (95% Wilson)")
-    _save(fig, out / "comebacks.png")
+    fig.axes[0].set_title("Comebacks: winner once down to a quarter of their dealt hand\n"
+                          "(interpolated between whole cards, the same share at every table size; 95% t intervals)")
+    out.save(fig, "comebacks.png", _seat_games(seats), "standard, 2-6 players, one row per seat")
     for r in back.itertuples():
         rows.append(finding(f"comeback rate (winner once <= 25% of hand), {r.players} players",
                             r.rate, r.low, r.high, r.games, "share", key=f"comeback_{r.players}p"))
@@ -279,23 +357,35 @@ def _records(out):
     record = play(by_name["Nessler 2022"]["deal"], trace=True)
     fig = plots.card_count_timeline(record)
     fig.axes[0].set_title(f"Nessler 2022, the longest known game: {record.cards} cards, {record.tricks} tricks")
-    _save(fig, out / "record_timeline.png")
+    out.save(fig, "record_timeline.png", 1, "standard, 2 players (the Nessler 2022 deal)")
     fig = plots.loop_cycle(play(by_name["Casella 2024"]["deal"], trace=True))
     fig.axes[0].set_title("Casella 2024, never ends: " + fig.axes[0].get_title())
-    _save(fig, out / "never_ending_cycle.png")
+    out.save(fig, "never_ending_cycle.png", 1, "standard, 2 players (the Casella 2024 deal)")
+
+
+def small_deck_table(results) -> pd.DataFrame:
+    """The data of the small-deck figure, one row per deck: ``family``, ``size``, ``rate`` (share of
+    random deals that loop), ``low``, ``high`` (Wilson), ``n`` (deals), ``loops``, ``deck``, from
+    (family, size, deck, games) tuples of Monte Carlo runs. The figure, the findings rows and the
+    prose all read this table and nothing else, so exact shares (a census of every deal) can take
+    its place by returning the same columns with ``low == high == rate``."""
+    table = []
+    for family, size, deck, games in results:
+        loops = int((games["outcome"] == "loop").sum())
+        rate, low, high = _share(loops, len(games))
+        table.append(dict(family=family, size=size, rate=rate, low=low, high=high, n=len(games), loops=loops,
+                          deck=deck))
+    return pd.DataFrame(table)
 
 
 def _small_decks(results, out, rows):
-    table = []
-    for family, size, deck, games in results:
-        rate, low, high = _share(int((games["outcome"] == "loop").sum()), len(games))
-        table.append(dict(family=family, size=size, rate=rate, low=low, high=high, n=len(games),
-                          deck=deck))
-    table = pd.DataFrame(table)
+    table = small_deck_table(results)
     fig = plots.plot_loop_shares(table, hue="family", legend_title="penalty cards in the deck")
-    fig.axes[0].set_title("Never-ending deals on small decks, 2 players\n(95% Wilson intervals, mostly narrower than the markers)")
-    _save(fig, out / "small_deck_loops.png")
-    for r in table[table["size"].isin(SMALL_TABLE)].itertuples():
+    fig.axes[0].set_title("Never-ending deals on small decks, 2 players (one marker per deck, not a curve)\n"
+                          "(95% Wilson intervals, mostly narrower than the markers)")
+    out.save(fig, "small_deck_loops.png", f"{len(results)} decks x {len(results[0][3]):,}",
+             "2 players, the small decks of the plot")
+    for r in table.itertuples():  # every plotted deck, so the prose reads what the figure shows
         rows.append(finding(f"loop share, {r.size}-card deck {r.deck.label().removeprefix('deck ')} "
                             f"(penalty: {r.family}), 2 players", r.rate, r.low, r.high, r.n, "share",
                             key=f"loop_small:{r.family}:{r.size}"))
@@ -351,40 +441,47 @@ def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, sto
 
 
 def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame:
+    figs = _Out(out, seed)
     try:
         main = {}
         for p in PLAYERS:
             main[p] = run(Rules(players=p), n["main2"] if p == 2 else n["main"])
             step(f"{p} players", len(main[p]))
         games_all = pd.concat(main.values(), ignore_index=True)
-        _lengths(games_all, out, rows)
+        step.doing("lengths, survival and tail: fitting")
+        _lengths(games_all, figs, rows)
         step("lengths")
-        _seats(games_all, out, rows)
+        step.doing("seat win rates and steps")
+        _seats(games_all, figs, rows)
         step("seats")
         del games_all
         frames = {p: [main[p]] for p in PLAYERS}
         for rules in variants:
             frames[rules.players].append(run(rules, n["variant"]))
             step(rules.name, n["variant"])
-        _variants([f for p in PLAYERS if len(frames[p]) > 1 for f in frames[p]], out, rows)
+        step.doing("variants: paired comparisons")
+        _variants([f for p in PLAYERS if len(frames[p]) > 1 for f in frames[p]], figs, rows)
         step("variants")
         del frames, main
         seats = []
         for p in PLAYERS:
             seats.append(run(Rules(players=p), n["seats"], per_seat=True)[1])
             step(f"{p} players, per seat", n["seats"])
-        _hands(pd.concat(seats, ignore_index=True), out, rows)
+        step.doing("hand strength and seat models: fitting (no games played)")
+        _hands(pd.concat(seats, ignore_index=True), figs, rows)
         step("hands")
-        _records(out)
+        _records(figs)
         step("records")
         small = []
         for family, size, deck in decks:
             small.append((family, size, deck, run(Rules(deck=deck), n["small"])))
             step(f"{size}-card deck", n["small"])
-        _small_decks(small, out, rows)
+        step.doing("small decks")
+        _small_decks(small, figs, rows)
         step("small decks")
         rows.extend(_run_rows(run, n, seed, len(variants), len(decks)))
         rows.extend(scale_rows(data_folder()))
+        rows.extend(shuffle_rows(data_folder()))
         table = findings_frame(rows)
         table.attrs.update(games_played=run.played, games_loaded=run.loaded, sizes=n, seed=seed)
         write_findings(table, out)
@@ -426,6 +523,40 @@ def scale_rows(folder: Path) -> list[dict]:
             name = f"at scale: {row.finding}" + (f" (seed {s.seed}, {row.method.split(', ')[-1]})" if kind == "longest" else "")
             rows.append(finding(name, row.estimate, row.low, row.high, row.games, _SCALE_UNITS[kind],
                                 key=f"scale_{kind}_p{s.rules.players}"))
+        models = sa.record_range(s)
+        geo = models[models["model"] == "geometric"]
+        rows.append(finding(f"at scale: random deals to expect one longer than {sa.RECORD_CARDS:,} cards, {s.rules.players} "
+                            f"players: the range of the tail models (geometric fitted beyond "
+                            f"{geo['threshold'].min():,.0f} to {geo['threshold'].max():,.0f} cards, and a log-linear "
+                            "hazard; the interval spans their 95% intervals)", models["deals"].iloc[0],
+                            models["deals_low"].min(), models["deals_high"].max(), s.n_games, "deals",
+                            key=f"scale_record_range_p{s.rules.players}"))
+    return rows
+
+
+SHUFFLE_MARGIN = 1.0  # cards: the equivalence margin of the shuffle question ("no practical effect")
+
+
+def shuffle_rows(folder: Path) -> list[dict]:
+    """The answer to "does shuffling the won pile speed the game up?": the committed paired
+    comparisons ``compare-shuffle-p*.json`` in ``folder`` (`beggarstats.run.compare`, written by
+    ``data/compare_shuffle.py``), one row per player count with the paired t interval, its p-value
+    (an effect, in the Holm family), the effect detectable at 80% power, and one row per player
+    count with the equivalence (TOST) p-value against +-`SHUFFLE_MARGIN` cards."""
+    from ..run.compare import load_moments
+
+    rows = []
+    for path in sorted(Path(folder).glob("compare-shuffle-p*.json")):
+        m = load_moments(path)
+        p = Rules.from_dict(m.rules_b).players
+        low, high = m.interval()
+        rows.append(finding(f"shuffle_pile against the standard game, mean length (cards), {p} players (paired, "
+                            f"the same deals; seed {m.seed})", m.mean, low, high, m.pairs, "cards diff",
+                            key=f"shuffle_answer_{p}p", null=0.0, p_value=m.p_value(), design="paired",
+                            detectable=m.detectable()))
+        rows.append(finding(f"shuffle_pile: equivalence within ±{SHUFFLE_MARGIN:g} card of the standard game (TOST "
+                            f"p), {p} players", m.equivalence(SHUFFLE_MARGIN), np.nan, np.nan, m.pairs, "p",
+                            key=f"shuffle_equivalence_{p}p"))
     return rows
 
 
@@ -441,4 +572,6 @@ def _run_rows(run, n, seed, n_variants, n_decks) -> list[dict]:
             count("games per per-seat run (replays of the first standard games, 2-6 players)", n["seats"], "run_seats"),
             count(f"games per small deck ({n_decks} decks)", n["small"], "run_small"),
             count("distinct games simulated (per-seat replays and repeated decks counted once)", run.distinct,
-                  "run_distinct")]
+                  "run_distinct"),
+            count("games played in all runs (per-seat replays and repeated decks counted each time)", run.total,
+                  "run_played")]

@@ -1,8 +1,13 @@
 """The findings table: one row per published number, with its 95% interval, sample size and, for
-the findings that test something, the p-value and its Holm adjustment over the whole family.
+the findings that test something, the p-value and, for tests of an effect, its Holm adjustment
+over the family of effects. A goodness-of-fit test (``test='fit'``: does one tail rate fit every
+band, does a pooled model fit the counts) keeps its own p-value and stays out of the family: not
+rejecting is its claim, and Holm would only make that claim easier to reach.
 
-Rows are built from the outputs of `beggarstats.analysis` (never recomputed here) and written as
-CSV (full precision) and Markdown (rounded for reading). Each row has a stable ``key`` by which
+Rows are built from the outputs of `beggarstats.analysis` (never recomputed here), every number
+rounded to `DIGITS` significant digits (so a re-run writes the same bytes: the last digits of a
+float sum depend on the order the chunks finished), and written as CSV and Markdown (rounded
+further for reading). Each row has a stable ``key`` by which
 the prose (`beggarstats.report.findings_prose`) looks its numbers up.
 """
 
@@ -17,16 +22,20 @@ from statsmodels.stats.multitest import multipletests
 
 from ..run.outputs import write_text
 
-__all__ = ["COLUMNS", "ALPHA", "finding", "findings_frame", "adjust", "to_markdown", "write_findings", "read_findings",
-           "fmt", "fmt_p"]
+__all__ = ["COLUMNS", "ALPHA", "DIGITS", "TESTS", "finding", "findings_frame", "adjust", "to_markdown", "write_findings", "read_findings",
+           "fmt", "fmt_p", "round_numbers"]
 
-COLUMNS = ("finding", "estimate", "low", "high", "n_games", "unit", "key", "design", "null", "p_value",
-           "p_holm", "holm_reject")
+COLUMNS = ("finding", "estimate", "low", "high", "n_games", "unit", "key", "design", "test", "null", "p_value",
+           "p_holm", "holm_reject", "detectable")
 ALPHA = 0.05  # family-wise error rate of the Holm adjustment
+DIGITS = 6    # significant digits of every number in the table (findings.csv)
+TESTS = ("", "effect", "fit")  # what a row's p-value tests: nothing, an effect (Holm family), a model's fit
+_NUMBERS = ("estimate", "low", "high", "null", "p_value", "p_holm", "detectable")
 
 # How each unit is shown: shares and rates as percentages, the rest as plain numbers.
 _UNITS = {
-    "share": lambda v: f"{100 * v:.3f}%" if v == 0 or v >= 1e-4 else f"{100 * v:.1e}%",
+    # tiny shares as plain numbers: "2.9e-16%" beside 2.85e-18 invites a hundredfold misreading
+    "share": lambda v: f"{100 * v:.3f}%" if v == 0 or abs(v) >= 1e-4 else f"{v:.3g}",
     "pp": lambda v: f"{100 * v:+.3f} pp",
     "cards": lambda v: f"{v:.2f}",
     "cards diff": lambda v: f"{v:+.3f}",
@@ -40,19 +49,41 @@ _UNITS = {
 
 
 def finding(name: str, estimate, low, high, n_games, unit: str, *, key: str, null=np.nan, p_value=np.nan,
-            design: str = "") -> dict:
+            design: str = "", test: str | None = None, detectable=np.nan) -> dict:
     """One row: ``n_games`` is the number of games (or decided games, or pairs) the estimate rests on;
     ``null`` is the value a test compared against and ``p_value`` its two-sided p-value (NaN when
-    the finding tests nothing); ``design`` says 'paired' or 'independent' for comparisons."""
+    the finding tests nothing); ``design`` says 'paired' or 'independent' for comparisons;
+    ``test`` is 'effect' (the default for a row with a p-value: it enters the Holm family) or
+    'fit' (a goodness-of-fit test: its p-value is reported unadjusted); ``detectable`` is the
+    smallest effect (in the row's unit) the test detects at 80% power, two-sided 5%, so that a
+    "not detected" says how large an effect it could have missed."""
+    p_value = float(p_value)
+    if test not in (None, "effect", "fit"):
+        raise ValueError(f"The value for `test` must be 'effect' or 'fit', but {test!r} was passed for {key!r}.")
+    test = "" if math.isnan(p_value) else (test or "effect")  # no p-value (too few games): nothing tested
     return dict(finding=name, estimate=float(estimate), low=float(low), high=float(high), n_games=int(n_games),
-                unit=unit, key=key, design=design, null=float(null), p_value=float(p_value))
+                unit=unit, key=key, design=design, test=test, null=float(null), p_value=p_value,
+                detectable=float(detectable))
+
+
+def round_numbers(values, digits: int = DIGITS) -> np.ndarray:
+    """``values`` rounded to ``digits`` significant digits (the nearest float to the rounded decimal,
+    so it prints as that decimal); whole numbers below 10^15 (counts of games, seeds) stay exact,
+    NaN and inf stay as they are."""
+    def one(v):
+        if not math.isfinite(v) or (v == round(v) and abs(v) < 1e15):
+            return v
+        return float(f"{v:.{digits}g}")
+
+    return np.array([one(float(v)) for v in np.asarray(values, dtype=float).ravel()], dtype=float)
 
 
 def adjust(table: pd.DataFrame, *, alpha: float = ALPHA) -> pd.DataFrame:
-    """Holm-adjusted p-values (`statsmodels.stats.multitest.multipletests`) over every row with a
-    p-value: ``p_holm`` and ``holm_reject`` (the null is rejected at family-wise level ``alpha``)."""
+    """Holm-adjusted p-values (`statsmodels.stats.multitest.multipletests`) over every row that
+    tests an effect (``test == 'effect'``): ``p_holm`` and ``holm_reject`` (the null is rejected at
+    family-wise level ``alpha``). Goodness-of-fit rows keep ``p_holm`` NaN."""
     table = table.copy()
-    tested = table["p_value"].notna().to_numpy()
+    tested = (table["test"] == "effect").to_numpy()
     table["p_holm"] = np.nan
     table["holm_reject"] = pd.array([pd.NA] * len(table), dtype="boolean")
     if tested.any():
@@ -63,10 +94,16 @@ def adjust(table: pd.DataFrame, *, alpha: float = ALPHA) -> pd.DataFrame:
 
 
 def findings_frame(rows, *, alpha: float = ALPHA) -> pd.DataFrame:
+    """The table of ``rows`` (from `finding`), Holm-adjusted (`adjust`) and rounded to `DIGITS`
+    significant digits: what `write_findings` writes and `read_findings` gives back."""
     table = pd.DataFrame(list(rows), columns=[c for c in COLUMNS if c not in ("p_holm", "holm_reject")])
+    table = table[[c for c in COLUMNS if c not in ("p_holm", "holm_reject")]]
     if not table["key"].is_unique:
         raise ValueError(f"Finding keys must be unique; repeated: {sorted(table['key'][table['key'].duplicated()])}")
-    return adjust(table, alpha=alpha)[list(COLUMNS)]
+    table = adjust(table, alpha=alpha)[list(COLUMNS)]
+    for c in _NUMBERS:
+        table[c] = round_numbers(table[c])
+    return table
 
 
 def fmt(value, unit: str) -> str:
@@ -88,15 +125,23 @@ def _interval(row) -> str:
     return f"[{fmt(row.low, row.unit)}, {fmt(row.high, row.unit)}]"
 
 
+def _detectable(row) -> str:
+    if math.isnan(row.detectable):
+        return "–"
+    return "±" + fmt(row.detectable, row.unit).lstrip("+")
+
+
 def to_markdown(table: pd.DataFrame) -> str:
-    """A GitHub Markdown table: finding | estimate | 95% interval | games | p | Holm p (✓: rejected)."""
-    lines = ["| finding | estimate | 95% interval | games | p | Holm p |", "|---|---:|---:|---:|---:|---:|"]
+    """A GitHub Markdown table: finding | estimate | 95% interval | games | p | Holm p (✓: rejected) |
+    detectable (the smallest effect found at 80% power)."""
+    lines = ["| finding | estimate | 95% interval | games | p | Holm p | detectable at 80% power |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
     for row in table.itertuples(index=False):
         holm = fmt_p(row.p_holm)
         if holm != "–":
             holm += " ✓" if bool(row.holm_reject) else " ·"
         lines.append(f"| {row.finding} | {fmt(row.estimate, row.unit)} | {_interval(row)} | {row.n_games:,} | "
-                     f"{fmt_p(row.p_value)} | {holm} |")
+                     f"{fmt_p(row.p_value)} | {holm} | {_detectable(row)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -104,7 +149,12 @@ def read_findings(path) -> pd.DataFrame:
     """A findings.csv as written by `write_findings` (``holm_reject`` back to a nullable boolean)."""
     table = pd.read_csv(path, keep_default_na=False, na_values=[""])
     table["design"] = table["design"].fillna("")
+    if "test" not in table.columns:  # a table written before goodness-of-fit rows were told apart
+        table.insert(COLUMNS.index("test"), "test", np.where(table["p_value"].notna(), "effect", ""))
+    table["test"] = table["test"].fillna("")
     table["holm_reject"] = table["holm_reject"].astype("boolean")
+    if "detectable" not in table.columns:  # written before the detectable effect was a column
+        table["detectable"] = np.nan
     return table
 
 

@@ -69,6 +69,13 @@ class _Rows:
         v = self.row(key)["holm_reject"]
         return bool(v) if not pd.isna(v) else False
 
+    def p(self, key):
+        return f"p {fmt_p(self.row(key)['p_value'])}"
+
+    def fit_rejected(self, key) -> bool:
+        """A goodness-of-fit test (outside the Holm family) rejects the model at level `ALPHA`."""
+        return bool(self.row(key)["p_value"] < ALPHA)
+
     def mark(self, key):
         """'✓' when the Holm-adjusted test rejects, '·' when it does not."""
         return "✓" if self.rejected(key) else "·"
@@ -80,12 +87,10 @@ def _players(r: _Rows, prefix: str):
 
 def _readme(r: _Rows) -> str:
     lines = [
-        f"`beggarstats figures` (seed {int(r.row('run_seed')['estimate'])}; {r.count('run_distinct')} distinct "
-        f"games, the per-seat runs replaying the first {r.count('run_seats')} standard games of each player "
-        "count) writes every figure and the findings table into `figures/`; each is explained in "
+        f"`beggarstats figures` (seed {int(r.row('run_seed')['estimate'])}; {_games(r)}) writes every figure "
+        "and the findings table into `figures/`; each is explained in "
         "[docs/FIGURES.md](docs/FIGURES.md), which also has the full table "
-        f"({len(r.t)} rows, {int(r.t['p_value'].notna().sum())} of them tests with Holm-adjusted p-values over "
-        "that family). The variant runs use the same deals as the standard runs on purpose (common random "
+        f"({len(r.t)} rows, {_tests(r)}). The variant runs use the same deals as the standard runs on purpose (common random "
         "numbers), so every variant that keeps the deck is compared with the standard game deal by deal "
         "(paired).",
         "",
@@ -95,17 +100,39 @@ def _readme(r: _Rows) -> str:
         "| finding | estimate | 95% interval | games | Holm p |",
         "|---|---:|---:|---:|---:|",
     ]
-    keys = ["seat0_rate_2p"] + [f"seat_0_of_{p}p" for p in (3, 4, 5, 6)] + ["seat_model_seat", "seat_model_extra_card",
-                                                                           "tail_rate_2p", "tail_constancy_2p"]
+    keys = ["seat0_rate_2p"] + [f"seat_0_of_{p}p" for p in (3, 4, 5, 6)]
+    keys += [k for k in r.keys("step_") if "(same hand)" in r.row(k)["finding"]]
+    keys += ["seat_model_fit", "seat_model_seat", "seat_model_extra_card", "tail_rate_2p", "tail_constancy_2p"]
     keys += [k for k in r.keys("variant_len:") if r.rejected(k) or r.row(k)["design"] == "paired"]
     keys += ["odds_aces_2p", "comeback_2p"]
     for k in [k for k in keys if k in r]:
         row = r.row(k)
         ci = "–" if pd.isna(row["low"]) else r.ci(k)
-        holm = "–" if pd.isna(row["p_holm"]) else f"{fmt_p(row['p_holm'])} {r.mark(k)}"
+        if row["test"] == "fit":
+            holm = f"fit test: p {fmt_p(row['p_value'])}, not adjusted"
+        else:
+            holm = "–" if pd.isna(row["p_holm"]) else f"{fmt_p(row['p_holm'])} {r.mark(k)}"
         lines.append(f"| {row['finding']} | {r.est(k)} | {ci} | {r.n(k)} | {holm} |")
     lines += ["", "In words: " + " ".join(_words(r))]
     return "\n".join(lines) + "\n"
+
+
+def _games(r: _Rows) -> str:
+    """The one statement of how many games the figures rest on: distinct, and played."""
+    text = f"{r.count('run_distinct')} distinct games"
+    if "run_played" in r:
+        text += f", {r.count('run_played')} played"
+    return text + (f": the per-seat runs replay the first {r.count('run_seats')} standard games of each player count, "
+                   "and two families share their smallest deck")
+
+
+def _tests(r: _Rows) -> str:
+    effects = int((r.t["test"] == "effect").sum())
+    fits = int((r.t["test"] == "fit").sum())
+    text = f"{effects} of them tests of an effect with Holm-adjusted p-values over that family"
+    if fits:
+        text += f", {fits} goodness-of-fit tests with their own p-values, outside the family"
+    return text
 
 
 def _seat_words(r: _Rows) -> list[str]:
@@ -116,26 +143,62 @@ def _seat_words(r: _Rows) -> list[str]:
         out.append(f"with two players the leader (seat 0) wins {side} than half the games, {r.both(k)} ({r.holm(k)}).")
     else:
         out.append(f"with two players the leader (seat 0) wins {r.both(k)}, not distinguishable from half ({r.holm(k)}).")
-    s, c = "seat_model_seat", "seat_model_extra_card"
-    parts = []
-    for key, what in ((s, "each seat later in the order of play"), (c, "the extra card of an uneven deal")):
-        if r.rejected(key):
-            verb = "raises" if r.row(key)["estimate"] > 1 else "lowers"
-            parts.append(f"{what} {verb} the odds of winning (odds ratio {r.both(key)}, {r.holm(key)})")
-        else:
-            parts.append(f"{what} has no detectable effect (odds ratio {r.both(key)}, {r.holm(key)})")
     seats = [r.row(k) for k in r.keys("seat_") if "_of_" in k]
     widest = max(seats, key=lambda x: abs(x["estimate"])) if seats else None
     if widest is not None:
         seat, players, cards = re.search(r"seat (\d+) of (\d) players \((\d+) cards", widest["finding"]).groups()
         out.append(f"With 3-6 players the seats' win rates lie up to {fmt(abs(widest['estimate']), 'pp').lstrip('+')} "
                    f"from 1/n (seat {seat} of {players} players, dealt {cards} cards; see the seat figure).")
-    out.append("One logistic model of all seats of 2-6 players, clustered by game, puts a per-seat step for the "
-               "position and a term for the extra card that the first seats get when 52 cards do not divide "
-               f"evenly: {parts[0]}, and {parts[1]}. Within one player count the extra card always goes to the "
-               "first seats, so this separation rests on the model's assumption that a seat further round the "
-               "table gains the same at every table size.")
+    out += _step_words(r)
+    k = "seat_model_fit"
+    if k in r:
+        fit = r.row(k)
+        dof, resid = re.search(r"\((\d+) df; largest \|Pearson residual\| ([\d.]+)\)", fit["finding"]).groups()
+        terms = (f"one seat later {r.both('seat_model_seat')}, the extra card of an uneven deal "
+                 f"{r.both('seat_model_extra_card')}")
+        if r.fit_rejected(k):
+            out.append("One logistic model of all seats of 2-6 players (one step per seat later in the order of play "
+                       "and one term for the extra card, the same at every table size) does not fit the wins per "
+                       f"player count and seat: deviance {r.est(k)} on {dof} df against the saturated model "
+                       f"({r.p(k)}; largest |Pearson residual| {resid}). Its odds ratios ({terms}) are averages "
+                       "over steps that differ from seat to seat and table to table, not the effect of a seat or of "
+                       "a card, and are not tested.")
+        else:
+            out.append("One logistic model of all seats of 2-6 players (one step per seat later in the order of play "
+                       "and one term for the extra card, the same at every table size) is not rejected by the wins "
+                       f"per player count and seat (deviance {r.est(k)} on {dof} df, {r.p(k)}; largest |Pearson "
+                       f"residual| {resid}); its odds ratios: {terms}.")
     return out
+
+
+def _step_words(r: _Rows) -> list[str]:
+    """The within-player-count steps from one seat to the next, equal hands and the extra card apart."""
+    keys = [k for k in r.keys("step_") if re.fullmatch(r"step_\d+_of_\dp", k)]
+    if not keys:
+        return []
+    same = [k for k in keys if "(same hand)" in r.row(k)["finding"]]
+    fewer = [k for k in keys if k not in same]
+
+    def name(k):
+        seat, players = re.fullmatch(r"step_(\d+)_of_(\d)p", k).groups()
+        text = f"{players}p seat {int(seat) - 1}→{seat} {r.est(k)} {r.mark(k)}"
+        row = r.row(k)
+        if not r.rejected(k) and not pd.isna(row.get("detectable", float("nan"))):
+            text += f" (detectable ±{fmt(row['detectable'], 'pp').lstrip('+')})"
+        return text
+
+    text = ("Within one player count, the step from one seat to the next (win rate of the later seat minus the "
+            "earlier, the same games; ✓: Holm-rejected, ·: not, with the step it could detect at 80% power): between seats dealt the same hand, where only the "
+            f"position differs, {', '.join(name(k) for k in same)}")
+    if fewer:
+        text += (f"; where the later seat holds one card fewer, {', '.join(name(k) for k in fewer)}")
+    apart = [(a, b) for a in same for b in same if r.row(a)["high"] < r.row(b)["low"]]
+    if apart:
+        a, b = apart[0]
+        text += (f". The equal-hand steps are not one constant ({name(a).split(' ✓')[0].split(' ·')[0]} and "
+                 f"{name(b).split(' ✓')[0].split(' ·')[0]}: their 95% intervals do not overlap), so no single per-seat step "
+                 "describes position")
+    return [text + "."]
 
 
 def _tail_words(r: _Rows) -> list[str]:
@@ -145,25 +208,31 @@ def _tail_words(r: _Rows) -> list[str]:
     k = "tail_constancy_2p"
     text = (f"Beyond the median length a 2-player game ends at about {r.est('tail_rate_2p')} per card played "
             f"{r.ci('tail_rate_2p')}; ")
-    if r.rejected(k):
-        text += (f"but one rate does not fit every 100-card band (χ² = {r.est(k)}, {r.holm(k)}): band by band "
+    if r.fit_rejected(k):
+        text += (f"but one rate does not fit every 100-card band (χ² = {r.est(k)}, {r.p(k)}): band by band "
                  f"it lies between {fmt(low, 'per card')} and {fmt(high, 'per card')}, so the tail is close to "
                  "geometric without being exactly so.")
     else:
-        text += (f"one rate for every 100-card band is not rejected (χ² = {r.est(k)}, {r.holm(k)}; band rates "
+        text += (f"one rate for every 100-card band is not rejected (χ² = {r.est(k)}, {r.p(k)}; band rates "
                  f"{fmt(low, 'per card')}–{fmt(high, 'per card')}): the data are consistent with a geometric tail "
                  "from the median on.")
     others = [p for p in _players(r, "tail_constancy_") if p != 2]
-    rejected = [p for p in others if r.rejected(f"tail_constancy_{p}p")]
-    kept = [p for p in others if not r.rejected(f"tail_constancy_{p}p")]
+    rejected = [p for p in others if r.fit_rejected(f"tail_constancy_{p}p")]
+    kept = [p for p in others if not r.fit_rejected(f"tail_constancy_{p}p")]
     if rejected:
         stats = "χ² = " + _join([r.est(f"tail_constancy_{p}p") for p in rejected])
-        worst = max(r.row(f"tail_constancy_{p}p")["p_holm"] for p in rejected)
-        text += (f" With {_join(rejected)} players one rate is rejected ({stats}; largest Holm p {fmt_p(worst)}): "
+        worst = max(r.row(f"tail_constancy_{p}p")["p_value"] for p in rejected)
+        text += (f" With {_join(rejected)} players one rate is rejected ({stats}; largest p {fmt_p(worst)}): "
                  "their tails are not geometric from the median on (see the tail figure).")
     if kept:
         text += f" With {_join(kept)} players one rate is not rejected."
     return [text]
+
+
+def _article(number) -> str:
+    """'an' before a number read with a vowel sound (8, 11, 18, 80-89, ...), else 'a'."""
+    text = str(number)
+    return "an" if text.startswith("8") or text in ("11", "18") else "a"
 
 
 def _join(items) -> str:
@@ -181,13 +250,39 @@ def _variant_words(r: _Rows) -> list[str]:
             found.append(f"{name} {r.est(k)}")
         elif row["design"] == "paired" and row["low"] == row["high"] == 0:
             same.append(name)
+        elif not pd.isna(row.get("detectable", float("nan"))):
+            none.append(f"{name} {r.both(k)}, which could miss an effect below ±"
+                        f"{fmt(row['detectable'], row['unit']).lstrip('+')} (80% power)")
         else:
             none.append(name)
     text = "Variants (mean length, cards, against the standard game with the same players): "
     text += f"detected after Holm: {', '.join(found)}" if found else "none detected after Holm"
     text += f"; not detected: {', '.join(none)}" if none else ""
-    text += f"; no game of the paired sample changed: {', '.join(same)}." if same else "."
-    return [text]
+    text += f"; identical in every game of the paired sample (exact, no game changed): {', '.join(same)}." if same else "."
+    return [text] + _shuffle_words(r)
+
+
+def _shuffle_words(r: _Rows) -> list[str]:
+    """The answer to the rule text's claim that shuffling the won pile speeds the game up."""
+    keys = r.keys("shuffle_answer_")
+    if not keys:
+        return []
+    parts, faster, slower, same = [], [], [], []
+    for k in keys:
+        p = int(k.removeprefix("shuffle_answer_").removesuffix("p"))
+        row = r.row(k)
+        parts.append(f"{p} players {r.both(k)} ({r.n(k)} pairs, {r.holm(k)}, detectable "
+                     f"±{fmt(row['detectable'], 'cards diff').lstrip('+')})")
+        (faster if r.rejected(k) and row["estimate"] < 0 else slower if r.rejected(k) else same).append(p)
+    text = ("Does shuffling the won pile speed the game up, as the rule text says? The same deals played both ways "
+            "(paired), change in mean length in cards: " + "; ".join(parts) + ".")
+    if faster:
+        text += f" Shuffling shortens the game with {_join(faster)} players"
+    if slower:
+        text += (", but" if faster else " Shuffling") + f" lengthens it slightly with {_join(slower)} players"
+    if same:
+        text += (", and" if faster or slower else " Shuffling") + f" changes it by no detectable amount with {_join(same)} players"
+    return [text + "."]
 
 
 def _loop_words(r: _Rows) -> list[str]:
@@ -200,12 +295,32 @@ def _loop_words(r: _Rows) -> list[str]:
     else:
         text = f"{loops} of {games:,} random standard deals looped."
     small = [r.row(k) for k in r.keys("loop_small:")]
-    hit = [x for x in small if x["estimate"] > 0.01]
-    if hit:
-        top = max(hit, key=lambda x: x["estimate"])
+    if small:
+        top = max(small, key=lambda x: x["estimate"])
         _, family, size = top["key"].split(":")
-        text += (f" Small decks with few penalty cards loop often: up to {fmt(top['estimate'], 'share')} of random "
-                 f"deals (a {size}-card deck whose penalty cards are {family}).")
+        text += (f" Small decks (every plotted size, {r.n(top['key'])} random deals each) loop far more often: up to "
+                 f"{fmt(top['estimate'], 'share')} of random deals ({_article(size)} {size}-card deck whose penalty cards are "
+                 f"{family}).")
+        families = dict.fromkeys(k.split(":")[1] for k in r.keys("loop_small:"))
+        for family in families:
+            rows = [r.row(k) for k in r.keys(f"loop_small:{family}:")]
+            zero = [int(x["key"].split(":")[2]) for x in rows if x["estimate"] == 0]
+            some = [x for x in rows if x["estimate"] > 0]
+            if zero and some:
+                lo, hi = min(some, key=lambda x: x["estimate"]), max(some, key=lambda x: x["estimate"])
+                text += (f" Penalty cards {family}: no deal looped at {_join(zero)} cards (upper 95% bounds up to "
+                         f"{fmt(max(x['high'] for x in rows if x['estimate'] == 0), 'share')}), while the other sizes "
+                         f"loop in {fmt(lo['estimate'], 'share')} to {fmt(hi['estimate'], 'share')}.")
+        jumps = 0
+        for family in families:
+            rows = sorted((r.row(k) for k in r.keys(f"loop_small:{family}:")), key=lambda x: int(x["key"].split(":")[2]))
+            jumps += sum(a["high"] < b["low"] or b["high"] < a["low"] for a, b in zip(rows, rows[1:]))
+        if jumps:
+            text += (f" The share does not change smoothly with the size of the deck, not even where the penalty cards "
+                     f"stay the same (2 J, 1 J + 1 Q): {jumps} pairs of neighbouring plotted sizes have 95% intervals "
+                     "that do not overlap, so the figure marks each deck without joining them. These Monte Carlo "
+                     "shares show the pattern; they do not explain it, and an exact count over every deal of each "
+                     "small deck is what can.")
     return [text]
 
 
@@ -216,13 +331,27 @@ def _words(r: _Rows) -> list[str]:
     verb = "grows" if all(a < b for a, b in zip(values, values[1:])) else "changes"
     words.append(f"Mean length {verb} with the number of players: {means} cards for "
                  f"{_join(_players(r, 'mean_length_'))} players.")
-    words += _tail_words(r) + _variant_words(r) + _loop_words(r)
+    words += _tail_words(r) + _record_words(r) + _variant_words(r) + _loop_words(r)
     return words
+
+
+def _record_words(r: _Rows) -> list[str]:
+    k = "scale_record_range_p2"
+    if k not in r:
+        return []
+    row = r.row(k)
+    models = re.search(r"\(geometric fitted beyond (.+?) cards, and a log-linear hazard", row["finding"]).group(1)
+    return [f"The record game (longer than any of the {r.n(k)} committed two-player deals) lies far beyond the data: "
+            f"a geometric tail fitted to the longest 1% of those deals expects one random deal in "
+            f"{r.est('scale_deals_p2')} {r.ci('scale_deals_p2')} to beat it, but tail models that fit the games "
+            f"seen (geometric beyond {models} cards, a log-linear hazard) spread that over "
+            f"{r.ci(k)}: the spread of the models, not the interval of one, is the uncertainty of this extrapolation."]
 
 
 def _sizes(r: _Rows) -> str:
     lines = ["| run | games |", "|---|---:|"]
-    for k in ("run_main2", "run_main", "run_variant", "run_seats", "run_small", "run_distinct"):
+    for k in [k for k in ("run_main2", "run_main", "run_variant", "run_seats", "run_small", "run_distinct",
+                          "run_played") if k in r]:
         lines.append(f"| {r.row(k)['finding']} | {r.count(k)} |")
     k = "seat0_rate_2p"
     half = (r.row(k)["high"] - r.row(k)["low"]) / 2
@@ -238,6 +367,15 @@ def _seats(r: _Rows) -> str:
         cards = re.search(r"\((\d+) cards dealt\)", r.row(k)["finding"]).group(1)
         lines.append(f"| {players} | {seat} | {cards} | {r.est(k)} | {r.ci(k)} | "
                      f"{fmt_p(r.row(k)['p_holm'])} {r.mark(k)} |")
+    steps = [k for k in r.keys("step_") if re.fullmatch(r"step_\d+_of_\dp", k)]
+    if steps:
+        lines += ["", "| players | seats | hands | win rate of the later seat − the earlier | 95% interval | Holm p |",
+                  "|---:|---:|---|---:|---:|---:|"]
+        for k in steps:
+            seat, players = re.fullmatch(r"step_(\d+)_of_(\d)p", k).groups()
+            hands = "same" if "(same hand)" in r.row(k)["finding"] else "later seat one card fewer"
+            lines.append(f"| {players} | {int(seat) - 1} → {seat} | {hands} | {r.est(k)} | {r.ci(k)} | "
+                         f"{fmt_p(r.row(k)['p_holm'])} {r.mark(k)} |")
     return "\n".join(lines) + "\n"
 
 
@@ -259,7 +397,9 @@ def _reading(r: _Rows) -> str:
                    f"odds of winning by {r.both('odds_aces_2p')}, each tribute point by {r.both('odds_tribute_total_2p')}.")
     rates = [r.row(k) for k in r.keys("comeback_")]
     lo, hi = min(rates, key=lambda x: x["estimate"]), max(rates, key=lambda x: x["estimate"])
-    bullets.append(f"* **Comebacks** (winner once at ≤ 25% of their dealt hand): from {fmt(lo['estimate'], 'share')} "
+    bullets.append(f"* **Comebacks** (winner once at ≤ 25% of their dealt hand, counted at exactly a quarter of "
+                   f"every hand size by interpolating between whole cards, so the player counts compare like with "
+                   f"like): from {fmt(lo['estimate'], 'share')} "
                    f"({lo['finding'].rsplit(', ', 1)[1]}) to {fmt(hi['estimate'], 'share')} "
                    f"({hi['finding'].rsplit(', ', 1)[1]}) of decided games.")
     bullets.append(f"* The length histogram ends at its cut; {r.count('length_beyond_cut')} of "

@@ -1,0 +1,188 @@
+"""`compare(rules_a, rules_b, n_games, seed=...)`: the same deals under two rules, paired, in
+constant memory.
+
+Game g of a table is fixed by (seed, g) alone, so two rules that deal alike (same players, deck
+and jokers) deal the same cards to game g. `compare` plays each chunk of game ids under both
+rules side by side next to the kernels and keeps only integer sums of the per-game differences
+of length (cards of rules_a minus cards of rules_b, over the games both finished): the number of
+pairs, the sum and the sum of squares. Integer sums add up exactly in any order, so the result is
+the same for any ``n_jobs``, backend or chunking, and memory stays constant however many games.
+The statistics of the mean difference (`PairedMoments`) follow from those three numbers.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..game.checks import check_n_jobs, check_seed, whole
+from ..game.rules import RULES_VERSION, Rules, check_rules
+from ..engine.rng import fresh_seed
+from .parallel import run_chunks
+from .simulate import _batch_engine
+
+__all__ = ["compare", "PairedMoments", "load_moments"]
+
+
+@dataclass(frozen=True)
+class PairedMoments:
+    """Paired moments of the per-game length difference ``d = cards(rules_a) - cards(rules_b)``.
+
+    ``pairs`` games finished (outcome 'win') under both rules; ``sum_d`` and ``sum_d2`` are the
+    exact sums of d and d^2 over them (cards, cards^2); ``games`` were played under each rule,
+    ``unfinished`` of them lacked a finish under one rule or both. ``rules_a`` / ``rules_b`` are
+    `Rules.to_dict` dictionaries.
+    """
+
+    rules_a: dict
+    rules_b: dict
+    seed: int
+    games: int
+    pairs: int
+    sum_d: int
+    sum_d2: int
+    unfinished: int
+    rules_version: int = RULES_VERSION
+
+    def __add__(self, other: "PairedMoments") -> "PairedMoments":
+        return PairedMoments(self.rules_a, self.rules_b, self.seed, self.games + other.games, self.pairs + other.pairs,
+                             self.sum_d + other.sum_d, self.sum_d2 + other.sum_d2,
+                             self.unfinished + other.unfinished, self.rules_version)
+
+    @property
+    def mean(self) -> float:
+        """Mean difference in cards per game (rules_a minus rules_b)."""
+        return self.sum_d / self.pairs
+
+    @property
+    def sd(self) -> float:
+        """Standard deviation of the per-game difference (cards, n - 1 in the denominator), from the
+        exact sums: (sum d^2 - (sum d)^2 / n) / (n - 1), in integer arithmetic until the division."""
+        n = self.pairs
+        return math.sqrt((self.sum_d2 * n - self.sum_d ** 2) / (n * (n - 1)))
+
+    @property
+    def se(self) -> float:
+        return self.sd / math.sqrt(self.pairs)
+
+    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """The paired t interval of the mean difference (`scipy.stats.t` quantile, n - 1 df)."""
+        from scipy import stats
+
+        q = stats.t.ppf(0.5 + confidence / 2, self.pairs - 1)
+        return self.mean - q * self.se, self.mean + q * self.se
+
+    def p_value(self) -> float:
+        """Two-sided paired t test of no difference (as `scipy.stats.ttest_rel` on the pairs)."""
+        from scipy import stats
+
+        return float(2 * stats.t.sf(abs(self.mean / self.se), self.pairs - 1)) if self.se > 0 else \
+            (1.0 if self.mean == 0 else 0.0)
+
+    def detectable(self, power: float = 0.8, alpha: float = 0.05) -> float:
+        """Smallest true mean difference (cards) this many pairs detect with probability ``power``
+        in a two-sided test at level ``alpha`` (statsmodels `TTestPower`, one-sample t on the
+        differences, times their sd)."""
+        from statsmodels.stats.power import TTestPower
+
+        return float(TTestPower().solve_power(nobs=self.pairs, alpha=alpha, power=power)) * self.sd
+
+    def equivalence(self, margin: float) -> float:
+        """p-value of the two one-sided tests (TOST) that the mean difference lies within
+        +-``margin`` cards: the larger of the two one-sided paired t p-values, as statsmodels'
+        `ttost_paired` computes them from the pairs (which `compare` does not keep)."""
+        from scipy import stats
+
+        df = self.pairs - 1
+        low = stats.t.sf((self.mean + margin) / self.se, df)
+        high = stats.t.cdf((self.mean - margin) / self.se, df)
+        return float(max(low, high))
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def save(self, path) -> Path:
+        path = Path(path)
+        path.write_text(json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n")
+        return path
+
+
+def load_moments(path) -> PairedMoments:
+    """A `PairedMoments` saved by `PairedMoments.save`; a file that is not one is refused."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text())
+        moments = PairedMoments(**data)
+    except (OSError, ValueError, TypeError) as err:
+        raise ValueError(f"{str(path)!r} is not a saved comparison ({err}).") from None
+    if moments.pairs < 0 or moments.sum_d2 < 0 or moments.pairs > moments.games:
+        raise ValueError(f"{str(path)!r} is damaged: its counts contradict each other.")
+    return moments
+
+
+def _same_deals(a: Rules, b: Rules) -> bool:
+    return a.players == b.players and a.deck == b.deck and a.jokers == b.jokers
+
+
+def _compare_chunk(lo, hi, *, engine, rules_a, rules_b, seed):
+    """Play games lo..hi-1 under both rules; only three integers cross back from the worker."""
+    ids = np.arange(lo, hi, dtype=np.int64)
+    a, b = engine(rules_a, seed, ids), engine(rules_b, seed, ids)
+    both = (a["outcome"] == 0) & (b["outcome"] == 0)
+    d = a["cards"][both].astype(np.int64) - b["cards"][both].astype(np.int64)
+    return int(both.sum()), int(d.sum()), int(np.dot(d, d)), int(ids.size - both.sum())
+
+
+def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=-1, start=0, chunk_size=None,
+            progress=False) -> PairedMoments:
+    """Play games ``start .. start+n_games-1`` under ``rules_a`` and ``rules_b`` and return the
+    paired moments of their length difference, in constant memory.
+
+    Parameters
+    ----------
+    rules_a, rules_b : Rules
+        Two rules that deal alike (same ``players``, ``deck`` and ``jokers``), so game g is the
+        same deal under both; otherwise a ValueError.
+    n_games : int
+        Deals played under each rule.
+    seed : int, optional
+        The table (None: fresh entropy, kept in ``.seed``).
+    n_jobs : int
+        Parallel workers (-1: every core). The result does not depend on it, nor on ``chunk_size``.
+    progress : {False, True, 'notebook'}
+        A tqdm bar counting deals.
+
+    Returns
+    -------
+    PairedMoments
+    """
+    n_games = whole("n_games", n_games, 2)
+    start = whole("start", start, 0)
+    chunk_size = whole("chunk_size", chunk_size, 1, none=True)
+    check_n_jobs(n_jobs)
+    for name, value in (("rules_a", rules_a), ("rules_b", rules_b)):
+        if not isinstance(value, (Rules, dict)):
+            raise ValueError(f"The value for `{name}` must be a Rules or a dict from Rules.to_dict(), "
+                             f"but {value!r} was passed.")
+    rules_a, rules_b = check_rules(rules_a), check_rules(rules_b)
+    if not _same_deals(rules_a, rules_b):
+        raise ValueError("The values for `rules_a` and `rules_b` must deal alike (the same players, deck and jokers) "
+                         f"to be paired, but {rules_a.name!r} and {rules_b.name!r} were passed.")
+    seed = check_seed(seed)
+    seed = fresh_seed() if seed is None else seed
+    total = [0, 0, 0, 0]
+
+    def add(lo, hi, part):
+        for i, v in enumerate(part):
+            total[i] += v
+
+    work = functools.partial(_compare_chunk, engine=_batch_engine(), rules_a=rules_a, rules_b=rules_b, seed=seed)
+    run_chunks(work, [(start, start + n_games)], sink=add, n_jobs=n_jobs, chunk_size=chunk_size, progress=progress,
+               total=n_games, desc="compare")
+    pairs, sum_d, sum_d2, unfinished = total
+    return PairedMoments(rules_a.to_dict(), rules_b.to_dict(), seed, n_games, pairs, sum_d, sum_d2, unfinished)

@@ -1,0 +1,93 @@
+"""`compare`: the same deals under two rules, paired moments in constant memory, reproducible."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import beggarstats as bs
+from beggarstats.run.compare import PairedMoments, load_moments
+
+ROOT = Path(__file__).resolve().parents[1]
+SHUFFLE = bs.Rules(shuffle_pile=True)
+
+
+@pytest.fixture(scope="module")
+def pairs():
+    """The frames of the same 3,000 deals under both rules, and their comparison."""
+    a = bs.simulate(3000, rules=SHUFFLE, seed=7, n_jobs=1)
+    b = bs.simulate(3000, rules=bs.Rules(), seed=7, n_jobs=1)
+    return a, b, bs.compare(SHUFFLE, bs.Rules(), 3000, seed=7, n_jobs=1)
+
+
+def test_the_moments_are_those_of_the_paired_frames(pairs):
+    from scipy import stats
+
+    a, b, m = pairs
+    both = (a["outcome"] == "win").to_numpy() & (b["outcome"] == "win").to_numpy()
+    d = a["cards"].to_numpy(np.int64)[both] - b["cards"].to_numpy(np.int64)[both]
+    assert (m.pairs, m.sum_d, m.sum_d2, m.unfinished) == (both.sum(), d.sum(), (d * d).sum(), 3000 - both.sum())
+    assert m.mean == pytest.approx(d.mean()) and m.sd == pytest.approx(d.std(ddof=1))
+    res = stats.ttest_rel(a["cards"].to_numpy(float)[both], b["cards"].to_numpy(float)[both])
+    ci = res.confidence_interval(0.95)
+    assert m.interval() == pytest.approx((ci.low, ci.high)) and m.p_value() == pytest.approx(res.pvalue)
+
+
+def test_reproducible_for_any_n_jobs_and_chunking(pairs):
+    *_, m = pairs
+    assert bs.compare(SHUFFLE, bs.Rules(), 3000, seed=7, n_jobs=2, chunk_size=257) == m
+
+
+def test_detectable_effect_and_equivalence_are_the_libraries(pairs):
+    from statsmodels.stats.power import TTestPower
+    from statsmodels.stats.weightstats import ttost_paired
+
+    a, b, m = pairs
+    both = (a["outcome"] == "win").to_numpy() & (b["outcome"] == "win").to_numpy()
+    x, y = a["cards"].to_numpy(float)[both], b["cards"].to_numpy(float)[both]
+    # the mean difference that m.pairs pairs detect at 80% power is d * sd, with TTestPower's power there
+    assert TTestPower().power(m.detectable() / m.sd, m.pairs, 0.05) == pytest.approx(0.8, abs=1e-6)
+    assert m.detectable() == pytest.approx(2.80 * m.sd / np.sqrt(m.pairs), rel=0.01)  # (z_.975 + z_.8) sd / sqrt n
+    for margin in (1.0, 10.0, 30.0):
+        p, _, _ = ttost_paired(x, y, -margin, margin)
+        assert m.equivalence(margin) == pytest.approx(p, rel=1e-6)
+
+
+def test_bad_input_names_the_parameter():
+    with pytest.raises(ValueError, match="`rules_a` and `rules_b` must deal alike"):
+        bs.compare(bs.Rules(jokers=1), bs.Rules(), 100, seed=1)
+    with pytest.raises(ValueError, match="`rules_b` must be a Rules"):
+        bs.compare(SHUFFLE, "standard", 100, seed=1)
+    with pytest.raises(ValueError, match="`n_games`"):
+        bs.compare(SHUFFLE, bs.Rules(), 1, seed=1)
+
+
+def test_a_saved_comparison_loads_and_a_damaged_one_is_refused(pairs, tmp_path):
+    *_, m = pairs
+    path = m.save(tmp_path / "m.json")
+    assert load_moments(path) == m
+    data = json.loads(path.read_text())
+    data["pairs"] = data["games"] + 1
+    path.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="is damaged"):
+        load_moments(path)
+    path.write_text("{not json")
+    with pytest.raises(ValueError, match="is not a saved comparison"):
+        load_moments(path)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_the_committed_shuffle_answer_detects_three_tenths_of_a_card(players):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("compare_shuffle", ROOT / "data" / "compare_shuffle.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    m = load_moments(ROOT / "data" / f"compare-shuffle-p{players}.json")
+    assert isinstance(m, PairedMoments) and m.games == script.PAIRS[players] and m.seed == script.SEED
+    assert bs.Rules.from_dict(m.rules_a) == bs.Rules(players=players, shuffle_pile=True)
+    assert bs.Rules.from_dict(m.rules_b) == bs.Rules(players=players)
+    assert m.rules_version == bs.RULES_VERSION
+    assert m.detectable() <= 0.305  # the run was sized to detect +-0.3 cards at 80% power
+    assert 0.99 * m.games <= m.pairs <= m.games and m.sum_d2 > 0  # standard deals hardly ever loop
