@@ -26,7 +26,8 @@ def _counts(text: str):
 def add_deck_counts(p: argparse.ArgumentParser, *, players: bool) -> None:
     """``--counts N,J,Q,K,A`` (a custom deck, instead of --deck) and, with ``players``, ``--players``."""
     p.add_argument("--counts", type=_counts, default=None, metavar="N,J,Q,K,A",
-                   help="a deck of these counts of number cards, J, Q, K and A (instead of --deck), e.g. 14,2,2,2,0")
+                   help="a deck of these counts of number cards, J, Q, K and A (instead of --deck), e.g. 14,2,2,2,0 "
+                        "(default: none, the deck of --deck)")
     if players:  # `play`: only with --rank (otherwise the players are the deal's hands)
         p.add_argument("--players", type=whole_number, default=None, metavar="N",
                        help="with --rank: the number of players of the ranked deal (default 2)")

@@ -27,7 +27,8 @@ def add_parser(sub):
                         "with its line number, the others are played, exit status 2 at the end)")
     add_rule_options(p, any_deck=True)
     p.add_argument("--rank", type=whole_number, default=None, metavar="R",
-                   help="instead of a deal: the deal of rank R of the deck (with --players, --deck or --counts)")
+                   help="instead of a deal: the deal of rank R of the deck (with --players, --deck or --counts; "
+                        "default: none, the deals given)")
     add_deck_counts(p, players=True)
     p.add_argument("--seed", type=int, default=0, help="random stream for the shuffle variants (default 0)")
     out = p.add_mutually_exclusive_group()
