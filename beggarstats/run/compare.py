@@ -20,10 +20,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..game.checks import check_n_jobs, check_seed, whole
+from ..game.checks import whole
 from ..game.rules import RULES_VERSION, Rules, check_rules
-from ..engine.rng import fresh_seed
+from .arguments import check_run
 from .parallel import run_chunks
+from .seeds import fresh_seed
 from .simulate import _batch_engine
 
 __all__ = ["compare", "PairedMoments", "load_moments"]
@@ -161,10 +162,8 @@ def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=-1, start=0, chunk_s
     -------
     PairedMoments
     """
-    n_games = whole("n_games", n_games, 2)
-    start = whole("start", start, 0)
-    chunk_size = whole("chunk_size", chunk_size, 1, none=True)
-    check_n_jobs(n_jobs)
+    n_games, start, seed, n_jobs, chunk_size = check_run(n_games, start=start, seed=seed, n_jobs=n_jobs,
+                                                         chunk_size=chunk_size, low=2)
     for name, value in (("rules_a", rules_a), ("rules_b", rules_b)):
         if not isinstance(value, (Rules, dict)):
             raise ValueError(f"The value for `{name}` must be a Rules or a dict from Rules.to_dict(), "
