@@ -206,12 +206,11 @@ def play_random_general(deck, n, prm, seed, games, out_u32, out_small, seat_out,
         for s in range(n):
             for k in range(7):
                 init_out[i, k, s] = 0
-            init_out[i, 0, s] = dl[s]
-            for k in range(dl[s]):
+            for k in range(dl[s]):  # no branch per card: number cards count in slot 0, then overwritten
                 c = dh[s, k]
-                if c > 0:
-                    init_out[i, c, s] += 1
-                    init_out[i, 6, s] += c
+                init_out[i, c, s] += 1
+                init_out[i, 6, s] += c
+            init_out[i, 0, s] = dl[s]
         play_one((dh, dl), state, prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, True)
 
 
