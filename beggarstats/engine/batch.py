@@ -22,7 +22,8 @@ from numba import njit
 from .deals import deal_into
 from .kernel_cache import install as _install_kernel_cache
 from .rng import seed_into
-from .constants import FALLBACK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_PASSES_ON, P_SHUFFLE_PILE, P_STEP, WIN
+from .constants import (END_TRICK, FALLBACK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_PASSES_ON,
+                        P_SHUFFLE_PILE, P_STEP, WIN)
 from .exact import play_one
 from .hands_bits import deal_planes, planes_of
 from .kernel_multi import new_table, play_multi
@@ -95,18 +96,18 @@ def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, pe
     no_cutoff = prm[P_MAX_CARDS] < 0
     # the default rules get a loop of their own with the options as constants, which the compiler
     # folds into play_two (a few per cent on the most common table)
-    plain = end == 0 and not beggar and not shuffle and no_cutoff
-    plain_shuffle = end == 0 and not beggar and shuffle and no_cutoff
+    plain = end == END_TRICK and not beggar and not shuffle and no_cutoff
+    plain_shuffle = end == END_TRICK and not beggar and shuffle and no_cutoff
     d0, d1, d2, dl = x.d0, x.d1, x.d2, x.dl
     for i in range(games.shape[0]):
         deal_planes(deck, 2, seed, games[i], x.state, x.shuffled, d0, d1, d2, dl, init_out, i, per_seat)
         a = (d0[0], d1[0], d2[0], dl[0])
         b = (d0[1], d1[1], d2[1], dl[1])
         if plain:
-            st, cards, tricks, w, m0, m1, oc = play_two(a, b, 0, False, True, False, -1, x.state)
+            st, cards, tricks, w, m0, m1, oc = play_two(a, b, END_TRICK, False, True, False, -1, x.state)
         elif plain_shuffle:
             # shuffle_pile with the other options at their defaults: constants as well
-            st, cards, tricks, w, m0, m1, oc = play_two(a, b, 0, False, False, True, -1, x.state)
+            st, cards, tricks, w, m0, m1, oc = play_two(a, b, END_TRICK, False, False, True, -1, x.state)
         else:
             st, cards, tricks, w, m0, m1, oc = play_two(a, b, end, beggar, not shuffle, shuffle, prm[P_MAX_CARDS],
                                                         x.state)
@@ -133,7 +134,9 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
     beggar = prm[P_BEGGAR] != 0
     shuffle = prm[P_SHUFFLE_PILE] != 0
     leader_rule = prm[P_LEADER]
-    plain = end == 0 and not beggar and not shuffle and limit == NO_LIMIT and leader_rule == 0  # constants
+    # the common options as constants, folded into play_multi; the leader rule stays a variable
+    # (one select a trick), so that leader 'next' shares this version instead of the general one
+    plain = end == END_TRICK and not beggar and not shuffle and limit == NO_LIMIT
     for i in range(games.shape[0]):
         deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
         t = x.table
@@ -143,7 +146,8 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
             t.p2[s] = x.d2[s]
             t.ln[s] = x.dl[s]
         if plain:
-            st, cards, tricks, w = play_multi(t, step, 0, passes_on, False, False, True, NO_LIMIT, 0, x.state)
+            st, cards, tricks, w = play_multi(t, step, END_TRICK, passes_on, False, False, True, NO_LIMIT, leader_rule,
+                                              x.state)
         else:
             st, cards, tricks, w = play_multi(t, step, end, passes_on, beggar, shuffle, not shuffle, limit,
                                               leader_rule, x.state)
