@@ -28,7 +28,7 @@ from .exact import play_one
 from .hands_bits import deal_planes, planes_of
 from .kernel_multi import new_table, play_multi
 from .kernel_two import play_two
-from .state import new_bits_game, new_ring_game
+from .state import cut_size, new_bits_game, new_ring_game
 
 __all__ = ["fast_pass_two", "fast_pass_multi", "replay_bits", "play_deals_bits", "play_random_general",
            "play_deals_general"]
@@ -44,7 +44,7 @@ def _scratch(N, n):
     z = np.zeros(n, dtype=np.uint64)
     return Scratch(np.zeros(N, dtype=np.int8), z.copy(), z.copy(), z.copy(), np.zeros(n, dtype=np.int64),
                    np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
-                   np.zeros(1 + 4 * n, dtype=np.uint64), np.zeros(4 + 4 * n, dtype=np.int64), new_table(n))
+                   np.zeros(1 + 4 * n, dtype=np.uint64), np.zeros(cut_size(n), dtype=np.int64), new_table(n))
 
 
 @njit(nogil=True, cache=True)
@@ -184,7 +184,7 @@ def play_deals_bits(dh, dl, streams, prm, out_u32, out_small, seat_out):
     G = new_bits_game(n)
     GB = new_bits_game(n)
     snap = np.zeros(1 + 4 * n, dtype=np.uint64)
-    cut = np.zeros(4 + 4 * n, dtype=np.int64)
+    cut = np.zeros(cut_size(n), dtype=np.int64)
     for i in range(m):
         planes_of(dh[i], dl[i], d0, d1, d2)
         play_one((d0, d1, d2, dl[i]), streams[i], prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out,
@@ -203,7 +203,7 @@ def play_random_general(deck, n, prm, seed, games, out_u32, out_small, seat_out,
     G = new_ring_game(n, N)
     GB = new_ring_game(n, N)
     snap = np.zeros(1 + 2 * n + N, dtype=np.int64)
-    cut = np.zeros(4 + 4 * n, dtype=np.int64)
+    cut = np.zeros(cut_size(n), dtype=np.int64)
     for i in range(games.shape[0]):
         seed_into(state, np.uint64(seed), np.uint64(games[i]))
         deal_into(state, deck, n, dh, dl)
@@ -230,6 +230,6 @@ def play_deals_general(dh, dl, streams, prm, out_u32, out_small, seat_out):
     G = new_ring_game(n, N)
     GB = new_ring_game(n, N)
     snap = np.zeros(1 + 2 * n + N, dtype=np.int64)
-    cut = np.zeros(4 + 4 * n, dtype=np.int64)
+    cut = np.zeros(cut_size(n), dtype=np.int64)
     for i in range(m):
         play_one((dh[i], dl[i]), streams[i], prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, True)
