@@ -149,6 +149,6 @@ def test_bad_deals_are_refused_with_the_position(bmn, deal, message):
 
 
 def test_bad_arguments_exit_2(bmn):
-    for args in (["ten", "1"], ["--games", "1", "-1", "5"], []):
+    for args in (["ten", "1"], ["--games", "1", "-1", "5"], ["--deal-only", "-3", "1"], []):
         done = subprocess.run([str(bmn), *args], capture_output=True, text=True)
         assert done.returncode == 2 and "usage" in done.stderr, args

@@ -639,7 +639,7 @@ def test_the_rule_table_names_real_code():
 
 def test_no_kernel_decides_a_rule_itself():
     """The constants that name a choice are read only by rulebook.py (and defined in constants.py);
-    no card is compared with the literal 5 (the joker)."""
+    no card is compared with the literal 5 (the joker), and no option's code is a literal."""
     for path in ENGINE.glob("*.py"):
         if path.name in ("constants.py", "rulebook.py", "reference.py"):
             continue
@@ -647,3 +647,8 @@ def test_no_kernel_decides_a_rule_itself():
         for name in ("JOKER", "END_EMPTY", "LEADER_NEXT", "LEADER_TAKER"):
             assert not re.search(rf"\b{name}\b", code), f"{path.name} uses {name}: ask rulebook.py"
         assert not re.search(r"\b(card|owed|v|c|tribute) *[=!]= *5\b", code), f"{path.name}: a card compared with 5"
+        # an option's code is named (constants.py), never written as a number
+        literal = re.search(r"\b(end|end_rule|leader|leader_rule|joker_mode) *(==|!=|<=|>=) *-?[0-9]", code)
+        assert not literal, f"{path.name}: {literal.group(0)!r} compares a rule option with a literal code"
+        call = re.search(r"play_(two|multi)\([^)]*?\b(step|[ab]), *[0-9]", code)
+        assert not call, f"{path.name}: {call.group(0)!r} passes a rule option as a literal code"

@@ -22,12 +22,13 @@ from numba import njit
 from .deals import deal_into
 from .kernel_cache import install as _install_kernel_cache
 from .rng import seed_into
-from .constants import FALLBACK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_PASSES_ON, P_SHUFFLE_PILE, P_STEP, WIN
+from .constants import (END_TRICK, FALLBACK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_PASSES_ON,
+                        P_SHUFFLE_PILE, P_STEP, WIN)
 from .exact import play_one
 from .hands_bits import deal_planes, planes_of
 from .kernel_multi import new_table, play_multi
 from .kernel_two import play_two
-from .state import new_bits_game, new_ring_game
+from .state import cut_size, new_bits_game, new_ring_game
 
 __all__ = ["fast_pass_two", "fast_pass_multi", "replay_bits", "play_deals_bits", "play_random_general",
            "play_deals_general"]
@@ -43,7 +44,7 @@ def _scratch(N, n):
     z = np.zeros(n, dtype=np.uint64)
     return Scratch(np.zeros(N, dtype=np.int8), z.copy(), z.copy(), z.copy(), np.zeros(n, dtype=np.int64),
                    np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
-                   np.zeros(1 + 4 * n, dtype=np.uint64), np.zeros(4 + 4 * n, dtype=np.int64), new_table(n))
+                   np.zeros(1 + 4 * n, dtype=np.uint64), np.zeros(cut_size(n), dtype=np.int64), new_table(n))
 
 
 @njit(nogil=True, cache=True)
@@ -95,18 +96,18 @@ def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, pe
     no_cutoff = prm[P_MAX_CARDS] < 0
     # the default rules get a loop of their own with the options as constants, which the compiler
     # folds into play_two (a few per cent on the most common table)
-    plain = end == 0 and not beggar and not shuffle and no_cutoff
-    plain_shuffle = end == 0 and not beggar and shuffle and no_cutoff
+    plain = end == END_TRICK and not beggar and not shuffle and no_cutoff
+    plain_shuffle = end == END_TRICK and not beggar and shuffle and no_cutoff
     d0, d1, d2, dl = x.d0, x.d1, x.d2, x.dl
     for i in range(games.shape[0]):
         deal_planes(deck, 2, seed, games[i], x.state, x.shuffled, d0, d1, d2, dl, init_out, i, per_seat)
         a = (d0[0], d1[0], d2[0], dl[0])
         b = (d0[1], d1[1], d2[1], dl[1])
         if plain:
-            st, cards, tricks, w, m0, m1, oc = play_two(a, b, 0, False, True, False, -1, x.state)
+            st, cards, tricks, w, m0, m1, oc = play_two(a, b, END_TRICK, False, True, False, -1, x.state)
         elif plain_shuffle:
             # shuffle_pile with the other options at their defaults: constants as well
-            st, cards, tricks, w, m0, m1, oc = play_two(a, b, 0, False, False, True, -1, x.state)
+            st, cards, tricks, w, m0, m1, oc = play_two(a, b, END_TRICK, False, False, True, -1, x.state)
         else:
             st, cards, tricks, w, m0, m1, oc = play_two(a, b, end, beggar, not shuffle, shuffle, prm[P_MAX_CARDS],
                                                         x.state)
@@ -133,7 +134,9 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
     beggar = prm[P_BEGGAR] != 0
     shuffle = prm[P_SHUFFLE_PILE] != 0
     leader_rule = prm[P_LEADER]
-    plain = end == 0 and not beggar and not shuffle and limit == NO_LIMIT and leader_rule == 0  # constants
+    # the common options as constants, folded into play_multi; the leader rule stays a variable
+    # (one select a trick), so that leader 'next' shares this version instead of the general one
+    plain = end == END_TRICK and not beggar and not shuffle and limit == NO_LIMIT
     for i in range(games.shape[0]):
         deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
         t = x.table
@@ -143,7 +146,8 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
             t.p2[s] = x.d2[s]
             t.ln[s] = x.dl[s]
         if plain:
-            st, cards, tricks, w = play_multi(t, step, 0, passes_on, False, False, True, NO_LIMIT, 0, x.state)
+            st, cards, tricks, w = play_multi(t, step, END_TRICK, passes_on, False, False, True, NO_LIMIT, leader_rule,
+                                              x.state)
         else:
             st, cards, tricks, w = play_multi(t, step, end, passes_on, beggar, shuffle, not shuffle, limit,
                                               leader_rule, x.state)
@@ -180,7 +184,7 @@ def play_deals_bits(dh, dl, streams, prm, out_u32, out_small, seat_out):
     G = new_bits_game(n)
     GB = new_bits_game(n)
     snap = np.zeros(1 + 4 * n, dtype=np.uint64)
-    cut = np.zeros(4 + 4 * n, dtype=np.int64)
+    cut = np.zeros(cut_size(n), dtype=np.int64)
     for i in range(m):
         planes_of(dh[i], dl[i], d0, d1, d2)
         play_one((d0, d1, d2, dl[i]), streams[i], prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out,
@@ -199,19 +203,18 @@ def play_random_general(deck, n, prm, seed, games, out_u32, out_small, seat_out,
     G = new_ring_game(n, N)
     GB = new_ring_game(n, N)
     snap = np.zeros(1 + 2 * n + N, dtype=np.int64)
-    cut = np.zeros(4 + 4 * n, dtype=np.int64)
+    cut = np.zeros(cut_size(n), dtype=np.int64)
     for i in range(games.shape[0]):
         seed_into(state, np.uint64(seed), np.uint64(games[i]))
         deal_into(state, deck, n, dh, dl)
         for s in range(n):
             for k in range(7):
                 init_out[i, k, s] = 0
-            init_out[i, 0, s] = dl[s]
-            for k in range(dl[s]):
+            for k in range(dl[s]):  # no branch per card: number cards count in slot 0, then overwritten
                 c = dh[s, k]
-                if c > 0:
-                    init_out[i, c, s] += 1
-                    init_out[i, 6, s] += c
+                init_out[i, c, s] += 1
+                init_out[i, 6, s] += c
+            init_out[i, 0, s] = dl[s]
         play_one((dh, dl), state, prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, True)
 
 
@@ -227,6 +230,6 @@ def play_deals_general(dh, dl, streams, prm, out_u32, out_small, seat_out):
     G = new_ring_game(n, N)
     GB = new_ring_game(n, N)
     snap = np.zeros(1 + 2 * n + N, dtype=np.int64)
-    cut = np.zeros(4 + 4 * n, dtype=np.int64)
+    cut = np.zeros(cut_size(n), dtype=np.int64)
     for i in range(m):
         play_one((dh[i], dl[i]), streams[i], prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, True)

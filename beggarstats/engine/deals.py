@@ -24,12 +24,16 @@ def deal_into(state, deck, n_players, hands, lens):
     n = deck.shape[0]
     shuffled = deck.copy()
     shuffle_inplace(state, shuffled, n)
+    seat = 0
+    pos = 0
+    for i in range(n):  # card i to seat i mod n at position i // n, without a division per card
+        hands[seat, pos] = shuffled[i]
+        seat += 1
+        if seat == n_players:
+            seat = 0
+            pos += 1
     for s in range(n_players):
-        lens[s] = 0
-    for i in range(n):
-        seat = i % n_players
-        hands[seat, lens[seat]] = shuffled[i]
-        lens[seat] += 1
+        lens[s] = n // n_players + (1 if s < n % n_players else 0)
 
 
 def random_deal(seed: int, game: int, rules) -> tuple[tuple[tuple[int, ...], ...], GameStream]:

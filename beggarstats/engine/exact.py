@@ -30,8 +30,9 @@ from .rulebook import (
     sole_holder_wins,
 )
 from .state import (
-    S_BEG, S_CARDS, S_CLAIM, S_INTRICK, S_LEADER, S_LEFT, S_OVER, S_OWED, S_PLEN, S_RECORD, S_REMAINING,
-    S_SHUF, S_TRICKS, S_TURN, S_WINNER, SCALARS,
+    CUT_CARDS, CUT_HELD, CUT_MIN, CUT_OUT, CUT_PLACE, CUT_SEATS, CUT_SET, CUT_TRICKS, S_BEG, S_CARDS, S_CLAIM,
+    S_INTRICK, S_LEADER, S_LEFT, S_OVER, S_OWED, S_PLEN, S_RECORD, S_SHUF, S_TRICKS, S_TURN, S_WINNER, SCALARS,
+    cut_slot,
 )
 
 __all__ = ["reset", "play_trick", "play_one"]
@@ -54,7 +55,6 @@ def reset(G, deal):
     for k in range(SCALARS):
         sc[k] = 0
     sc[S_WINNER] = -1
-    sc[S_REMAINING] = G.ln.shape[0]
     sc[S_LEFT] = G.ln.shape[0]
     sc[S_RECORD] = 1
 
@@ -98,14 +98,13 @@ def _go_out_together(G, k, keep, stream):
     """The ``k`` players still in with empty hands (every player still in but ``keep`` when
     ``keep >= 0``) are out together and share a place."""
     sc = G.sc
-    pl = sc[S_REMAINING] - k + 1
+    pl = sc[S_LEFT] - k + 1
     for s in range(G.ln.shape[0]):
         if G.in_game[s] and ((keep < 0 and G.ln[s] == 0) or (keep >= 0 and s != keep)):
             G.in_game[s] = 0
             if sc[S_RECORD]:
                 G.out_cards[s] = sc[S_CARDS]
                 G.place[s] = pl
-    sc[S_REMAINING] -= k
     sc[S_LEFT] -= k
     _left_one(G, stream)
 
@@ -117,8 +116,7 @@ def _go_out_one(G, seat, stream):
     G.in_game[seat] = 0
     if sc[S_RECORD]:
         G.out_cards[seat] = sc[S_CARDS]
-        G.place[seat] = sc[S_REMAINING]
-    sc[S_REMAINING] -= 1
+        G.place[seat] = sc[S_LEFT]
     sc[S_LEFT] -= 1
     _left_one(G, stream)
 
@@ -243,14 +241,14 @@ def step_boundary(G, prm, stream):
 def _save_cut(G, cut):
     """The figures at the cut-off: cards, tricks, then per seat cards held, min_cards, out_cards, place."""
     n = G.ln.shape[0]
-    cut[0] = 1
-    cut[1] = G.sc[S_CARDS]
-    cut[2] = G.sc[S_TRICKS]
+    cut[CUT_SET] = 1
+    cut[CUT_CARDS] = G.sc[S_CARDS]
+    cut[CUT_TRICKS] = G.sc[S_TRICKS]
     for s in range(n):
-        cut[4 + s] = G.ln[s]
-        cut[4 + n + s] = G.min_cards[s]
-        cut[4 + 2 * n + s] = G.out_cards[s]
-        cut[4 + 3 * n + s] = G.place[s]
+        cut[cut_slot(CUT_HELD, n, s)] = G.ln[s]
+        cut[cut_slot(CUT_MIN, n, s)] = G.min_cards[s]
+        cut[cut_slot(CUT_OUT, n, s)] = G.out_cards[s]
+        cut[cut_slot(CUT_PLACE, n, s)] = G.place[s]
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -269,8 +267,8 @@ def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
     ``stop_r >= 0``: boundary ``stop_r`` is the first repeated state (loop, or start of shuffling
     under shuffle_on_loop). ``detect``: run Brent's algorithm; keep playing past the cut-off (not
     recording) until a loop is found or it is certain none is reached before the cut-off.
-    ``cut`` (int64[4 + 4n]) receives the figures at the cut-off. Returns the cycle length found by
-    Brent (0: none).
+    ``cut`` (int64[state.cut_size(n)], slots `state.cut_slot`) receives the figures at the cut-off.
+    Returns the cycle length found by Brent (0: none).
     """
     sc = G.sc
     check_empty_end(G, prm, stream)
@@ -356,7 +354,7 @@ def play_one(deal, stream, prm, G, GB, snap, cut, saved, i, out_u32, out_small, 
     n = G.ln.shape[0]
     maxc = prm[P_MAX_CARDS]
     limit = NO_LIMIT if maxc < 0 else maxc
-    cut[0] = 0
+    cut[CUT_SET] = 0
     reset(G, deal)
     lam = 0
     if prm[P_SHUFFLE_PILE]:
@@ -375,22 +373,22 @@ def play_one(deal, stream, prm, G, GB, snap, cut, saved, i, out_u32, out_small, 
         mu, c_mu, c_r = _find_mu(GB, G, deal, lam, prm, stream)
         if c_r <= limit:
             looped = True
-            cut[0] = 0
+            cut[CUT_SET] = 0
             if prm[P_SHUFFLE_ON_LOOP]:
                 for k in range(4):
                     stream[k] = saved[k]
             reset(G, deal)
             _run(G, prm, stream, limit, mu + lam, np.bool_(False), cut, snap)
-    if cut[0]:
+    if cut[CUT_SET]:
         outcome = CUTOFF
-        out_u32[0, i] = cut[1]
-        out_u32[1, i] = cut[2]
+        out_u32[0, i] = cut[CUT_CARDS]
+        out_u32[1, i] = cut[CUT_TRICKS]
         winner = -1
         if per_seat:
             for s in range(n):
-                seat_out[i, 0, s] = cut[4 + n + s]
-                seat_out[i, 1, s] = cut[4 + 3 * n + s]
-                seat_out[i, 2, s] = cut[4 + 2 * n + s]
+                seat_out[i, 0, s] = cut[cut_slot(CUT_MIN, n, s)]
+                seat_out[i, 1, s] = cut[cut_slot(CUT_PLACE, n, s)]
+                seat_out[i, 2, s] = cut[cut_slot(CUT_OUT, n, s)]
     else:
         # (a shuffle_on_loop game that looped was replayed with shuffling from R: it ends won)
         outcome = WIN if sc[S_OVER] else LOOP
@@ -406,8 +404,8 @@ def play_one(deal, stream, prm, G, GB, snap, cut, saved, i, out_u32, out_small, 
                 seat_out[i, 1, winner] = 1
     if outcome != WIN and prm[P_MOST]:
         # cards held at the end (at the cut-off: as saved then)
-        if cut[0]:
-            winner = most_cards_winner(cut[4:4 + n])
+        if cut[CUT_SET]:
+            winner = most_cards_winner(cut[CUT_SEATS:CUT_SEATS + n])
         else:
             winner = most_cards_winner(G.ln)
         if winner >= 0 and per_seat:

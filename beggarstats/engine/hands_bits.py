@@ -19,12 +19,13 @@ import numpy as np
 from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
-from .rng import scatter_planes, seed_into, shuffle_inplace
-from .kernel_ops import cttz, shr
+from .rng import scatter_planes, seed_words, shuffle_words
+from .kernel_ops import cttz, popcount, shr
 from .rulebook import next_demand_at, next_in_game
 from .state import S_CARDS, S_LEADER, S_LEFT, S_PLEN
 
-__all__ = ["MAX_CARDS", "supports", "top_card", "card_at", "put_card", "lay_paid", "deal_planes", "planes_of"]
+__all__ = ["MAX_CARDS", "supports", "top_card", "card_at", "put_card", "lay_paid", "deck_planes", "deal_planes",
+           "planes_of"]
 
 MAX_CARDS = 64
 _ONE = np.uint64(1)
@@ -74,40 +75,92 @@ def lay_paid(q0, q1, q2, p0, p1, p2, k, at, beggar_owed):
     return q0, q1, q2
 
 
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def deck_planes(a, N):
+    """The three planes of the cards ``a[:N]`` (N <= 64; bit k of plane b: bit b of card k),
+    without a branch per card: number cards set no bit."""
+    q0 = _ZERO
+    q1 = _ZERO
+    q2 = _ZERO
+    for k in range(N):
+        c = np.uint64(a[k])
+        b = np.uint64(k)
+        q0 |= (c & _ONE) << b
+        q1 |= ((c >> _ONE) & _ONE) << b
+        q2 |= (c >> _TWO) << b
+    return q0, q1, q2
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _even_bits(x):
+    """Bits 0, 2, 4, ... of ``x`` packed into its low 32 bits (the cards of seat 0 of two)."""
+    x &= np.uint64(0x5555555555555555)
+    x = (x | (x >> _ONE)) & np.uint64(0x3333333333333333)
+    x = (x | (x >> _TWO)) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    x = (x | (x >> np.uint64(4))) & np.uint64(0x00FF00FF00FF00FF)
+    x = (x | (x >> np.uint64(8))) & np.uint64(0x0000FFFF0000FFFF)
+    return (x | (x >> np.uint64(16))) & np.uint64(0x00000000FFFFFFFF)
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _every_nth(x, first, n, m):
+    """Bits ``first, first + n, ...`` (``m`` of them) of ``x`` packed into the low bits."""
+    out = _ZERO
+    b = np.uint64(first)
+    un = np.uint64(n)
+    for pos in range(m):
+        out |= ((x >> b) & _ONE) << np.uint64(pos)
+        b += un
+    return out
+
+
 @njit(nogil=True, cache=True, _nrt=False)
 def deal_planes(deck, n, seed, game, state, shuffled, d0, d1, d2, dl, init_out, i, per_seat):
     """Deal game ``game`` of table ``seed`` into planes exactly as `deals.deal_into` (the deck in
     canonical order, Fisher-Yates on the game's stream, card k to seat k mod n); ``state`` ends
     after the deal. With ``per_seat``, row ``i`` of ``init_out`` gets each hand's size, penalty
-    cards by kind and total tribute."""
+    cards by kind and total tribute.
+
+    Branch-free but for the loops: the random state stays in registers through the shuffle
+    (`rng.shuffle_words`), the shuffled deck becomes three planes in one pass (`deck_planes`)
+    and each seat's hand is every n-th bit of them (card k is seat k mod n's card k // n)."""
     N = deck.shape[0]
-    seed_into(state, seed, np.uint64(game))
+    s0, s1, s2, s3 = seed_words(seed, game)
     for k in range(N):
         shuffled[k] = deck[k]
-    shuffle_inplace(state, shuffled, N)
-    for s in range(n):
-        d0[s] = _ZERO
-        d1[s] = _ZERO
-        d2[s] = _ZERO
-        dl[s] = N // n + (1 if s < N % n else 0)
-        if per_seat:
-            for k in range(7):
-                init_out[i, k, s] = 0
+    s0, s1, s2, s3 = shuffle_words(shuffled, N, s0, s1, s2, s3)
+    state[0] = s0
+    state[1] = s1
+    state[2] = s2
+    state[3] = s3
+    q0, q1, q2 = deck_planes(shuffled, N)
+    if n == 2:
+        h = N - N // 2
+        d0[0] = _even_bits(q0)
+        d1[0] = _even_bits(q1)
+        d2[0] = _even_bits(q2)
+        d0[1] = _even_bits(q0 >> _ONE)
+        d1[1] = _even_bits(q1 >> _ONE)
+        d2[1] = _even_bits(q2 >> _ONE)
+        dl[0] = h
+        dl[1] = N - h
+    else:
+        for s in range(n):
+            m = N // n + (1 if s < N % n else 0)
+            d0[s] = _every_nth(q0, s, n, m)
+            d1[s] = _every_nth(q1, s, n, m)
+            d2[s] = _every_nth(q2, s, n, m)
+            dl[s] = m
+    if per_seat:
+        for s in range(n):
             init_out[i, 0, s] = dl[s]
-    # card k goes to seat k mod n at position k // n; only penalty cards set bits
-    s = 0
-    pos = 0
-    for k in range(N):
-        c = shuffled[k]
-        if c != 0:
-            d0[s], d1[s], d2[s] = put_card(d0[s], d1[s], d2[s], np.uint64(c), pos)
-            if per_seat:
-                init_out[i, np.int64(c), s] += 1
-                init_out[i, 6, s] += np.int64(c)
-        s += 1
-        if s == n:
-            s = 0
-            pos += 1
+            a0, a1, a2 = d0[s], d1[s], d2[s]
+            init_out[i, 1, s] = np.int64(popcount(a0 & ~a1 & ~a2))   # J: tribute 1
+            init_out[i, 2, s] = np.int64(popcount(~a0 & a1 & ~a2))   # Q: 2
+            init_out[i, 3, s] = np.int64(popcount(a0 & a1 & ~a2))    # K: 3
+            init_out[i, 4, s] = np.int64(popcount(~a0 & ~a1 & a2))   # A: 4
+            init_out[i, 5, s] = np.int64(popcount(a0 & ~a1 & a2))    # joker: 5
+            init_out[i, 6, s] = np.int64(popcount(a0)) + 2 * np.int64(popcount(a1)) + 4 * np.int64(popcount(a2))
 
 
 @njit(nogil=True, cache=True, _nrt=False)

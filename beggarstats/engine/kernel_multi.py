@@ -164,8 +164,7 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
             left += 1
     if left < n:
         return MultiResult(FALLBACK, 0, 0, -1)  # an empty hand at the deal: leave it to the exact kernel
-    left = n
-    remaining = n
+    left = n  # seats still in: also the place the next seat out gets
     _ring(ing, nxt, step)
     cards = 0
     tricks = 0
@@ -287,8 +286,7 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
                 snap[0] = np.uint64(n)  # no leader: the next comparison fails, then a new snapshot
                 lam = power
                 outc[np.uint64(turn)] = cards
-                place[np.uint64(turn)] = remaining
-                remaining -= 1
+                place[np.uint64(turn)] = left
                 left -= 1
                 _ring(ing, nxt, step)
                 if left == 1:
@@ -332,7 +330,7 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
             if empty_end and ln[np.uint64(played)] == 0:
                 holder = _sole_holder(ln)
                 if holder >= 0:
-                    return _empty_win(holder, ing, outc, place, remaining, L, q0, q1, q2, h0, h1, h2, ln,
+                    return _empty_win(holder, ing, outc, place, left, L, q0, q1, q2, h0, h1, h2, ln,
                                       minc, cards, tricks, limit)
             if cards >= limit:
                 return MultiResult(FALLBACK, cards, tricks, -1)
@@ -357,13 +355,12 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
             k += 1 if x == 0 else 0
         if out_at_end:
             if k > 0:
-                pl = remaining - k + 1
+                pl = left - k + 1
                 for s in range(n):
                     if ing[np.uint64(s)] and ln[np.uint64(s)] == 0:
                         ing[np.uint64(s)] = 0
                         outc[np.uint64(s)] = cards
                         place[np.uint64(s)] = pl
-                remaining -= k
                 left -= k
                 _ring(ing, nxt, step)
                 snap[0] = np.uint64(n)
@@ -402,7 +399,7 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
         if empty_end and not lapsed:
             holder = _sole_holder(ln)
             if holder >= 0:
-                return _empty_win(holder, ing, outc, place, remaining, 0, _ZERO, _ZERO, _ZERO, h0, h1, h2, ln,
+                return _empty_win(holder, ing, outc, place, left, 0, _ZERO, _ZERO, _ZERO, h0, h1, h2, ln,
                                   minc, cards, tricks, limit)
         if cards >= limit:
             return MultiResult(FALLBACK, cards, tricks, -1)
@@ -412,12 +409,12 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
             a = leader
             b = nxt[np.uint64(leader)]
             if ln[np.uint64(a)] > 0 and ln[np.uint64(b)] > 0:
-                return _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, remaining, end, beggar_mode,
+                return _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, left, end, beggar_mode,
                                  shuffle, detect, limit, stream, cards, tricks)
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
-def _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, remaining, end, beggar_mode, shuffle, detect, limit,
+def _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, left, end, beggar_mode, shuffle, detect, limit,
               stream, cards, tricks):
     """Finish a game with two seats ``a`` (the leader) and ``b`` left in `play_two`."""
     ua = np.uint64(a)
@@ -439,7 +436,7 @@ def _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, remaining, end, begg
     ln[ulo] = 0
     ing[ulo] = 0
     outc[ulo] = cards + oc
-    place[ulo] = remaining
+    place[ulo] = left
     place[uw] = 1
     return MultiResult(DONE, cards + c2, tricks + t2, w)
 
@@ -477,14 +474,14 @@ def _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place, cards, tricks, limit):
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def _empty_win(holder, ing, outc, place, remaining, L, q0, q1, q2, h0, h1, h2, ln, minc, cards, tricks,
+def _empty_win(holder, ing, outc, place, left, L, q0, q1, q2, h0, h1, h2, ln, minc, cards, tricks,
                limit):
     """End `empty`: the sole holder wins; the others still in go out together."""
     k = 0
     for s in range(ln.shape[0]):
         if ing[s] and s != holder:
             k += 1
-    pl = remaining - k + 1
+    pl = left - k + 1
     for s in range(ln.shape[0]):
         if ing[s] and s != holder:
             ing[s] = 0

@@ -9,7 +9,7 @@ from numba.core.extending import intrinsic
 
 from .kernel_cache import install as _install_kernel_cache
 
-__all__ = ["cttz", "shr"]
+__all__ = ["cttz", "popcount", "shr"]
 
 _ZERO = np.uint64(0)
 
@@ -24,6 +24,17 @@ def cttz(typingctx, x):
 
     def codegen(context, builder, signature, args):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """The number of set bits of a uint64: one instruction (popcnt) where the CPU has it."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
 
     return sig, codegen
 

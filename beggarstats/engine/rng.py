@@ -13,8 +13,8 @@ from numba import njit
 from .kernel_ops import cttz
 from .kernel_cache import install as _install_kernel_cache
 
-__all__ = ["mix64", "stream_state", "seed_into", "xoshiro", "next_u64", "bounded32", "bounded", "shuffle_inplace",
-           "scatter_inplace", "scatter_planes", "GameStream"]
+__all__ = ["mix64", "stream_state", "seed_words", "seed_into", "xoshiro", "next_u64", "bounded32", "bounded",
+           "shuffle_words", "shuffle_inplace", "scatter_inplace", "scatter_planes", "GameStream"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _GAME_MIX = np.uint64(0xD1B54A32D192ED03)
@@ -46,15 +46,25 @@ def mix64(x: int) -> int:
     return int(_splitmix(np.uint64(x & 0xFFFFFFFFFFFFFFFF))[1])
 
 
-@njit(cache=True)
-def seed_into(state, seed, game):
-    """Fill ``state`` (uint64[4]) with the stream of game ``game`` of the table seeded ``seed``."""
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def seed_words(seed, game):
+    """The four state words of game ``game`` of the table seeded ``seed`` (uint64 each), in
+    registers: `seed_into` writes them to an array."""
     x, a = _splitmix(np.uint64(seed))
     # Mix the game id through a second, independent odd constant so nearby (seed, game) pairs are
     # unrelated streams.
     x = a ^ (np.uint64(game) * _GAME_MIX)
-    for i in range(4):
-        x, state[i] = _splitmix(x)
+    x, s0 = _splitmix(x)
+    x, s1 = _splitmix(x)
+    x, s2 = _splitmix(x)
+    x, s3 = _splitmix(x)
+    return s0, s1, s2, s3
+
+
+@njit(cache=True)
+def seed_into(state, seed, game):
+    """Fill ``state`` (uint64[4]) with the stream of game ``game`` of the table seeded ``seed``."""
+    state[0], state[1], state[2], state[3] = seed_words(seed, game)
 
 
 def stream_state(seed: int, game: int) -> np.ndarray:
@@ -117,23 +127,40 @@ def bounded(s, m):
     return _bounded32(s, next_u64(s) & _MASK32, m)
 
 
-@njit(cache=True)
-def shuffle_inplace(s, a, n):
-    """Fisher-Yates shuffle of ``a[:n]`` (how a random deal is made); two swap positions per 64-bit output."""
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def shuffle_words(a, n, s0, s1, s2, s3):
+    """Fisher-Yates shuffle of ``a[:n]`` (how a random deal is made) on a state held in four words;
+    returns the state words after it. Two swap positions per 64-bit output, from the top down:
+    the one implementation, which `shuffle_inplace` applies to a state array.
+
+    The state never goes through memory (a store to ``a`` could alias a state array, so the
+    compiler would reload it every step), and the swaps are unconditional: the only branches are
+    the loop's and Lemire's rare redraw."""
     i = n - 1
-    while i > 0:
-        r = next_u64(s)
-        j = _bounded32(s, r & _MASK32, i + 1)
+    while i > 1:
+        r, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = bounded32(r & _MASK32, i + 1, s0, s1, s2, s3)
         t = a[i]
         a[i] = a[j]
         a[j] = t
-        i -= 1
-        if i > 0:
-            j = _bounded32(s, r >> np.uint64(32), i + 1)
-            t = a[i]
-            a[i] = a[j]
-            a[j] = t
-            i -= 1
+        j, s0, s1, s2, s3 = bounded32(r >> np.uint64(32), i, s0, s1, s2, s3)
+        t = a[i - 1]
+        a[i - 1] = a[j]
+        a[j] = t
+        i -= 2
+    if i == 1:  # an odd number of positions left: the last output's high half is not used
+        r, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = bounded32(r & _MASK32, 2, s0, s1, s2, s3)
+        t = a[1]
+        a[1] = a[j]
+        a[j] = t
+    return s0, s1, s2, s3
+
+
+@njit(cache=True)
+def shuffle_inplace(s, a, n):
+    """Fisher-Yates shuffle of ``a[:n]`` on the state array ``s`` (advanced in place): `shuffle_words`."""
+    s[0], s[1], s[2], s[3] = shuffle_words(a, n, s[0], s[1], s[2], s[3])
 
 
 @njit(cache=True)

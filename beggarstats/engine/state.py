@@ -20,16 +20,35 @@ from numba import njit, types
 
 from .kernel_cache import install as _install_kernel_cache
 
-__all__ = ["RingGame", "BitsGame", "new_ring_game", "new_bits_game", "is_bits", "SCALARS"]
+__all__ = ["RingGame", "BitsGame", "new_ring_game", "new_bits_game", "is_bits", "SCALARS", "CUT_SET", "CUT_CARDS",
+           "CUT_TRICKS", "CUT_SEATS", "CUT_HELD", "CUT_MIN", "CUT_OUT", "CUT_PLACE", "cut_slot", "cut_size"]
 
 # -- the scalars of a game in progress (slots of ``sc``) ------------------------------------------
-(S_LEADER, S_CARDS, S_TRICKS, S_OVER, S_WINNER, S_REMAINING, S_LEFT, S_PLEN, S_INTRICK, S_TURN,
- S_OWED, S_CLAIM, S_BEG, S_SHUF, S_RECORD) = range(15)
-SCALARS = 15
+(S_LEADER, S_CARDS, S_TRICKS, S_OVER, S_WINNER, S_LEFT, S_PLEN, S_INTRICK, S_TURN, S_OWED, S_CLAIM,
+ S_BEG, S_SHUF, S_RECORD) = range(14)
+SCALARS = 14
 # S_LEADER leads the next trick; S_CARDS / S_TRICKS the counts; S_OVER the game is won; S_WINNER;
-# S_REMAINING seats not yet placed; S_LEFT seats still in; S_PLEN cards on the pile; S_INTRICK a
+# S_LEFT seats still in, which is also the place the next seat out gets; S_PLEN cards on the pile; S_INTRICK a
 # trick was stopped at a cut-off and S_TURN, S_OWED, S_CLAIM, S_BEG are where it stood; S_SHUF piles
 # are shuffled; S_RECORD per-seat figures are recorded (off while replaying past a cut-off).
+
+# -- the figures saved at a cut-off (``cut``, int64[cut_size(n)]) -----------------------------------
+CUT_SET, CUT_CARDS, CUT_TRICKS = 0, 1, 2     # saved (0/1), cards and tricks at the cut-off
+CUT_SEATS = 4                                # then one block of n slots per seat figure:
+CUT_HELD, CUT_MIN, CUT_OUT, CUT_PLACE = 0, 1, 2, 3  # cards held, min_cards, out_cards, place
+
+
+@njit(nogil=True, cache=True, inline="always")
+def cut_slot(figure, n, seat):
+    """The slot of ``cut`` holding seat ``seat``'s figure ``figure`` (CUT_HELD ... CUT_PLACE) of ``n``."""
+    return CUT_SEATS + figure * n + seat
+
+
+@njit(nogil=True, cache=True, inline="always")
+def cut_size(n):
+    """The length of ``cut`` for ``n`` seats."""
+    return CUT_SEATS + 4 * n
+
 
 RingGame = namedtuple("RingGame", "hands head ln in_game pile sc min_cards out_cards place")
 BitsGame = namedtuple("BitsGame", "p0 p1 p2 ln in_game pile sc min_cards out_cards place")
