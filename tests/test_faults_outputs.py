@@ -48,7 +48,7 @@ def test_an_out_that_cannot_be_written_is_refused_before_the_run(tmp_path, capsy
     monkeypatch.setattr(summary_module, "_batch_engine", lambda: pytest.fail("a game was played"))
     (tmp_path / "dir.json").mkdir()
     (tmp_path / "full.json").symlink_to("/dev/full")
-    for out, says in ((tmp_path / "dir.json", "not a regular file"), (tmp_path / "full.json", "not a regular file"),
+    for out, says in ((tmp_path / "dir.json", "is a directory"), (tmp_path / "full.json", "not a regular file"),
                       (tmp_path / "none" / "x.json", "does not exist"), (tmp_path / "x.csv", "a .json file")):
         err = _error(capsys, ["summarize", "--games", "100", "--out", str(out)])
         assert says in err and str(out) in err and "--out" in err
@@ -94,7 +94,7 @@ def test_figures_write_atomically_and_mark_an_unfinished_folder(tmp_path, figure
     monkeypatch.setattr(fig, "savefig", lambda target, **kw: (Path(target).write_bytes(b"\x89PNG half"),
                                                             (_ for _ in ()).throw(KeyboardInterrupt())))
     with pytest.raises(KeyboardInterrupt):
-        figures_module._save(fig, png)
+        figures_module._Out(tmp_path, seed=1).save(fig, png.name, 1000, "standard")
     assert png.read_bytes() == b"the old figure" and os.listdir(tmp_path) == ["lengths.png"]
 
     def interrupted(out, *args):
@@ -129,7 +129,7 @@ def test_simulate_store_prints_its_summary_one_chunk_at_a_time(tmp_path, capsys,
     monkeypatch.setattr(Store, "read", lambda self, **kw: reads.append(kw) or real_read(self, **kw))
     assert main(argv + ["--store", str(tmp_path)]) == 0
     stored = capsys.readouterr().out
-    assert stored.replace(f"store:    {tmp_path}\n", "") == direct
+    assert stored.replace(f"store:    {tmp_path} (0 games loaded, 3,000 played)\n", "") == direct
     assert len(reads) == 6 and all(kw["stop"] - kw["start"] <= 500 for kw in reads)  # a chunk at a time
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .options import add_rule_options, rules_from_args, whole_number
+from .options import (add_force_option, add_jobs_option, add_progress_option, add_rule_options, check_overwrite,
+                      progress_wanted, rules_from_args, whole_number)
 
 __all__ = ["HELP", "add_parser", "run", "add_deck_counts", "counted_rules", "census_text"]
 
@@ -49,14 +50,16 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                     "are refused, and so is a census too large to finish (with its count and estimated time).")
     p.add_argument("--start", type=whole_number, default=0, help="first rank (default 0)")
     p.add_argument("--stop", type=whole_number, default=None, help="one past the last rank (default: every deal)")
-    p.add_argument("--jobs", type=whole_number, default=-1, help="parallel workers (default -1: all cores)")
+    add_jobs_option(p)
     p.add_argument("--chunk-size", type=whole_number, default=None, help="deals per task (default up to 262144)")
     p.add_argument("--store", metavar="DIR", default=None,
-                   help="save the summary there as it grows (rerun the same command to resume)")
-    p.add_argument("--out", metavar="FILE.json", default=None, help="write the summary to a JSON file")
+                   help="save the summary there as it grows (rerun the same command to resume; default: none)")
+    p.add_argument("--out", metavar="FILE.json", default=None,
+                   help="write the summary to a JSON file (default: none, print only)")
+    add_force_option(p)
     p.add_argument("--top", type=whole_number, default=100, help="longest deals kept (default 100)")
     p.add_argument("--max-deals", type=whole_number, default=None, help="refuse a census of more deals (default 1e10)")
-    p.add_argument("--progress", action="store_true", help="show a progress bar")
+    add_progress_option(p)
     add_rule_options(p, players=True)
     add_deck_counts(p, players=False)
     return p
@@ -87,12 +90,14 @@ def census_text(s) -> str:
 
 def run(args) -> int:
     from ..run.census import MAX_DEALS, census
+    from ..run.outputs import check_output_file
 
-    if args.out is not None and not args.out.endswith(".json"):
-        raise ValueError(f"--out must name a .json file, but {args.out!r} was passed")
+    if args.out is not None:  # before any deal is played
+        check_output_file(args.out, name="--out", suffix=".json")
+        check_overwrite([args.out], args)
     rules = counted_rules(args)
     try:
-        s = census(rules, n_jobs=args.jobs, progress=args.progress, store=args.store, start=args.start,
+        s = census(rules, n_jobs=args.jobs, progress=progress_wanted(args), store=args.store, start=args.start,
                    stop=args.stop, chunk_size=args.chunk_size, top=args.top,
                    max_deals=MAX_DEALS if args.max_deals is None else args.max_deals)
     except ValueError as exc:  # name the flags, not the Python parameters

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 from .options import (add_force_option, add_jobs_option, add_progress_option, add_rule_options, check_overwrite,
@@ -70,20 +69,15 @@ def seat_lines(seats) -> list[str]:
 
 
 def check_out_file(out: str, *, per_seat: bool = False) -> list[Path]:
-    """Refuse an ``--out`` that cannot be written, before simulating: not .parquet, a directory,
-    or in a directory that does not exist or is not writable. Returns the files it would write."""
-    if not out.endswith(".parquet"):
-        raise ValueError(f"--out must name a .parquet file, but {out!r} was passed")
-    path = Path(out)
+    """Refuse an ``--out`` that cannot be written, before simulating (`run.outputs.check_output_file`:
+    not .parquet, a directory or device, a parent missing or read-only). Returns the files it would
+    write: the games, and with ``per_seat`` the seats beside them."""
+    from ..run.outputs import check_output_file
+
+    path = check_output_file(out, name="--out", suffix=".parquet")
     targets = [path] + ([path.with_name(path.stem + "-seats.parquet")] if per_seat else [])
-    for target in targets:
-        if target.is_dir():
-            raise ValueError(f"--out {out!r}: {str(target)!r} is a directory")
-    parent = path.parent
-    if not parent.is_dir():
-        raise ValueError(f"--out {out!r}: the directory {str(parent)!r} does not exist")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ValueError(f"--out {out!r}: the directory {str(parent)!r} is not writable")
+    for target in targets[1:]:
+        check_output_file(target, name="--out")
     return targets
 
 

@@ -20,7 +20,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..game.checks import whole
 from ..game.rules import RULES_VERSION, Rules, check_rules
 from .arguments import check_run
 from .parallel import run_chunks
@@ -172,7 +171,6 @@ def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=-1, start=0, chunk_s
     if not _same_deals(rules_a, rules_b):
         raise ValueError("The values for `rules_a` and `rules_b` must deal alike (the same players, deck and jokers) "
                          f"to be paired, but {rules_a.name!r} and {rules_b.name!r} were passed.")
-    seed = check_seed(seed)
     seed = fresh_seed() if seed is None else seed
     total = [0, 0, 0, 0]
 

@@ -81,9 +81,11 @@ def check_output_file(path, *, name: str = "out", suffix: str | None = None) -> 
             mode = path.stat().st_mode
         except OSError:
             mode = 0
+        if stat.S_ISDIR(mode):
+            raise ValueError(f"{label} {str(path)!r} is a directory: pass the path of a file.")
         if not stat.S_ISREG(mode):
-            raise ValueError(f"{label} {str(path)!r} is not a regular file (a directory, device, pipe or dangling "
-                             f"link): pass the path of a file.")
+            raise ValueError(f"{label} {str(path)!r} is not a regular file (a device, pipe or dangling link): "
+                             f"pass the path of a file.")
     parent = path.parent
     if not parent.is_dir():
         raise ValueError(f"{label} {str(path)!r}: the directory {str(parent)!r} does not exist.")
