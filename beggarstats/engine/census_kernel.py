@@ -16,7 +16,8 @@ import numpy as np
 from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
-from .constants import FALLBACK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_PASSES_ON, P_STEP, WIN
+from .constants import (END_TRICK, FALLBACK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_PASSES_ON, P_STEP,
+                        WIN)
 from .hands_bits import put_card
 from .kernel_multi import new_table, play_multi
 from .kernel_two import play_two
@@ -91,7 +92,7 @@ def census_two(seq, sizes, count, prm, out_u32, out_small, need):
     stream = np.zeros(4, np.uint64)
     end = prm[P_END]
     beggar = prm[P_BEGGAR] != 0
-    plain = end == 0 and not beggar and prm[P_MAX_CARDS] < 0
+    plain = end == END_TRICK and not beggar and prm[P_MAX_CARDS] < 0
     for i in range(count):
         if i:
             next_sequence(seq)
@@ -99,7 +100,7 @@ def census_two(seq, sizes, count, prm, out_u32, out_small, need):
         a = (d0[0], d1[0], d2[0], sizes[0])
         b = (d0[1], d1[1], d2[1], sizes[1])
         if plain:
-            st, cards, tricks, w, m0, m1, oc = play_two(a, b, 0, False, True, False, -1, stream)
+            st, cards, tricks, w, m0, m1, oc = play_two(a, b, END_TRICK, False, True, False, -1, stream)
         else:
             st, cards, tricks, w, m0, m1, oc = play_two(a, b, end, beggar, True, False, prm[P_MAX_CARDS], stream)
         if st == FALLBACK:
