@@ -8,7 +8,7 @@ import numpy as np
 
 from beggarstats.engine import batch, hands_bits
 from beggarstats.engine.constants import pack_params
-from beggarstats.engine.fast import _assemble, _empty_raw
+from beggarstats.engine.fast import assemble, empty_raw
 from beggarstats.engine.rng import stream_state
 
 __all__ = ["play_deals"]
@@ -52,11 +52,11 @@ def play_deals(rules, deals, *, seed: int = 0, game: int = 0, streams=None,
         streams = np.stack([stream_state(seed, game + k) for k in range(m)]) if m else np.zeros((0, 4), np.uint64)
     streams = np.ascontiguousarray(streams, dtype=np.uint64).copy()
     prm = pack_params(rules)
-    out_u32, out_small, seat_out = _empty_raw(m, p)
+    out_u32, out_small, seat_out = empty_raw(m, p)
     n_cards = int(dl[0].sum()) if m else 0
     kernel = kernel or ("bits" if hands_bits.supports(n_cards, p) else "general")
     if kernel == "bits":
         batch.play_deals_bits(dh, dl, streams, prm, out_u32, out_small, seat_out)
     else:
         batch.play_deals_general(dh, dl, streams, prm, out_u32, out_small, seat_out)
-    return _assemble(out_u32, out_small, seat_out, None, True)
+    return assemble(out_u32, out_small, seat_out, None, True)

@@ -148,13 +148,13 @@ def play_ranks(rules, lo: int, hi: int) -> dict[str, np.ndarray]:
     """
     from . import batch
     from .constants import pack_params
-    from .fast import _assemble, _empty_raw
+    from .fast import assemble, empty_raw
 
     count = hi - lo
     seq = sequence_at(lo, rules)
     sizes = np.asarray(hand_sizes(rules), np.int64)
     prm = pack_params(rules)
-    out_u32, out_small, seat_out = _empty_raw(count, rules.players)
+    out_u32, out_small, seat_out = empty_raw(count, rules.players)
     need = np.zeros(count, np.uint8)
     (census_two if rules.players == 2 else census_multi)(seq, sizes, count, prm, out_u32, out_small, need)
     rows = np.flatnonzero(need)
@@ -168,8 +168,8 @@ def play_ranks(rules, lo: int, hi: int) -> dict[str, np.ndarray]:
                 dh[j, seat, :sizes[seat]] = s[at:at + sizes[seat]]
                 at += sizes[seat]
         dl = np.tile(sizes, (rows.size, 1))
-        o32, osm, oseat = _empty_raw(rows.size, p)
+        o32, osm, oseat = empty_raw(rows.size, p)
         batch.play_deals_bits(dh, dl, np.zeros((rows.size, 4), np.uint64), prm, o32, osm, oseat)
         out_u32[:, rows] = o32
         out_small[:, rows] = osm
-    return _assemble(out_u32, out_small, seat_out, None, False)
+    return assemble(out_u32, out_small, seat_out, None, False)

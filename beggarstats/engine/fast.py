@@ -97,7 +97,7 @@ def compile_apart(kernel: str) -> float:
     return time.process_time() - started
 
 
-def _empty_raw(n_games: int, p: int):
+def empty_raw(n_games: int, p: int):
     """The kernels' result arrays, one row per figure so that each figure is a contiguous row
     handed out without a copy: uint32[6, n] (cards, tricks, loop_start_tricks, loop_start_cards,
     loop_tricks, loop_cards), int8[3, n] (outcome, winner, looped), int64[n, 3, p] per seat (min_cards,
@@ -106,7 +106,7 @@ def _empty_raw(n_games: int, p: int):
             np.zeros((n_games, 3, p), dtype=np.int64))
 
 
-def _assemble(out_u32, out_small, seat_out, init_out, per_seat: bool) -> dict[str, np.ndarray]:
+def assemble(out_u32, out_small, seat_out, init_out, per_seat: bool) -> dict[str, np.ndarray]:
     res = {
         "cards": out_u32[0],
         "tricks": out_u32[1],
@@ -176,7 +176,7 @@ def _run_entry(kernel, rules, seed, games, per_seat):
     p = rules.players
     deck = rules.deck_cards()
     prm = pack_params(rules)
-    out_u32, out_small, seat_out = _empty_raw(len(games), p)
+    out_u32, out_small, seat_out = empty_raw(len(games), p)
     init_out = np.zeros((len(games), 7, p), dtype=np.int64)
     outs = (out_u32, out_small, seat_out, init_out, per_seat)
     if kernel == "general":
@@ -192,4 +192,4 @@ def _run_entry(kernel, rules, seed, games, per_seat):
         rows = np.flatnonzero(need)
         if rows.size:  # the exact driver, compiled the first time a run needs it
             batch.replay_bits(deck, p, prm, seed, games, rows, *outs)
-    return _assemble(out_u32, out_small, seat_out, init_out, per_seat)
+    return assemble(out_u32, out_small, seat_out, init_out, per_seat)

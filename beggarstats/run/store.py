@@ -94,7 +94,7 @@ def default_path(rules: Rules, seed: int, per_seat: bool = False) -> Path:
 
 def _atomic_write_bytes(path: Path, data: bytes) -> None:
     """``data`` into ``path`` through a temporary file of an unpredictable name in the same directory
-    (`outputs.replacing`; an OSError is raised as it is, for `_unwritable` to say)."""
+    (`outputs.replacing`; an OSError is raised as it is, for `unwritable` to say)."""
     write_bytes(path, data, what=None)
 
 
@@ -243,7 +243,7 @@ class _Lock:
                             f"{str(self.path / self.name)!r}). Wait for that run to finish and run again: only the "
                             f"games still missing then are played.") from None
         except OSError as exc:
-            raise _unwritable(self.path, exc) from None
+            raise unwritable(self.path, exc) from None
         return self
 
     def __exit__(self, *exc):
@@ -256,7 +256,7 @@ def write_lock(path, name: str = LOCK, what: str = "store") -> _Lock:
     return _Lock(Path(path), name, what)
 
 
-def _unwritable(path: Path, exc: OSError) -> OSError:
+def unwritable(path: Path, exc: OSError) -> OSError:
     why = exc.strerror or str(exc)
     full = " The disk is full: free some space" if exc.errno == errno.ENOSPC else \
         " Make it writable (or copy it somewhere writable)"
@@ -340,7 +340,7 @@ class Store:
                 path.mkdir(parents=True, exist_ok=True)
                 _atomic_write_bytes(path / MANIFEST, _manifest_bytes(manifest))
             except OSError as exc:
-                raise _unwritable(path, exc) from None
+                raise unwritable(path, exc) from None
             return cls(path, manifest)
         cls._check_format(path, manifest)
         if manifest.get("key") != key:
@@ -363,7 +363,7 @@ class Store:
             try:
                 _atomic_write_bytes(self.path / MANIFEST, _manifest_bytes(manifest))
             except OSError as exc:
-                raise _unwritable(self.path, exc) from None
+                raise unwritable(self.path, exc) from None
         self.manifest = manifest
 
     def drop_cut_short(self, start: int, stop: int) -> list[Path]:
@@ -392,7 +392,7 @@ class Store:
                 data = _parquet_bytes(with_attrs(table, attrs))
                 _atomic_write_bytes(self.path / f"{kind}-{lo:012d}-{hi:012d}-{_crc(data)}.parquet", data)
         except OSError as exc:
-            raise _unwritable(self.path, exc) from None
+            raise unwritable(self.path, exc) from None
 
     # -- chunks ----------------------------------------------------------------------------------
     def _files(self, kind: str) -> list[tuple[int, int, str, Path]]:

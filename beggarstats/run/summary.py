@@ -42,7 +42,7 @@ from ..game.checks import whole
 from .arguments import check_run
 from .limits import MAX_GAME_ID
 from .outputs import check_output_dir, write_text
-from .store import Store, StoreError, _unwritable, write_lock
+from .store import Store, StoreError, unwritable, write_lock
 from ..engine.fast import OUTCOME_CODES
 from .parallel import run_chunks
 from .seeds import fresh_seed
@@ -600,7 +600,7 @@ def resume_summary(config: Summary, store, start: int, stop: int, work, **drive)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise _unwritable(path.parent, exc) from None
+        raise unwritable(path.parent, exc) from None
     with write_lock(path.parent, SUMMARY_LOCK, "summary store"):  # one writer: a second run is refused
         total = _same_run(_saved(path), config, path)  # as saved by a run that held the lock before
         total.save(path)  # fails now, not after the run, if the file cannot be written
