@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .options import (add_force_option, add_jobs_option, add_progress_option, add_rule_options, check_overwrite,
+from .options import (add_jobs_option, add_progress_option, add_rule_options, add_summary_outputs, check_summary_out,
                       progress_wanted, rules_from_args, whole_number)
 
 __all__ = ["HELP", "add_parser", "run", "add_deck_counts", "counted_rules", "census_text"]
@@ -52,11 +52,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--stop", type=whole_number, default=None, help="one past the last rank (default: every deal)")
     add_jobs_option(p)
     p.add_argument("--chunk-size", type=whole_number, default=None, help="deals per task (default up to 262144)")
-    p.add_argument("--store", metavar="DIR", default=None,
-                   help="save the summary there as it grows (rerun the same command to resume; default: none)")
-    p.add_argument("--out", metavar="FILE.json", default=None,
-                   help="write the summary to a JSON file (default: none, print only)")
-    add_force_option(p)
+    add_summary_outputs(p)
     p.add_argument("--top", type=whole_number, default=100, help="longest deals kept (default 100)")
     p.add_argument("--max-deals", type=whole_number, default=None, help="refuse a census of more deals (default 1e10)")
     add_progress_option(p)
@@ -90,11 +86,8 @@ def census_text(s) -> str:
 
 def run(args) -> int:
     from ..run.census import MAX_DEALS, census
-    from ..run.outputs import check_output_file
 
-    if args.out is not None:  # before any deal is played
-        check_output_file(args.out, name="--out", suffix=".json")
-        check_overwrite([args.out], args)
+    check_summary_out(args)  # before anything is played
     rules = counted_rules(args)
     try:
         s = census(rules, n_jobs=args.jobs, progress=progress_wanted(args), store=args.store, start=args.start,

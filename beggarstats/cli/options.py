@@ -10,6 +10,7 @@ from pathlib import Path
 
 __all__ = ["add_rule_options", "rules_from_args", "check_run_options", "whole_number", "flag_of", "HELP",
            "add_jobs_option", "add_progress_option", "progress_wanted", "add_force_option", "check_overwrite",
+           "add_summary_outputs", "check_summary_out",
            "percent", "JOBS_DEFAULT", "rule_flags"]
 
 JOBS_DEFAULT = -1  # every batch command: all cores (a seed fixes every game whatever --jobs)
@@ -177,3 +178,22 @@ def check_run_options(args, count: str) -> None:
               n_jobs=getattr(args, "jobs", None), chunk_size=getattr(args, "chunk_size", None), low=1,
               names={"n": f"--{count}", "start": "--start", "seed": "--seed", "n_jobs": "--jobs",
                      "chunk_size": "--chunk-size"})
+
+
+def add_summary_outputs(p) -> None:
+    """``--store DIR``, ``--out FILE.json`` and ``--force``: where `summarize` and `census` keep a Summary."""
+    p.add_argument("--store", metavar="DIR", default=None,
+                   help="save the summary there as it grows (rerun the same command to resume; default: none)")
+    p.add_argument("--out", metavar="FILE.json", default=None,
+                   help="write the summary to a JSON file (default: none, print only)")
+    add_force_option(p)
+
+
+def check_summary_out(args) -> None:
+    """Refuse an ``--out`` a Summary cannot be written to (not .json, a directory or device, a
+    missing or read-only folder, an existing file without --force), before anything is played."""
+    if args.out is not None:
+        from ..run.outputs import check_output_file
+
+        check_output_file(args.out, name="--out", suffix=".json")
+        check_overwrite([args.out], args)

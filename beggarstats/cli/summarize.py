@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .options import (add_force_option, add_jobs_option, add_progress_option, add_rule_options, check_overwrite,
+from .options import (add_jobs_option, add_progress_option, add_rule_options, add_summary_outputs, check_summary_out,
                       check_run_options, progress_wanted, rules_from_args, whole_number)
 from .simulate import overview_text
 
@@ -23,11 +23,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--start", type=whole_number, default=0, help="first game id (default 0)")
     add_jobs_option(p)
     p.add_argument("--chunk-size", type=whole_number, default=None, help="games per task (default up to 65536)")
-    p.add_argument("--store", metavar="DIR", default=None,
-                   help="save the summary there as it grows (rerun the same command to resume; default: none)")
-    p.add_argument("--out", metavar="FILE.json", default=None,
-                   help="write the summary to a JSON file (default: none, print only)")
-    add_force_option(p)
+    add_summary_outputs(p)
     p.add_argument("--top", type=whole_number, default=100, help="longest finished games kept (default 100)")
     add_progress_option(p)
     add_rule_options(p, players=True)
@@ -42,14 +38,10 @@ def summary_text(s) -> str:
 
 
 def run(args) -> int:
-    from ..run.outputs import check_output_file
     from ..run.summary import summarize
 
     check_run_options(args, "games")
-    if args.out is not None:  # before any game is played: a directory, /dev/full, a read-only folder
-        check_output_file(args.out, name="--out", suffix=".json")
-    if args.out is not None:
-        check_overwrite([args.out], args)
+    check_summary_out(args)  # before anything is played
     rules = rules_from_args(args)
     try:
         s = summarize(args.games, rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
