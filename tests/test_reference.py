@@ -28,6 +28,20 @@ def test_never_ending_cycle_really_repeats():
     assert sum(t.cards for t in r.trace[4:66]) == 440
 
 
+
+def test_trick_states_follow_the_published_cycle():
+    # Casella 2024 (RULES.md section 10): the state after 4 tricks comes back 62 tricks later, and
+    # at no boundary between; Nessler 2022 is over after its 1164 tricks, not after 1163.
+    from beggarstats.engine.reference import trick_states
+    from beggarstats.game.cards import parse_deal
+
+    states, over = trick_states(parse_deal(NEVER_ENDING), Rules(), 4, 62)
+    assert len(states) == 63 and not over
+    assert states[-1] == states[0] and states[0] not in states[1:-1]
+    assert sum(len(h) for h in states[0][2]) == 52
+    assert trick_states(parse_deal(RECORD), Rules(), 1163, 1)[1] is True
+    assert trick_states(parse_deal(RECORD), Rules(), 1162, 1)[1] is False
+
 def _camicia_cases():
     path = Path(__file__).parent / "data" / "camicia_cases.csv"
     with open(path, newline="") as fh:

@@ -1,7 +1,7 @@
 """Loops as cycles: the trick-boundary states a looping deal repeats forever, in a canonical form.
 
 A deal loops when a trick-boundary state (who leads, who is still in, every hand in order: the
-state of `reference._Game.state`) comes back (docs/RULES.md §5). From then on play repeats a cycle
+state of `reference.trick_states`) comes back (docs/RULES.md §5). From then on play repeats a cycle
 of ``period`` states. `cycle_states` lists them by playing the deal with the reference engine;
 `canonical_cycle` writes the cycle from its smallest state (Python's tuple order), so that every deal
 falling into the same cycle, whichever state it enters by, gets the same form; seats keep their
@@ -11,7 +11,7 @@ numbers (a cycle and its mirror image with the seats exchanged are two cycles, u
 
 from __future__ import annotations
 
-from .reference import _Game
+from .reference import trick_states
 
 __all__ = ["cycle_states", "canonical_cycle", "half_swap", "state_text"]
 
@@ -19,18 +19,10 @@ __all__ = ["cycle_states", "canonical_cycle", "half_swap", "state_text"]
 def cycle_states(deal, rules, start_tricks: int, period: int) -> list[tuple]:
     """The ``period`` trick-boundary states of the cycle a deal enters after ``start_tricks`` tricks
     (a census's ``loop_start_tricks`` and ``loop_tricks``); checked to close on itself."""
-    game = _Game(deal, rules, None, False)
-    game.seen = None  # no loop check: play on through the cycle
-    game.check_empty_end()
-    for _ in range(start_tricks):
-        game.play_trick()
-    states = []
-    for _ in range(period):
-        states.append(game.state())
-        game.play_trick()
-    if game.over or game.state() != states[0]:
+    states, over = trick_states(deal, rules, start_tricks, period)
+    if over or states[-1] != states[0]:
         raise ValueError(f"The deal does not repeat its state of trick {start_tricks} after {period} more tricks.")
-    return states
+    return states[:-1]
 
 
 def canonical_cycle(states) -> tuple:

@@ -11,7 +11,7 @@ from collections import deque
 from ..game.cards import JOKER, format_deal
 from ..game.results import GameResult, Trick
 
-__all__ = ["play_hands"]
+__all__ = ["play_hands", "trick_states"]
 
 
 class _Game:
@@ -273,3 +273,21 @@ def play_hands(hands, rules, *, rng=None, trace: bool = False) -> GameResult:
     game = _Game(hands, rules, rng, trace)
     game.play()
     return game.result()
+
+
+
+def trick_states(hands, rules, skip: int, count: int) -> tuple[list[tuple], bool]:
+    """The trick-boundary states (`_Game.state`: leader, who is still in, every hand) after
+    ``skip``, ``skip + 1``, ..., ``skip + count`` tricks of a deal, played without the loop check
+    (so on through a cycle), and whether the game is over after them. No shuffle variants (they
+    need a stream)."""
+    game = _Game(hands, rules, None, False)
+    game.seen = None  # no loop check: play on through the cycle
+    game.check_empty_end()
+    for _ in range(skip):
+        game.play_trick()
+    states = [game.state()]
+    for _ in range(count):
+        game.play_trick()
+        states.append(game.state())
+    return states, game.over

@@ -24,7 +24,7 @@ from ..game.rules import RULES_VERSION, check_rules
 from .store import Store
 from .tables import GamesFrameBuilder, SeatsFrameBuilder, games_table, id_type, seats_table
 
-__all__ = ["simulate", "simulate_to_store", "replay", "DEFAULT_CHUNK_SIZE", "PEAK_BYTES_PER_GAME", "peak_bytes_per_game"]
+__all__ = ["simulate", "simulate_to_store", "replay", "batch_engine", "DEFAULT_CHUNK_SIZE", "PEAK_BYTES_PER_GAME", "peak_bytes_per_game"]
 
 # Peak memory of `simulate` per game (and per seat row with per_seat), for refusing a frame that
 # cannot fit before anything is played: the frame (26.5 bytes per game, 32.6 with 32-bit trick
@@ -38,10 +38,13 @@ _PEAK_BYTES_PER_WIDE_ID = 4
 _PEAK_BYTES_PER_SEAT = 52
 
 
-def _batch_engine():
-    """`engine.fast.play_games`, imported late (tests substitute a stand-in here)."""
+def batch_engine():
+    """`engine.fast.play_games`, imported late (numba loads with the first batch, not with the API)."""
     from ..engine.fast import play_games
     return play_games
+
+
+_batch_engine = batch_engine  # what this module's runs call: tests substitute a stand-in here
 
 
 def _run_chunk(lo, hi, *, engine, rules, seed, per_seat, ids_as, raw=False):

@@ -47,7 +47,7 @@ from ..engine.fast import OUTCOME_CODES
 from .parallel import run_chunks
 from .seeds import fresh_seed
 from ..game.rules import RULES_VERSION, Rules, check_rules
-from .simulate import _batch_engine
+from .simulate import batch_engine as _batch_engine  # the seam tests substitute
 
 __all__ = ["Summary", "summarize", "summarize_store", "load_summary", "summarize_chunk", "resume_summary",
            "DEFAULT_CAP", "DEFAULT_TOP", "DEFAULT_CHECKPOINT", "SUMMARY_FILE"]
