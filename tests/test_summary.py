@@ -246,7 +246,9 @@ def test_ctrl_c_saves_everything_finished(tmp_path):
     assert summarize(200_000, n_jobs=2, store=tmp_path) == summarize(200_000, seed=11, n_jobs=2)
 
 
-@pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])
+# worker processes (seconds to start, each importing numba and loading the kernels) are another
+# backend, in the slow tier as tests/test_scaling.py's are; the quick tier keeps the dask path itself
+@pytest.mark.parametrize("processes", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["threads", "processes"])
 def test_dask_cluster(processes):
     import dask.distributed as distributed
 
@@ -475,6 +477,27 @@ def test_the_findings_table_carries_the_scale_rows():
     direct = pd.concat([sa.scale_findings(load_summary(p)) for p in FINDINGS], ignore_index=True)
     assert [r["estimate"] for r in rows] == pytest.approx(direct["estimate"].tolist(), rel=1e-12)
     assert scale_rows(ROOT / "notebooks") == []  # no summaries there: no rows
+
+
+def test_the_scale_rows_of_a_file_are_computed_once_per_state_of_the_file(tmp_path, monkeypatch):
+    """`beggarstats figures` and the tests ask for the same committed runs' rows again and again
+    (seconds of tail-model fits each time): a file read before gives its rows again, a changed file
+    is read afresh, and the rows handed out are copies."""
+    import shutil
+
+    from beggarstats.report import figures
+
+    shutil.copy(FINDINGS[0], tmp_path / "summary-p2.json")
+    real, calls = sa.record_range, []
+    monkeypatch.setattr(sa, "record_range", lambda s: calls.append(s.n_games) or real(s))
+    first = figures.scale_rows(tmp_path)
+    first[0]["estimate"] = -1.0  # the caller's copy
+    again = figures.scale_rows(tmp_path)
+    assert len(calls) == 1 and again[0]["estimate"] != -1.0 and len(again) == 6
+    later = (tmp_path / "summary-p2.json").stat().st_mtime_ns + 10**9
+    os.utime(tmp_path / "summary-p2.json", ns=(later, later))  # written again (the same summary)
+    pd.testing.assert_frame_equal(pd.DataFrame(figures.scale_rows(tmp_path)), pd.DataFrame(again))
+    assert len(calls) == 2
 
 
 @pytest.mark.parametrize("name", ["length_summary", "length_distribution", "kaplan_meier", "seat_win_rates",

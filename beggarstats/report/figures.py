@@ -8,6 +8,7 @@ number, ``games`` (the 2-player standard run); see `sizes`. Statistics come from
 
 from __future__ import annotations
 
+import functools
 import numbers
 import textwrap
 from importlib import metadata
@@ -510,28 +511,34 @@ def scale_rows(folder: Path) -> list[dict]:
     and 10^8 3-6 player deals, made by `beggarstats summarize`) as rows of the findings table; none
     where the folder has no summaries (an installed package has no ``data/``). They test nothing,
     so they stay outside the Holm family."""
-    paths = sorted(Path(folder).glob("summary-p*.json"))
-    if not paths:
-        return []
+    rows = []
+    for path in sorted(Path(folder).glob("summary-p*.json")):
+        info = path.stat()  # a file as it was read before: its rows again (seconds of model fits each)
+        rows.extend(dict(row) for row in _scale_rows_of(str(path), info.st_mtime_ns, info.st_size))
+    return rows
+
+
+@functools.lru_cache(maxsize=32)
+def _scale_rows_of(path: str, mtime_ns: int, size: int) -> tuple[dict, ...]:
+    """`scale_rows` of one summary file, computed once per state of the file (``mtime_ns``, ``size``)."""
     from ..analysis import summaries as sa
     from ..run.summary import load_summary
 
+    s = load_summary(path)
     rows = []
-    for path in paths:
-        s = load_summary(path)
-        for kind, row in zip(_SCALE_UNITS, sa.scale_findings(s).itertuples()):
-            name = f"at scale: {row.finding}" + (f" (seed {s.seed}, {row.method.split(', ')[-1]})" if kind == "longest" else "")
-            rows.append(finding(name, row.estimate, row.low, row.high, row.games, _SCALE_UNITS[kind],
-                                key=f"scale_{kind}_p{s.rules.players}"))
-        models = sa.record_range(s)
-        geo = models[models["model"] == "geometric"]
-        rows.append(finding(f"at scale: random deals to expect one longer than {sa.RECORD_CARDS:,} cards, {s.rules.players} "
-                            f"players: the range of the tail models (geometric fitted beyond "
-                            f"{geo['threshold'].min():,.0f} to {geo['threshold'].max():,.0f} cards, and a log-linear "
-                            "hazard; the interval spans their 95% intervals)", models["deals"].iloc[0],
-                            models["deals_low"].min(), models["deals_high"].max(), s.n_games, "deals",
-                            key=f"scale_record_range_p{s.rules.players}"))
-    return rows
+    for kind, row in zip(_SCALE_UNITS, sa.scale_findings(s).itertuples()):
+        name = f"at scale: {row.finding}" + (f" (seed {s.seed}, {row.method.split(', ')[-1]})" if kind == "longest" else "")
+        rows.append(finding(name, row.estimate, row.low, row.high, row.games, _SCALE_UNITS[kind],
+                            key=f"scale_{kind}_p{s.rules.players}"))
+    models = sa.record_range(s)
+    geo = models[models["model"] == "geometric"]
+    rows.append(finding(f"at scale: random deals to expect one longer than {sa.RECORD_CARDS:,} cards, {s.rules.players} "
+                        f"players: the range of the tail models (geometric fitted beyond "
+                        f"{geo['threshold'].min():,.0f} to {geo['threshold'].max():,.0f} cards, and a log-linear "
+                        "hazard; the interval spans their 95% intervals)", models["deals"].iloc[0],
+                        models["deals_low"].min(), models["deals_high"].max(), s.n_games, "deals",
+                        key=f"scale_record_range_p{s.rules.players}"))
+    return tuple(rows)
 
 
 SHUFFLE_MARGIN = 1.0  # cards: the equivalence margin of the shuffle question ("no practical effect")
