@@ -126,13 +126,6 @@ def test_the_provenance_line_names_games_seed_rules_and_versions():
     assert provenance("700 games in 14 runs", 1, "x").startswith("700 games in 14 runs, seed 1")
 
 
-def test_no_cache_writes_no_store(tmp_path, monkeypatch, mpl_agg, run_cache):
-    monkeypatch.chdir(tmp_path)
-    assert main(["figures", "--games", "500", "--out", "out", "--no-progress", "--jobs", "1"]) == 0  # the default
-    assert not (tmp_path / "data").exists() and not any(run_cache.iterdir())
-    assert (tmp_path / "out" / "findings.md").exists()
-
-
 @pytest.mark.parametrize("argv, message", [
     (["--games", "0"], "--games must be a whole number >= 1"),
     (["--games", "-5"], "--games must be a whole number >= 1"),
@@ -155,9 +148,12 @@ def test_make_figures_refuses_bad_arguments(tmp_path):
         make_figures(tmp_path, games=10, n_jobs=0, progress=False)
 
 
-def test_the_progress_bar_counts_every_game_once(tmp_path, monkeypatch, mpl_agg):
+def test_the_progress_bar_counts_every_game_once_and_no_cache_writes_no_store(tmp_path, monkeypatch, mpl_agg,
+                                                                             run_cache):
     """The bar's total is the games of every run and it ends there (a sane rate and time left), not
-    a count of steps of very different sizes."""
+    a count of steps of very different sizes. Without ``--cache`` (the default) nothing is written
+    but the figures: no store, nothing in the working directory. (One run for both: a figures run
+    costs seconds whatever its size.)"""
     from beggarstats.report import figures
 
     seen = {"done": 0, "labels": []}
@@ -179,7 +175,10 @@ def test_the_progress_bar_counts_every_game_once(tmp_path, monkeypatch, mpl_agg)
             assert self.bar.postfix.endswith(label)  # shown at once, while the step runs
 
     monkeypatch.setattr(figures, "_Steps", Spy)
-    figures.make_figures(tmp_path / "f", games=400, n_jobs=1, store=False, progress=True, prose=False)
+    monkeypatch.chdir(tmp_path)
+    assert main(["figures", "--games", "400", "--out", "out", "--progress", "--jobs", "1"]) == 0
+    assert not (tmp_path / "data").exists() and not any(run_cache.iterdir())
+    assert [p.name for p in tmp_path.iterdir()] == ["out"] and (tmp_path / "out" / "findings.md").exists()
     n = sizes(400)
     assert seen["done"] == seen["total"] == (n["main2"] + 4 * n["main"] + len(variant_rules()) * n["variant"]
                                              + 5 * n["seats"] + len(small_decks()) * n["small"])
