@@ -275,7 +275,6 @@ def play_hands(hands, rules, *, rng=None, trace: bool = False) -> GameResult:
     return game.result()
 
 
-
 def trick_states(hands, rules, skip: int, count: int) -> tuple[list[tuple], bool]:
     """The trick-boundary states (`_Game.state`: leader, who is still in, every hand) after
     ``skip``, ``skip + 1``, ..., ``skip + count`` tricks of a deal, played without the loop check
