@@ -142,9 +142,9 @@ def test_many_players(players):
 
 
 # The full decks without a cut-off: every game of both sweeps' seeds is a plain win (no loop, no
-# cut-off, no seat out at the deal: checked below), the path 10,000 games per table already take in
+# cut-off: checked below), the path that 10,000 games per table already take in
 # the sweep above and tests/test_anchor.py and test_simulate.py take again. At 0.6-3.3 ms a game in
-# the reference engine they were 62% of this sweep's time; they get 10,000 more games of another
+# the reference engine they were half of this sweep's time; they get 10,000 more games of another
 # seed. What 40,000 games are for - the rare loops, cut-offs at the repeat, players going out - is
 # in the small decks, which keep them.
 PLAIN_WINS = {"standard", "italian", "leader_next"}
