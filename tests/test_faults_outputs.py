@@ -119,18 +119,59 @@ def test_figures_too_large_is_refused_before_compiling(tmp_path, capsys, monkeyp
     assert not (tmp_path / "f").exists()
 
 
-def test_simulate_store_prints_its_summary_one_chunk_at_a_time(tmp_path, capsys, monkeypatch):
-    argv = ["simulate", "--games", "3000", "--seed", "5", "--start", "7", "--players", "3", "--chunk-size", "500"]
-    assert main(argv) == 0
-    direct = capsys.readouterr().out
+def _counting_reads(monkeypatch) -> list:
+    """Every `Store.read` call from now on, by its arguments (and `Store.frame` fails the test)."""
     monkeypatch.setattr(Store, "frame", lambda *a, **k: pytest.fail("the whole run was read back"))
     reads = []
     real_read = Store.read
     monkeypatch.setattr(Store, "read", lambda self, **kw: reads.append(kw) or real_read(self, **kw))
+    return reads
+
+
+def test_simulate_store_summarises_while_it_writes(tmp_path, capsys, monkeypatch):
+    """Item 12: the printout of ``simulate --store`` is aggregated chunk by chunk as the chunks are
+    written; nothing is read back (it read every chunk back after the run)."""
+    from beggarstats.cli.simulate import summary
+
+    argv = ["simulate", "--games", "3000", "--seed", "5", "--start", "7", "--players", "3", "--chunk-size", "500"]
+    assert main(argv) == 0
+    direct = capsys.readouterr().out
+    reads = _counting_reads(monkeypatch)
     assert main(argv + ["--store", str(tmp_path)]) == 0
     stored = capsys.readouterr().out
+    assert reads == []  # not one chunk read back
     assert stored.replace(f"store:    {tmp_path} (0 games loaded, 3,000 played)\n", "") == direct
-    assert len(reads) == 6 and all(kw["stop"] - kw["start"] <= 500 for kw in reads)  # a chunk at a time
+    exact = bs.summarize(3000, rules=bs.Rules(players=3), seed=5, start=7, n_jobs=1)
+    assert stored.startswith(summary(exact) + "\n")  # the Summary summarize gives, to the last line
+
+
+def test_a_resumed_simulate_store_reads_back_only_what_it_loads(tmp_path, capsys, monkeypatch):
+    argv = ["simulate", "--seed", "5", "--players", "3", "--chunk-size", "500", "--store", str(tmp_path)]
+    assert main(argv + ["--games", "1500"]) == 0
+    capsys.readouterr()
+    reads = _counting_reads(monkeypatch)
+    assert main(argv + ["--games", "3000"]) == 0
+    resumed = capsys.readouterr().out
+    assert sorted((kw["start"], kw["stop"]) for kw in reads) == [(0, 500), (500, 1000), (1000, 1500)]
+    assert main(["simulate", "--games", "3000", "--seed", "5", "--players", "3"]) == 0
+    direct = capsys.readouterr().out
+    assert resumed == direct + f"store:    {tmp_path} (1,500 games loaded, 1,500 played)\n"
+
+
+def test_store_and_summarize_equals_summarize(tmp_path):
+    """Loaded and played games together, a loaded chunk cut by ``start``, per-seat rows, two jobs,
+    loops and games past the cap: the Summary is summarize's."""
+    from beggarstats.game.decks import Deck
+
+    rules = bs.Rules(deck=Deck.from_counts([4, 2, 0, 0, 0]))  # loops: 6% of these games
+    bs.simulate_to_store(3000, rules=rules, seed=7, store=tmp_path, chunk_size=700, n_jobs=1, start=10, per_seat=True)
+    st, s, played = summary_module.store_and_summarize(3000, rules=rules, store=tmp_path, start=500, n_jobs=2,
+                                                       chunk_size=300, per_seat=True, cap=6, top=7)
+    direct = bs.summarize(3000, rules=rules, seed=7, start=500, cap=6, top=7, n_jobs=1)
+    assert direct.outcomes[1] > 0 and direct.over_cap["game"].size > 0
+    assert s == direct and played == 490 and st.seed == 7  # the store's seed (seed=None)
+    with pytest.raises(ValueError, match="both `reduce` and `collect`"):
+        bs.simulate_to_store(10, seed=1, store=tmp_path / "x", reduce=len)
 
 
 def test_summarize_store_equals_summarize(tmp_path):
