@@ -8,9 +8,9 @@ resident set (RSS) as the baseline, reset the peak (``/proc/self/clear_refs``), 
 and read the process's peak RSS since then (``VmHWM``; ``getrusage`` where it cannot be reset:
 what the operating system had to provide). ``peak`` is peak RSS minus baseline;
 ``frame`` is ``memory_usage(deep=True)`` of the returned frame(s); the target is peak <= 2x frame.
-A matches row measures `simulate_matches` the same way, against its frame (target 1.3x). A store row measures
-what ``beggarstats simulate --store`` runs (`run.summary.store_and_summarize` into a fresh
-directory): it returns no frame, so its peak is per game and should not grow with the games
+A matches row measures `simulate_matches` the same way, against its frame (target 1.3x). A store
+row measures what ``beggarstats simulate --store`` runs (`run.summary.store_and_summarize` into a
+fresh directory): it returns no frame, so its peak is per game and should not grow with the games
 (``--store-games`` gives the sizes: the same peak at every size is constant memory).
 """
 

@@ -356,8 +356,8 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
     Returns
     -------
     pandas.DataFrame (and the rounds DataFrame if ``return_rounds``)
-        ``match``; ``players``; ``rules`` (``Rules.name``); ``format``; ``outcome`` ('win', 'draw',
-        'unfinished'); ``winner`` (physical seat, Int8, NA for a draw or an unfinished match);
+        ``match``; ``players``; ``rules`` (``Rules.name``) and ``format`` (categories of one
+        label); ``outcome`` ('win', 'draw', 'unfinished'); ``winner`` (physical seat, Int8, NA for a draw or an unfinished match);
         ``finished`` (not unfinished); ``rounds`` (dealt rounds, replays included);
         ``unfinished_rounds`` (dealt rounds nobody won); ``wins_seat0`` … (round wins per physical
         seat); ``cards``, ``tricks`` (totals over all dealt rounds, in cards played and piles taken).
