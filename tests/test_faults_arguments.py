@@ -169,7 +169,7 @@ def threads_fail_after(monkeypatch):
     return arm
 
 
-@pytest.mark.parametrize("k", [0, 2, 4, 5])  # no worker, some, every worker, every worker and a pool handler
+@pytest.mark.parametrize("k", [0, 2, 4, 5, 6])  # no worker, some, every worker, and one or two pool handlers
 def test_a_thread_the_system_refuses_is_a_sentence_and_leaves_no_thread(threads_fail_after, k):
     """Item 6: a thread pool that cannot start its threads was a RuntimeError, or CPython's
     "'DummyProcess' object has no attribute 'terminate'" hiding it, and left the threads it had
