@@ -174,6 +174,24 @@ def test_store_and_summarize_equals_summarize(tmp_path):
         bs.simulate_to_store(10, seed=1, store=tmp_path / "x", reduce=len)
 
 
+def test_store_and_summarize_keeps_no_summary_per_chunk(tmp_path, monkeypatch):
+    """The parts are added up as they come: the Summaries alive never grow with the chunks played
+    (one kept per chunk grew by ~50 KB a chunk: 2 GB for a 3x10^9-game run)."""
+    import weakref
+
+    real, parts, alive = summary_module._reduce_chunk, [], []
+
+    def reduce(*args, **kwargs):
+        alive.append(sum(ref() is not None for ref in parts))
+        part = real(*args, **kwargs)
+        parts.append(weakref.ref(part))
+        return part
+
+    monkeypatch.setattr(summary_module, "_reduce_chunk", reduce)
+    summary_module.store_and_summarize(2000, seed=2, store=tmp_path, n_jobs=1, chunk_size=200)
+    assert len(parts) == 10 and max(alive) <= 3
+
+
 def test_summarize_store_equals_summarize(tmp_path):
     from beggarstats.game.decks import Deck
 
