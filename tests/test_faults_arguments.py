@@ -9,13 +9,18 @@ played (no kernel is compiled: these tests are fast), by the same sentence on ev
 
 from __future__ import annotations
 
+import importlib
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
 import beggarstats as bs
 from beggarstats.game.checks import check_n_jobs, cpu_count, max_jobs
 from beggarstats.run.arguments import check_run
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _entry_points(tmp_path):
@@ -141,3 +146,72 @@ def test_kernel_calls_interrupted_by_ctrl_c_leave_the_process_sound():
     r = subprocess.run([sys.executable, "-c", _INTERRUPTED], capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["4", "1"]
+
+
+@pytest.fixture
+def threads_fail_after(monkeypatch):
+    """``threads_fail_after(k)``: from now on starting a thread fails after ``k`` more, as CPython
+    fails when the system's limit is reached (RuntimeError "can't start new thread")."""
+    real = threading.Thread.start
+
+    def arm(k):
+        started = []
+
+        def start(self):
+            if len(started) >= k:
+                raise RuntimeError("can't start new thread")
+            started.append(self)
+            return real(self)
+
+        monkeypatch.setattr(threading.Thread, "start", start)
+        return lambda: monkeypatch.setattr(threading.Thread, "start", real)
+
+    return arm
+
+
+@pytest.mark.parametrize("k", [0, 2, 4, 5, 6])  # no worker, some, every worker, and one or two pool handlers
+def test_a_thread_the_system_refuses_is_a_sentence_and_leaves_no_thread(threads_fail_after, k):
+    """Item 6: a thread pool that cannot start its threads was a RuntimeError, or CPython's
+    "'DummyProcess' object has no attribute 'terminate'" hiding it, and left the threads it had
+    started waiting for ever; now a ThreadLimit (an OSError) naming n_jobs, every thread stopped,
+    and the next run exact."""
+    from beggarstats.run.parallel import ThreadLimit
+
+    ref = bs.summarize(3000, seed=3, n_jobs=2)
+    before = threading.active_count()
+    disarm = threads_fail_after(k)
+    with pytest.raises(ThreadLimit, match=r"Could not start the 4 workers that `n_jobs` \(4\)"):
+        bs.summarize(3000, seed=3, n_jobs=4, chunk_size=500)
+    disarm()
+    assert threading.active_count() <= before
+    assert bs.summarize(3000, seed=3, n_jobs=4, chunk_size=500) == ref
+
+
+def test_the_command_line_says_a_thread_was_refused_in_one_line(threads_fail_after, capsys):
+    from beggarstats.cli import main
+
+    threads_fail_after(1)
+    assert main(["summarize", "--games", "3000", "--jobs", "4", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "the system refused a new thread" in err and "Traceback" not in err and err.count("\n") == 1
+
+
+@pytest.mark.slow
+def test_faults_in_parallel_runs_leave_the_process_sound():
+    """Item 6, the segfault after the fuzzing: tools/thread_faults.py, small. Ctrl-C inside the
+    kernels, an error on a worker, threads refused (by a stand-in and by the system's own
+    address-space limit) and a Ctrl-C under loky, in one process: it does not crash, every later
+    run is exact and no thread is left behind (60 rounds and the real limit found nothing else)."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    try:
+        faults = importlib.import_module("thread_faults")
+    finally:
+        sys.path.pop(0)
+    fuzzed = faults.fuzz(rounds=3, seed=5, timeout=300)
+    assert fuzzed["status"] == 0, fuzzed["stderr"]
+    report = fuzzed["report"]
+    assert report["bad"] == [] and set(report["tried"]) == {"sigint", "worker-error", "no-thread"}
+    limit = faults.real_limit(timeout=300)
+    assert limit["status"] == 0, limit["stderr"]
+    assert all(r == {"said": "ThreadLimit", "threads left": 0, "exact": True} for r in limit["report"].values())
+

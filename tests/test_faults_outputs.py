@@ -119,18 +119,77 @@ def test_figures_too_large_is_refused_before_compiling(tmp_path, capsys, monkeyp
     assert not (tmp_path / "f").exists()
 
 
-def test_simulate_store_prints_its_summary_one_chunk_at_a_time(tmp_path, capsys, monkeypatch):
-    argv = ["simulate", "--games", "3000", "--seed", "5", "--start", "7", "--players", "3", "--chunk-size", "500"]
-    assert main(argv) == 0
-    direct = capsys.readouterr().out
+def _counting_reads(monkeypatch) -> list:
+    """Every `Store.read` call from now on, by its arguments (and `Store.frame` fails the test)."""
     monkeypatch.setattr(Store, "frame", lambda *a, **k: pytest.fail("the whole run was read back"))
     reads = []
     real_read = Store.read
     monkeypatch.setattr(Store, "read", lambda self, **kw: reads.append(kw) or real_read(self, **kw))
+    return reads
+
+
+def test_simulate_store_summarises_while_it_writes(tmp_path, capsys, monkeypatch):
+    """Item 12: the printout of ``simulate --store`` is aggregated chunk by chunk as the chunks are
+    written; nothing is read back (it read every chunk back after the run)."""
+    from beggarstats.cli.simulate import summary
+
+    argv = ["simulate", "--games", "3000", "--seed", "5", "--start", "7", "--players", "3", "--chunk-size", "500"]
+    assert main(argv) == 0
+    direct = capsys.readouterr().out
+    reads = _counting_reads(monkeypatch)
     assert main(argv + ["--store", str(tmp_path)]) == 0
     stored = capsys.readouterr().out
+    assert reads == []  # not one chunk read back
     assert stored.replace(f"store:    {tmp_path} (0 games loaded, 3,000 played)\n", "") == direct
-    assert len(reads) == 6 and all(kw["stop"] - kw["start"] <= 500 for kw in reads)  # a chunk at a time
+    exact = bs.summarize(3000, rules=bs.Rules(players=3), seed=5, start=7, n_jobs=1)
+    assert stored.startswith(summary(exact) + "\n")  # the Summary summarize gives, to the last line
+
+
+def test_a_resumed_simulate_store_reads_back_only_what_it_loads(tmp_path, capsys, monkeypatch):
+    argv = ["simulate", "--seed", "5", "--players", "3", "--chunk-size", "500", "--store", str(tmp_path)]
+    assert main(argv + ["--games", "1500"]) == 0
+    capsys.readouterr()
+    reads = _counting_reads(monkeypatch)
+    assert main(argv + ["--games", "3000"]) == 0
+    resumed = capsys.readouterr().out
+    assert sorted((kw["start"], kw["stop"]) for kw in reads) == [(0, 500), (500, 1000), (1000, 1500)]
+    assert main(["simulate", "--games", "3000", "--seed", "5", "--players", "3"]) == 0
+    direct = capsys.readouterr().out
+    assert resumed == direct + f"store:    {tmp_path} (1,500 games loaded, 1,500 played)\n"
+
+
+def test_store_and_summarize_equals_summarize(tmp_path):
+    """Loaded and played games together, a loaded chunk cut by ``start``, per-seat rows, two jobs,
+    loops and games past the cap: the Summary is summarize's."""
+    from beggarstats.game.decks import Deck
+
+    rules = bs.Rules(deck=Deck.from_counts([4, 2, 0, 0, 0]))  # loops: 6% of these games
+    bs.simulate_to_store(3000, rules=rules, seed=7, store=tmp_path, chunk_size=700, n_jobs=1, start=10, per_seat=True)
+    st, s, played = summary_module.store_and_summarize(3000, rules=rules, store=tmp_path, start=500, n_jobs=2,
+                                                       chunk_size=300, per_seat=True, cap=6, top=7)
+    direct = bs.summarize(3000, rules=rules, seed=7, start=500, cap=6, top=7, n_jobs=1)
+    assert direct.outcomes[1] > 0 and direct.over_cap["game"].size > 0
+    assert s == direct and played == 490 and st.seed == 7  # the store's seed (seed=None)
+    with pytest.raises(ValueError, match="both `reduce` and `collect`"):
+        bs.simulate_to_store(10, seed=1, store=tmp_path / "x", reduce=len)
+
+
+def test_store_and_summarize_keeps_no_summary_per_chunk(tmp_path, monkeypatch):
+    """The parts are added up as they come: the Summaries alive never grow with the chunks played
+    (one kept per chunk grew by ~50 KB a chunk: 2 GB for a 3x10^9-game run)."""
+    import weakref
+
+    real, parts, alive = summary_module._reduce_chunk, [], []
+
+    def reduce(*args, **kwargs):
+        alive.append(sum(ref() is not None for ref in parts))
+        part = real(*args, **kwargs)
+        parts.append(weakref.ref(part))
+        return part
+
+    monkeypatch.setattr(summary_module, "_reduce_chunk", reduce)
+    summary_module.store_and_summarize(2000, seed=2, store=tmp_path, n_jobs=1, chunk_size=200)
+    assert len(parts) == 10 and max(alive) <= 3
 
 
 def test_summarize_store_equals_summarize(tmp_path):
@@ -165,3 +224,21 @@ def test_the_memory_estimate_is_what_benchmarks_memory_measures():
         measured = m["peak"] / n
         estimate = sim.peak_bytes_per_game(bs.Rules(), per_seat)
         assert measured <= estimate <= 1.25 * measured, (per_seat, measured, estimate)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_matches_frame_is_compact_and_the_estimate_fits_it(players):
+    """Item 13: the matches frame is built in place in its final dtypes (39 bytes per match and 4
+    per seat; the labels one byte each, not a string each: 78 bytes with 2 players before), and the
+    refusal's estimate is its measured peak (benchmarks/memory.py: 45.7 bytes per match at 4x10^6
+    with 2 players), within 1.3x of the frame."""
+    from beggarstats.run.matches import peak_bytes_per_match
+
+    rules = bs.Rules(players=players)
+    df = bs.simulate_matches(1000, rules=rules, seed=4, n_jobs=2, chunk_size=300)
+    per_match = df.memory_usage(deep=True, index=False).sum() / len(df)
+    assert per_match == pytest.approx(39 + 4 * players, abs=0.25)  # (+ the categories over 1000 rows)
+    assert str(df["rules"].dtype) == str(df["format"].dtype) == "category"
+    assert (df["rules"] == rules.name).all() and (df["format"] == "best_of_3").all()
+    assert per_match <= peak_bytes_per_match(rules) <= 1.3 * per_match
+

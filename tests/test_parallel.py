@@ -102,10 +102,13 @@ def test_match_tables_have_one_set_of_dtypes():
     empty_df, empty_rounds = simulate_matches(0, rules=Rules(players=3), seed=2, return_rounds=True)
     assert df.dtypes.to_dict() == empty_df.dtypes.to_dict()
     assert rounds.dtypes.to_dict() == empty_rounds.dtypes.to_dict() == tables.empty_rounds().dtypes.to_dict()
-    frame = tables.matches_frame([7], players=2, rules="x", format="best_of_3", wins=[[2, 1]], rounds=[4],
-                                 unfinished=[1], cards=[900], tricks=[120], result=[0], winner=[0])
-    assert frame.iloc[0].to_dict() == {"match": 7, "players": 2, "rules": "x", "format": "best_of_3",
+    builder = tables.MatchesFrameBuilder(9, players=2)
+    builder.add(7, wins=[[2, 1], [0, 0]], rounds=[4, 5], unfinished=[1, 5], cards=[900, 10], tricks=[120, 2],
+                result=[0, 2], winner=[0, -1])
+    frame = builder.frame(rules="x", format="best_of_3")
+    assert frame.iloc[7].to_dict() == {"match": 7, "players": 2, "rules": "x", "format": "best_of_3",
                                        "outcome": "win", "winner": 0, "finished": True, "rounds": 4,
                                        "unfinished_rounds": 1, "wins_seat0": 2, "wins_seat1": 1, "cards": 900,
                                        "tricks": 120}
+    assert frame["winner"].isna().tolist() == [False] * 8 + [True] and frame["finished"].tolist()[-1] is False
     assert tables.nullable_seats(np.array([1, -1])).isna().tolist() == [False, True]

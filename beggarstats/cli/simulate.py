@@ -8,7 +8,7 @@ from pathlib import Path
 from .options import (add_force_option, add_jobs_option, add_progress_option, add_rule_options, check_overwrite,
                       check_run_options, percent, progress_wanted, rules_from_args, whole_number)
 
-__all__ = ["HELP", "add_parser", "run", "summary", "overview_text", "check_out_file", "games_missing"]
+__all__ = ["HELP", "add_parser", "run", "summary", "overview_text", "check_out_file"]
 
 HELP = "play many random games and summarise them"
 
@@ -81,21 +81,9 @@ def check_out_file(out: str, *, per_seat: bool = False) -> list[Path]:
     return targets
 
 
-def games_missing(store, start: int, stop: int) -> int:
-    """How many of the games ``start .. stop-1`` the store directory ``store`` lacks (all of them
-    when there is no store there yet)."""
-    from ..run.store import Store
-
-    try:
-        st = Store.at(store)
-    except ValueError:
-        return stop - start
-    return sum(hi - lo for lo, hi in st.missing(start, stop))
-
-
 def run(args) -> int:
     from ..engine.fast import kernels_for
-    from ..run.simulate import simulate, simulate_to_store
+    from ..run.simulate import simulate
     from ..run.store import save
     from ..run.warmup import warm_up
 
@@ -107,13 +95,13 @@ def run(args) -> int:
     options = dict(rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
                    progress=progress_wanted(args), per_seat=args.per_seat, start=args.start)
     if args.store is not None:
-        # Stream into the store, then summarise it one chunk at a time: constant memory at any size.
-        from ..run.summary import summarize_store
+        # Stream into the store, each chunk summarised as it is written (only the chunks a resumed
+        # run finds stored are read back, one at a time): constant memory at any size.
+        from ..run.summary import store_and_summarize
 
-        to_play = games_missing(args.store, args.start, args.start + args.games)
-        st = simulate_to_store(args.games, store=args.store, **options)
-        print(summary(summarize_store(st, start=args.start, stop=args.start + args.games)))  # a Summary
-        print(f"store:    {st.path} ({args.games - to_play:,} games loaded, {to_play:,} played)")
+        st, total, played = store_and_summarize(args.games, store=args.store, **options)
+        print(summary(total))  # a Summary
+        print(f"store:    {st.path} ({args.games - played:,} games loaded, {played:,} played)")
         return 0
     result = simulate(args.games, **options)
     games, seats = result if args.per_seat else (result, None)

@@ -41,27 +41,33 @@ from ..game.checks import check_flag, check_seed, whole
 from .arguments import check_run
 from ..engine.deals import random_deal
 from ..engine.reference import play_hands
-from .limits import MAX_CHUNK_SIZE, check_fits
+from .limits import check_fits
 from .parallel import run_chunks
 from ..engine.rng import GameStream, mix64
 from .seeds import fresh_seed
 from ..game.rules import RULES_VERSION, Rules, check_rules
-from .tables import MATCH_OUTCOMES, OUTCOMES, empty_rounds, matches_frame, rounds_frame
+from .tables import MATCH_OUTCOMES, OUTCOMES, MatchesFrameBuilder, empty_rounds, rounds_frame
 
 __all__ = [
     "simulate_matches", "play_match", "MatchFormat", "match_table_seed", "round_deal", "check_max_rounds",
-    "ROUND_STRIDE", "MATCH_OUTCOMES",
+    "ROUND_STRIDE", "MATCH_OUTCOMES", "CHUNK_MATCHES", "peak_bytes_per_match",
 ]
 
 ROUND_STRIDE = 2**16          # game id = match * ROUND_STRIDE + dealt round
 MAX_MATCHES = 2**47           # so that every game id fits an int64
 _SALT = 0x6D61746368657321    # b"matches!": the match table is not the simulate() table
 _RUNNING = -1
-# Peak bytes per match (the per-chunk tallies, their concatenation and the frame), checked against
-# the available memory before anything is played. benchmarks/memory.py measured 199.6 with 2
-# players (5x10^5 matches, n_jobs=2; issue #21): 176 + 16 per seat is 4% above it.
-_PEAK_BYTES_PER_MATCH = 176
-_PEAK_BYTES_PER_MATCH_SEAT = 16
+# Matches per task at most, by default: round r of a task is one engine call of up to this many
+# games (long enough to hide the call), and the tasks in flight stay a few MB beside the frame.
+CHUNK_MATCHES = 2**14
+# Peak bytes per match, checked against the available memory before anything is played. The
+# frame holds 39 + 4 per seat (47 with 2 players), built in place (tables.MatchesFrameBuilder);
+# benchmarks/memory.py measured the peak with 2 players and n_jobs=2 (issue #21) at 45.7 per match
+# for 4x10^6 matches and 51.4-56.6 for 10^6 (the chunks in flight weigh more in a smaller run),
+# where the frames of concatenated tallies had peaked at 174.7 and 197.2. The estimate, 44 + 4 per
+# seat (52 with 2 players), is that of a large run, where a refusal matters.
+_PEAK_BYTES_PER_MATCH = 44
+_PEAK_BYTES_PER_MATCH_SEAT = 4
 _PEAK_BYTES_PER_ROUND_ROW = 120  # return_rounds: a few rounds per match
 
 
@@ -298,6 +304,16 @@ def _run_chunk(start: int, stop: int, *, rules: Rules, fmt: MatchFormat, table_s
     return tally, log
 
 
+def peak_bytes_per_match(rules: Rules, format="best_of_3", return_rounds: bool = False) -> int:
+    """The estimated peak memory of `simulate_matches` per match (bytes), as benchmarks/memory.py
+    measures it (see the constants above): the frame and, with ``return_rounds``, its rounds."""
+    fmt = MatchFormat.parse(format)
+    per_match = _PEAK_BYTES_PER_MATCH + _PEAK_BYTES_PER_MATCH_SEAT * rules.players
+    if return_rounds:
+        per_match += _PEAK_BYTES_PER_ROUND_ROW * (fmt.cap or rules.players * fmt.target)
+    return per_match
+
+
 def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str = "best_of_3", seed: int | None = None,
                      n_jobs: int | None = None, replay_unfinished: bool = True, max_rounds: int = 1000,
                      chunk_size: int | None = None, progress=False, return_rounds: bool = False,
@@ -326,7 +342,8 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
         ``unfinished``; at most ``ROUND_STRIDE``.
     chunk_size : int, optional
         Matches per joblib task (default as `beggarstats.run.parallel.chunks`: a quarter of what is left
-        per worker, at least 1000 matches and at most `limits.MAX_CHUNK_SIZE`).
+        per worker, at least 1000 matches and at most `CHUNK_MATCHES`; at most
+        `limits.MAX_CHUNK_SIZE` if given).
         Within a task, round r of all running matches is one engine call.
     progress : bool or 'notebook'
         A tqdm bar over matches.
@@ -339,8 +356,8 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
     Returns
     -------
     pandas.DataFrame (and the rounds DataFrame if ``return_rounds``)
-        ``match``; ``players``; ``rules`` (``Rules.name``); ``format``; ``outcome`` ('win', 'draw',
-        'unfinished'); ``winner`` (physical seat, Int8, NA for a draw or an unfinished match);
+        ``match``; ``players``; ``rules`` (``Rules.name``) and ``format`` (categories of one
+        label); ``outcome`` ('win', 'draw', 'unfinished'); ``winner`` (physical seat, Int8, NA for a draw or an unfinished match);
         ``finished`` (not unfinished); ``rounds`` (dealt rounds, replays included);
         ``unfinished_rounds`` (dealt rounds nobody won); ``wins_seat0`` … (round wins per physical
         seat); ``cards``, ``tricks`` (totals over all dealt rounds, in cards played and piles taken).
@@ -355,10 +372,7 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
     return_rounds = check_flag("return_rounds", return_rounds)
     fmt = MatchFormat.parse(format)
     max_rounds = check_max_rounds(max_rounds, fmt)
-    per_match = _PEAK_BYTES_PER_MATCH + _PEAK_BYTES_PER_MATCH_SEAT * rules.players
-    if return_rounds:
-        per_match += _PEAK_BYTES_PER_ROUND_ROW * (fmt.cap or rules.players * fmt.target)
-    check_fits(n_matches, per_match, "matches", "ask for fewer matches per call.")
+    check_fits(n_matches, peak_bytes_per_match(rules, fmt, return_rounds), "matches", "ask for fewer matches per call.")
     seed = fresh_seed() if seed is None else seed
     table_seed = match_table_seed(seed)
     engine_name, play_games = _engine(engine)
@@ -366,12 +380,21 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
 
     work = functools.partial(_run_chunk, rules=rules, fmt=fmt, table_seed=table_seed, replay=replay,
                              max_rounds=max_rounds, play_games=play_games, keep_rounds=return_rounds)
-    parts = {}
-    run_chunks(work, [(0, n_matches)] if n_matches else [], sink=lambda lo, hi, part: parts.__setitem__(lo, part),
-               n_jobs=n_jobs, chunk_size=chunk_size, progress=progress, unit="match", desc="matches",
-               largest=MAX_CHUNK_SIZE, smallest=1000)
-    parts = [parts[lo] for lo in sorted(parts)]
-    df = _matches_frame([tally for tally, _ in parts], n_matches, rules, fmt)
+    # The frame's columns are allocated once and each chunk's tally is put in place as it
+    # finishes (then dropped): the peak is the frame plus the chunks in flight.
+    frame = MatchesFrameBuilder(n_matches, rules.players)
+    logs = {}
+
+    def keep(lo, hi, part):
+        tally, log = part
+        frame.add(lo, wins=tally.wins, rounds=tally.rounds, unfinished=tally.unfinished, cards=tally.cards,
+                  tricks=tally.tricks, result=tally.result, winner=tally.winner)
+        if return_rounds:
+            logs[lo] = log
+
+    run_chunks(work, [(0, n_matches)] if n_matches else [], sink=keep, n_jobs=n_jobs, chunk_size=chunk_size,
+               progress=progress, unit="match", desc="matches", largest=CHUNK_MATCHES, smallest=1000)
+    df = frame.frame(rules=rules.name, format=fmt.name)
     df.attrs.update({
         "rules": rules.to_dict(), "seed": seed, "table_seed": table_seed, "format": fmt.name,
         "replay_unfinished": replay, "max_rounds": max_rounds, "round_stride": ROUND_STRIDE,
@@ -379,17 +402,8 @@ def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str 
     })
     if not return_rounds:
         return df
-    logs = [frame for _, log in parts for frame in log]
+    logs = [f for lo in sorted(logs) for f in logs[lo]]
     rounds = (pd.concat(logs, ignore_index=True).sort_values(["match", "round"], ignore_index=True)
               if logs else empty_rounds())
     rounds.attrs = dict(df.attrs)
     return df, rounds
-
-
-def _matches_frame(tallies: list, n_matches: int, rules: Rules, fmt: MatchFormat) -> pd.DataFrame:
-    """The frame of matches 0 … n_matches-1 from the tallies of their chunks, in order."""
-    tallies = tallies or [_Tally(0, rules.players, fmt, True)]
-    cat = {k: np.concatenate([getattr(t, k) for t in tallies])
-           for k in ("wins", "rounds", "unfinished", "cards", "tricks", "result", "winner")}
-    return matches_frame(np.arange(n_matches, dtype=np.int64), players=rules.players, rules=rules.name,
-                         format=fmt.name, **cat)

@@ -47,19 +47,23 @@ def batch_engine():
 _batch_engine = batch_engine  # what this module's runs call: tests substitute a stand-in here
 
 
-def _run_chunk(lo, hi, *, engine, rules, seed, per_seat, ids_as, raw=False):
+def _run_chunk(lo, hi, *, engine, rules, seed, per_seat, ids_as, raw=False, reduce=None):
     """Play games lo..hi-1 and build their tables (runs on a worker); with ``raw`` the engine's
-    arrays instead (for the frame builders of `simulate`): ``(games, seats)`` either way."""
+    arrays instead (for the frame builders of `simulate`): ``(games, seats)`` either way, and
+    with ``reduce`` a third item, ``reduce(arrays, lo, hi)`` (for `simulate_to_store`)."""
     ids = np.arange(lo, hi, dtype=np.int64)
     arrays = engine(rules, seed, ids, per_seat=per_seat)
     if raw:
         return arrays, None
     seats = seats_table(arrays, ids, rules, ids_as) if per_seat else None
-    return games_table(arrays, ids, rules, ids_as), seats
+    games = games_table(arrays, ids, rules, ids_as)
+    return (games, seats) if reduce is None else (games, seats, reduce(arrays, lo, hi))
 
 
-def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, ids_as, sink, raw=False):
-    """Play the games of ``ranges``, handing each finished chunk to ``sink(lo, hi, games, seats)``."""
+def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, ids_as, sink, raw=False,
+         reduce=None):
+    """Play the games of ``ranges``, handing each finished chunk to ``sink(lo, hi, games, seats)``
+    (and the chunk's ``reduce(arrays, lo, hi)`` as a fifth argument, with ``reduce``)."""
     engine = _batch_engine()
     if progress and any(hi > lo for lo, hi in ranges):
         # compile before the bar starts, with a word: no silent pause, a sane rate
@@ -68,7 +72,7 @@ def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, 
 
         warm_up(kernels_for(rules))
     work = functools.partial(_run_chunk, engine=engine, rules=rules, seed=seed, per_seat=per_seat, ids_as=ids_as,
-                             raw=raw)
+                             raw=raw, reduce=reduce)
     run_chunks(work, ranges, sink=lambda lo, hi, tables: sink(lo, hi, *tables), n_jobs=n_jobs,
                chunk_size=chunk_size, progress=progress, total=total, desc="simulate")
 
@@ -86,7 +90,7 @@ def _prepare(n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store=No
 
 
 def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, progress=False,
-                      store=True, per_seat=False, start=0) -> Store:
+                      store=True, per_seat=False, start=0, reduce=None, collect=None) -> Store:
     """Play games ``start .. start+n_games-1`` into a parquet store, never holding all rows.
 
     Only game ids the store lacks are played, so an interrupted run resumes where it stopped and a
@@ -95,6 +99,13 @@ def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size
     returning, every id asked for is checked to be stored exactly once. Arguments as `simulate`; ``store`` is True (``<per-user cache>/runs/<key>``) or
     a directory. With ``seed=None`` a directory that already holds a run continues with its seed.
 
+    ``reduce`` and ``collect`` (both or neither) aggregate the games while they are written, so
+    that nothing is read back: ``reduce(arrays, lo, hi)`` runs on the worker that played games
+    lo..hi-1, with the engine's arrays (`beggarstats.engine.fast.play_games`), and
+    ``collect(lo, hi, value)`` receives what it returned, in the calling thread, once the chunk is
+    in the store (`beggarstats.run.summary.store_and_summarize` keeps a `Summary` this way). Only
+    the chunks this call plays reach them.
+
     Returns
     -------
     Store
@@ -102,6 +113,8 @@ def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size
     """
     if store is None or store is False:
         raise ValueError(f"The value for `store` must be True or a directory path, but {store!r} was passed.")
+    if (reduce is None) != (collect is None):
+        raise ValueError("Pass both `reduce` and `collect`, or neither.")
     n_games, rules, seed, chunk_size, per_seat, start = _prepare(
         n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store)
     st = Store.open(store, rules=rules, seed=seed, per_seat=per_seat)
@@ -116,9 +129,13 @@ def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size
         st.request(start, stop)
         st.drop_cut_short(start, stop)
         ranges = st.missing(start, stop)
+        def write(lo, hi, games, seats, *reduced):
+            st.write_chunk(lo, hi, games, seats)
+            if collect is not None:
+                collect(lo, hi, *reduced)
+
         _run(ranges, rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs, chunk_size=chunk_size,
-             progress=progress, total=n_games, ids_as=id_type(stop),
-             sink=lambda lo, hi, games, seats: st.write_chunk(lo, hi, games, seats))
+             progress=progress, total=n_games, ids_as=id_type(stop), sink=write, reduce=reduce)
         st.check_complete(start, stop)
     return st
 

@@ -42,7 +42,7 @@ import pyarrow.compute as pc
 
 __all__ = ["OUTCOMES", "MATCH_OUTCOMES", "empty_tables", "id_type", "games_table", "seats_table",
            "to_frame", "with_attrs", "attrs_of", "GamesFrameBuilder", "SeatsFrameBuilder", "nullable_seats",
-           "rounds_frame", "matches_frame"]
+           "rounds_frame", "MatchesFrameBuilder"]
 
 OUTCOMES = ("win", "loop", "cutoff")  # the engine's outcome codes 0, 1, 2
 MATCH_OUTCOMES = ("win", "draw", "unfinished")  # a match's outcome codes 0, 1, 2 (`simulate_matches`)
@@ -326,26 +326,48 @@ def empty_rounds() -> pd.DataFrame:
     return rounds_frame(none, 0, none, 0, none, none, none, none, none)
 
 
-def matches_frame(match, *, players: int, rules: str, format: str, wins, rounds, unfinished, cards, tricks,
-                  result, winner) -> pd.DataFrame:
-    """One row per match from the tallies of `simulate_matches`: ``wins`` (matches x players),
-    ``result`` codes of `MATCH_OUTCOMES`, ``winner`` (physical seat, -1: none)."""
-    n = len(match)
-    outcome = pd.Categorical.from_codes(np.asarray(result, np.int8), MATCH_OUTCOMES)
-    columns = {
-        "match": np.asarray(match, np.int64),
-        "players": np.full(n, players, np.int8),
-        "rules": rules,
-        "format": format,
-        "outcome": outcome,
-        "winner": nullable_seats(winner),
-        "finished": np.asarray(outcome != "unfinished", bool),
-        "rounds": np.asarray(rounds, np.int32),
-        "unfinished_rounds": np.asarray(unfinished, np.int32),
-    }
-    wins = np.asarray(wins, np.int32).reshape(n, players)
-    for s in range(players):
-        columns[f"wins_seat{s}"] = wins[:, s]
-    columns["cards"] = np.asarray(cards, np.int64)
-    columns["tricks"] = np.asarray(tricks, np.int64)
-    return pd.DataFrame(columns)
+class MatchesFrameBuilder:
+    """The frame of matches 0 … n-1 of `simulate_matches`, filled in place chunk by chunk (in any
+    order) from the tallies of the chunks: every column is allocated once, in its final dtype, and
+    the frame wraps them without a copy (peak: the frame plus the chunks in flight;
+    benchmarks/memory.py). ``rules`` and ``format`` are categories of one label, as ``rules`` is in
+    the games frames (1 byte per match, not a string each)."""
+
+    _COUNTS = {"rounds": np.int32, "unfinished": np.int32, "cards": np.int64, "tricks": np.int64,
+               "result": np.int8, "winner": np.int8}
+
+    def __init__(self, n: int, players: int):
+        self.n, self.players = n, players
+        self.wins = np.zeros((players, n), np.int32)  # one contiguous row per seat: the columns
+        self.cols = {k: np.zeros(n, t) for k, t in self._COUNTS.items()}
+
+    def add(self, lo: int, *, wins, **counts) -> None:
+        """Put the tallies of matches ``lo .. lo+k-1`` in place (``wins``: k x players round wins;
+        ``counts``: rounds, unfinished, cards, tricks, result, winner)."""
+        k = len(wins)
+        self.wins[:, lo:lo + k] = np.asarray(wins).T
+        for name, col in self.cols.items():
+            col[lo:lo + k] = counts[name]
+
+    def frame(self, *, rules: str, format: str) -> pd.DataFrame:
+        n, c = self.n, self.cols
+        winner = c["winner"]
+        absent = winner < 0
+        winner[absent] = 0  # the mask says NA: the values become the frame's Int8 column in place
+        outcome = pd.Categorical.from_codes(c["result"], MATCH_OUTCOMES)
+        columns = {
+            "match": np.arange(n, dtype=np.int64),
+            "players": np.full(n, self.players, np.int8),
+            "rules": pd.Categorical.from_codes(np.zeros(n, np.int8), [rules]),
+            "format": pd.Categorical.from_codes(np.zeros(n, np.int8), [format]),
+            "outcome": outcome,
+            "winner": pd.arrays.IntegerArray(winner, absent),
+            "finished": c["result"] != MATCH_OUTCOMES.index("unfinished"),
+            "rounds": c["rounds"],
+            "unfinished_rounds": c["unfinished"],
+        }
+        for s in range(self.players):
+            columns[f"wins_seat{s}"] = self.wins[s]
+        columns["cards"] = c["cards"]
+        columns["tricks"] = c["tricks"]
+        return pd.DataFrame(columns, copy=False)
