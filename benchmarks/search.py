@@ -54,7 +54,29 @@ def main(argv=None) -> int:
     ap.add_argument("--short", type=float, default=60.0, help="CPU seconds of each 3-6 player search")
     ap.add_argument("--out", type=Path, default=None, help="directory for longest.csv and runs.json")
     ap.add_argument("--only", nargs="*", help="run only these (names as printed)")
+    ap.add_argument("--merge", nargs="*", type=Path,
+                    help="run nothing: merge the outputs of runs made apart (--out of each) into --out")
+    ap.add_argument("--markdown", action="store_true", help="print the table of docs/search.md for --out and stop")
     args = ap.parse_args(argv)
+    if args.markdown:
+        print(markdown(json.loads((args.out / "runs.json").read_text())))
+        return 0
+    if args.merge:
+        figures = {}
+        frames = []
+        for d in args.merge:
+            figures.update(json.loads((d / "runs.json").read_text()))
+            frames.append(pd.read_csv(d / "longest.csv", keep_default_na=False, na_values=[""]))
+        order = [name for name, _ in runs(0, 0) if name in figures]
+        figures = {name: figures[name] for name in order}
+        df = pd.concat(frames, ignore_index=True)
+        df["order"] = df["run"].map({name: i for i, name in enumerate(order)})
+        df = df.sort_values(["order", "cards"], ascending=[True, False], kind="stable").drop(columns="order")
+        args.out.mkdir(parents=True, exist_ok=True)
+        df.to_csv(args.out / "longest.csv", index=False)
+        (args.out / "runs.json").write_text(json.dumps(figures, indent=1) + "\n")
+        print(table(figures))
+        return 0
     frames, figures = [], {}
     if args.out is not None and (args.out / "runs.json").exists():
         figures = json.loads((args.out / "runs.json").read_text())
@@ -102,6 +124,21 @@ def table(figures: dict) -> str:
             exp = f"{e['mean']:.0f} [{e['low']:.0f}, {e['high']:.0f}]"
         lines.append(f"{name:<16}{r['deals']:>15,}{r['states']:>12,}{r['longest']:>9,}{r['longest_cpu_seconds']:>10.1f}"
                      f"{r['cpu_seconds']:>9.1f}{r['wall_seconds']:>9.1f}{exp:>22}")
+    return "\n".join(lines)
+
+
+WHAT = {"random": "random deals", "backward": "backward from random deals"}
+
+
+def markdown(figures: dict) -> str:
+    """The table of docs/search.md (tests/test_search_data.py checks it against runs.json)."""
+    lines = ["| players | strategy | from | deals tried | states backwards | longest found (cards) | found after (CPU s) "
+             "| run (CPU s) | wall (s) |", "|---:|---|---|---:|---:|---:|---:|---:|---:|"]
+    for r in figures.values():
+        src = (f"the committed {r['deals']:,} deals" if r["from"] == "committed summary"
+               else f"seed {r['seed']}, {r['seconds_budget']:g} CPU s")
+        lines.append(f"| {r['players']} | {r['strategy']} | {src} | {r['deals']:,} | {r['states']:,} | {r['longest']:,} "
+                     f"| {r['longest_cpu_seconds']:.1f} | {r['cpu_seconds']:.1f} | {r['wall_seconds']:.0f} |")
     return "\n".join(lines)
 
 

@@ -144,3 +144,30 @@ def test_expected_longest_is_the_gumbel_law_of_the_tail():
     assert e.loc[1e9, "low"] < 4481 < e.loc[1e9, "high"]  # the committed run's own longest
     with pytest.raises(ValueError, match="n_deals"):
         expected_longest(s, 0)
+
+
+def test_the_command_prints_the_deals_found(capsys):
+    from beggarstats.cli import main
+
+    argv = ["search", "--seed", "5", "--deals", "20000", "--min-cards", "1800", "--nodes", "300", "--top", "2",
+            "--jobs", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    df = bs.search_long(seed=5, deals=20_000, min_cards=1800, nodes=300, top=2)
+    assert out[0].startswith("20,000 random deals, ") and len(out) == 1 + 2 * len(df)
+    for k, row in enumerate(df.itertuples()):
+        assert out[1 + 2 * k].split() == [str(row.cards), "cards", str(row.tricks), "tricks", "seat", str(row.winner),
+                                          "wins", row.deal]
+
+
+@pytest.mark.parametrize("argv, flag", [(["--seed", "5", "--deals", "0"], "--deals"),
+                                        (["--seed", "5"], "--deals"),
+                                        (["--deals", "5"], "--seed"),
+                                        (["--seed", "5", "--seconds", "0"], "--seconds"),
+                                        (["--seed", "5", "--deals", "9", "--max-cards", "90"], "--max-cards")])
+def test_the_command_refuses_bad_options(argv, flag, capsys):
+    from beggarstats.cli import main
+
+    assert main(["search", *argv]) == 2
+    err = capsys.readouterr().err
+    assert flag in err and err.count("\n") == 1
