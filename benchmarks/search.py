@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import resource
 import sys
 import time
@@ -56,10 +57,16 @@ def main(argv=None) -> int:
     ap.add_argument("--only", nargs="*", help="run only these (names as printed)")
     ap.add_argument("--merge", nargs="*", type=Path,
                     help="run nothing: merge the outputs of runs made apart (--out of each) into --out")
-    ap.add_argument("--markdown", action="store_true", help="print the table of docs/search.md for --out and stop")
+    ap.add_argument("--docs", type=Path, default=None, help="fill the generated blocks of this page (docs/search.md) "
+                    "from --out and stop")
+    ap.add_argument("--markdown", action="store_true", help="print the generated blocks of docs/search.md for --out and stop")
     args = ap.parse_args(argv)
+    if args.docs is not None:
+        args.docs.write_text(fill_blocks(args.docs.read_text(), blocks(args.out)))
+        return 0
     if args.markdown:
-        print(markdown(json.loads((args.out / "runs.json").read_text())))
+        for name, text in blocks(args.out).items():
+            print(f"<!-- search:begin {name} -->\n{text}\n<!-- search:end {name} -->\n")
         return 0
     if args.merge:
         figures = {}
@@ -127,19 +134,81 @@ def table(figures: dict) -> str:
     return "\n".join(lines)
 
 
-WHAT = {"random": "random deals", "backward": "backward from random deals"}
+def _expected(r: dict):
+    """The longest expected of the run's random deals, from the committed tail of its player count."""
+    return expected_longest(load_summary(ROOT / f"data/summary-p{r['players']}.json"), r["deals"]).iloc[0]
 
 
 def markdown(figures: dict) -> str:
     """The table of docs/search.md (tests/test_search_data.py checks it against runs.json)."""
-    lines = ["| players | strategy | from | deals tried | states backwards | longest found (cards) | found after (CPU s) "
-             "| run (CPU s) | wall (s) |", "|---:|---|---|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| players | strategy | deals from | deals tried | states backwards | longest found (cards) "
+             "| expected of that many random deals [5%, 95%] | found after (CPU s) | run (CPU s) | wall (s) |",
+             "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in figures.values():
-        src = (f"the committed {r['deals']:,} deals" if r["from"] == "committed summary"
-               else f"seed {r['seed']}, {r['seconds_budget']:g} CPU s")
+        src = ("the committed run (seed 2026)" if r["from"] == "committed summary"
+               else f"seed {r['seed']}, a budget of {r['seconds_budget']:g} CPU s")
+        e = _expected(r)
         lines.append(f"| {r['players']} | {r['strategy']} | {src} | {r['deals']:,} | {r['states']:,} | {r['longest']:,} "
-                     f"| {r['longest_cpu_seconds']:.1f} | {r['cpu_seconds']:.1f} | {r['wall_seconds']:.0f} |")
+                     f"| {e['mean']:,.0f} [{e['low']:,.0f}, {e['high']:,.0f}] | {r['longest_cpu_seconds']:.1f} "
+                     f"| {r['cpu_seconds']:.1f} | {r['wall_seconds']:,.0f} |")
     return "\n".join(lines)
+
+
+def longest_known(figures: dict, deals: pd.DataFrame) -> str:
+    """The longest deal known per player count, from every run (docs/search.md's second table)."""
+    lines = ["| players | cards | tricks | winner | how it was found | deal |", "|---:|---:|---:|---:|---|---|"]
+    wins = deals[deals["outcome"] == "win"].sort_values(["players", "cards"], ascending=[True, False], kind="stable")
+    for p, g in wins.groupby("players", sort=True):
+        b = g.iloc[0]
+        lines.append(f"| {p} | {b['cards']:,} | {b['tricks']:,} | seat {b['winner']} | {b['strategy']}: {b['how']} "
+                     f"| `{b['deal']}` |")
+    loops = deals[deals["outcome"] == "loop"]
+    lines.append("")
+    lines.append(f"Loops met by the searches: {len(loops)}." if len(loops) == 0 else
+                 "Loops met by the searches: " + "; ".join(f"{r.players} players, `{r.deal}` ({r.how})"
+                                                            for r in loops.itertuples()) + ".")
+    return "\n".join(lines)
+
+
+def prose(figures: dict) -> str:
+    """The paragraph of docs/search.md that compares the two-player strategies."""
+    rnd, back, com = figures["p2-random"], figures["p2-backward"], figures["p2-committed"]
+    e_rnd, e_back = _expected(rnd), _expected(back)
+    rate = rnd["deals"] / rnd["cpu_seconds"]
+    hour = expected_longest(load_summary(ROOT / "data/summary-p2.json"), [rate * 3600, rate * 7200])
+    return (f"In {rnd['cpu_seconds']:.0f} CPU seconds the random search played {rnd['deals']:,} deals "
+            f"({rate:,.0f} per CPU second) and found {rnd['longest']:,} cards, where the committed tail expects "
+            f"{e_rnd['mean']:,.0f} [{e_rnd['low']:,.0f}, {e_rnd['high']:,.0f}] of that many deals. The backward "
+            f"search, on the same table and budget, played {back['deals']:,} of those deals, extended "
+            f"{back['extended']:,} of them ({back['states']:,} states run backwards) and found {back['longest']:,} "
+            f"cards, against {e_back['mean']:,.0f} [{e_back['low']:,.0f}, {e_back['high']:,.0f}] expected of its "
+            f"random deals alone. From the longest {com['extended']:,} deals of the committed run of "
+            f"{com['deals']:,} deals (its longest {_committed_longest():,} cards), the backward search found "
+            f"{com['longest']:,} cards in {com['cpu_seconds']:.0f} CPU seconds. At the random search's speed one "
+            f"CPU hour expects {hour['mean'][0]:,.0f} [{hour['low'][0]:,.0f}, {hour['high'][0]:,.0f}] cards and one "
+            f"hour on both cores of this machine {hour['mean'][1]:,.0f} [{hour['low'][1]:,.0f}, "
+            f"{hour['high'][1]:,.0f}].")
+
+
+def _committed_longest() -> int:
+    return int(load_summary(ROOT / "data/summary-p2.json").longest["cards"][0])
+
+
+BLOCK = re.compile(r"<!-- search:begin (\w+) -->\n.*?<!-- search:end \1 -->", re.S)
+
+
+def fill_blocks(text: str, generated: dict) -> str:
+    """``text`` with each ``<!-- search:begin NAME -->`` block holding ``generated[NAME]``."""
+    def fill(m):
+        return f"<!-- search:begin {m.group(1)} -->\n{generated[m.group(1)]}\n<!-- search:end {m.group(1)} -->"
+    return BLOCK.sub(fill, text)
+
+
+def blocks(out: Path) -> dict:
+    """The generated blocks of docs/search.md from the data in ``out``."""
+    figures = json.loads((out / "runs.json").read_text())
+    deals = pd.read_csv(out / "longest.csv", keep_default_na=False, na_values=[""])
+    return {"runs": markdown(figures), "known": longest_known(figures, deals), "two": prose(figures)}
 
 
 if __name__ == "__main__":
