@@ -250,8 +250,8 @@ class _Search:
             self.best[game] = row
 
     def _prune(self):
-        """The ``top`` longest families (ties: the one found first)."""
-        rows = sorted(self.best.values(), key=lambda r: (-r["expected"], r["cpu_seconds"], r["game"]))
+        """The ``top`` longest families (ties: the lower random deal)."""
+        rows = sorted(self.best.values(), key=lambda r: (-r["expected"], r["game"]))
         self.best = {r["game"]: r for r in rows[: self.top]}
 
     def frame(self) -> pd.DataFrame:
@@ -270,7 +270,7 @@ class _Search:
         df = pd.DataFrame(out, columns=list(COLUMNS))
         for c in ("winner", "loop_start_cards", "loop_cards"):
             df[c] = df[c].astype("Int64")
-        df = df.sort_values(["cards", "cpu_seconds"], ascending=[False, True], kind="stable").reset_index(drop=True)
+        df = df.sort_values(["cards", "game"], ascending=[False, True], kind="stable").reset_index(drop=True)
         df.attrs.update({"rules": self.rules.to_dict(), "seed": self.seed, "strategy": self.strategy,
                          "deals": self.tried, "min_cards": self.min_cards, "nodes": self.nodes,
                          "states": self.states, "extended": self.extended, "cpu_seconds": round(self.cpu(), 3),
