@@ -19,6 +19,7 @@ the random runs the longest expected from the committed tail (`analysis.longest.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import re
 import resource
@@ -134,9 +135,14 @@ def table(figures: dict) -> str:
     return "\n".join(lines)
 
 
+@functools.lru_cache(maxsize=None)
+def _summary(players: int):
+    return load_summary(ROOT / f"data/summary-p{players}.json")
+
+
 def _expected(r: dict):
     """The longest expected of the run's random deals, from the committed tail of its player count."""
-    return expected_longest(load_summary(ROOT / f"data/summary-p{r['players']}.json"), r["deals"]).iloc[0]
+    return expected_longest(_summary(r["players"]), r["deals"]).iloc[0]
 
 
 def markdown(figures: dict) -> str:
@@ -191,7 +197,7 @@ def prose(figures: dict) -> str:
                    f"longest {_committed_longest():,} cards), the backward search found {com['longest']:,} cards "
                    f"in {com['cpu_seconds']:.0f} CPU seconds.")
     if rnd is not None:
-        hour = expected_longest(load_summary(ROOT / "data/summary-p2.json"), [rate * 3600, rate * 7200])
+        hour = expected_longest(_summary(2), [rate * 3600, rate * 7200])
         out.append(f"At the random search's speed one CPU hour expects {hour['mean'][0]:,.0f} [{hour['low'][0]:,.0f}, "
                    f"{hour['high'][0]:,.0f}] cards and one hour on both cores of this machine {hour['mean'][1]:,.0f} "
                    f"[{hour['low'][1]:,.0f}, {hour['high'][1]:,.0f}].")
@@ -199,7 +205,7 @@ def prose(figures: dict) -> str:
 
 
 def _committed_longest() -> int:
-    return int(load_summary(ROOT / "data/summary-p2.json").longest["cards"][0])
+    return int(_summary(2).longest["cards"][0])
 
 
 BLOCK = re.compile(r"<!-- search:begin (\w+) -->\n.*?<!-- search:end \1 -->", re.S)
