@@ -1,0 +1,59 @@
+"""`beggarstats search`: search for long deals (`beggarstats.search_long`) and print the longest found."""
+
+from __future__ import annotations
+
+import argparse
+
+from .options import add_jobs_option, add_progress_option, add_rule_options, progress_wanted, rules_from_args, whole_number
+
+__all__ = ["HELP", "add_parser", "run"]
+
+HELP = "search for long deals: random deals, or backwards from the long ones"
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number of CPU seconds > 0, got {text!r}")
+    return value
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    p = subparsers.add_parser(
+        "search", help=HELP,
+        description="Search for long deals (docs/search.md): play random deals 0..DEALS-1 of the table SEED and, "
+                    "with --strategy backward, run the games of the long ones backwards to find deals that lead "
+                    "into them. --deals fixes the result; --seconds is a CPU-time budget on top. Every deal printed "
+                    "is replayed by `beggarstats play`.")
+    p.add_argument("--seed", type=whole_number, required=True, help="table seed of the random deals (required, no default)")
+    p.add_argument("--deals", type=whole_number, default=None, help="random deals to try: the reproducible budget (default none: as many as --seconds allows)")
+    p.add_argument("--seconds", type=_seconds, default=None, help="CPU-second budget (default none: --deals decides)")
+    p.add_argument("--strategy", choices=["backward", "random"], default="backward", help="how to search (default backward)")
+    p.add_argument("--min-cards", type=whole_number, default=3000,
+                   help="backward: extend the random deals at least this long (default 3000)")
+    p.add_argument("--nodes", type=whole_number, default=20_000,
+                   help="backward: states examined per extended deal (default 20000)")
+    p.add_argument("--top", type=whole_number, default=10, help="longest deals printed (default 10)")
+    add_jobs_option(p)
+    add_progress_option(p)
+    add_rule_options(p, players=True)
+    return p
+
+
+def run(args) -> int:
+    from ..run.search import search_long
+
+    df = search_long(rules_from_args(args), seed=args.seed, deals=args.deals, seconds=args.seconds,
+                     strategy=args.strategy, min_cards=args.min_cards, nodes=args.nodes, top=args.top,
+                     n_jobs=args.jobs, progress=progress_wanted(args))
+    a = df.attrs
+    print(f"{a['deals']:,} random deals, {a['extended']:,} extended backwards ({a['states']:,} states), "
+          f"{a['cpu_seconds']:.1f} CPU s (stopped by {a['stopped']})")
+    for r in df.itertuples():
+        end = f"seat {r.winner} wins" if r.outcome == "win" else r.outcome
+        print(f"{r.cards:>6} cards  {r.tricks:>5} tricks  {end:<12} {r.deal}")
+        print(f"{'':14}{r.how}, found after {r.cpu_seconds:.1f} CPU s")
+    return 0

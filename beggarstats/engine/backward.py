@@ -1,0 +1,166 @@
+"""One trick forward and backward on full hands: the trick-boundary states a game passes through, and
+the states one trick before a given one (pure Python; `beggarstats.run.search` searches with them).
+
+A *state* is the hands at a trick boundary (a tuple of tuples of tributes, top card first) and the
+seat that leads. Every state of a game is itself a deal, with uneven hands and any leader; a state
+whose hand sizes are those of the round deal is a standard deal once its seats are turned so that
+the leader sits at seat 0 (`as_deal`).
+
+`predecessors` runs a trick backwards. The taker put the pile under their hand in the order it was
+played, so the pile is the last ``k`` cards of the leader's hand (under ``leader='taker'`` the
+leader of a state took the last pile). Given who led that trick, the pile alone decides who
+played each of its cards; it is a trick if it ends exactly at its last card, taken by the leader.
+Each player's cards go back on top of their hand. Every state found that way plays, by `step`, one
+trick into the given one (tests/test_search.py checks this on thousands of states).
+
+Only the rules for which the construction is exact are accepted (`check_backward_rules`): every
+player still in and holding cards, ``leader='taker'``, no Beggar jokers, no shuffles, no cut-off.
+"""
+
+from __future__ import annotations
+
+__all__ = ["step", "main_path", "predecessors", "as_deal", "deal_sizes", "check_backward_rules"]
+
+
+def check_backward_rules(rules) -> None:
+    """Refuse the rules under which a trick cannot be run backwards here, naming the option."""
+    why = []
+    if rules.leader != "taker" and rules.players > 2:
+        why.append("leader='next' with 3 or more players (the leader is then not the taker)")
+    if rules.jokers and rules.joker_mode == "beggar":
+        why.append("Beggar jokers")
+    if rules.shuffle_pile or rules.shuffle_on_loop:
+        why.append("a shuffle variant (play is not deterministic)")
+    if rules.max_cards is not None:
+        why.append("max_cards (a cut-off caps the length searched for)")
+    if why:
+        raise ValueError(f"The backward search cannot run tricks backwards under these rules: {'; '.join(why)}. "
+                         f"Use strategy='random' instead.")
+
+
+def _next(seat: int, n: int, step_: int) -> int:
+    return (seat + step_) % n
+
+
+def step(hands, leader: int, *, ccw: bool = False):
+    """Play one trick from a state in which every player holds cards.
+
+    Parameters
+    ----------
+    hands : tuple of tuple of int
+        Each seat's hand, top card first (tributes 0..5).
+    leader : int
+        The seat that leads.
+    ccw : bool
+        Play counter-clockwise (``direction='ccw'``).
+
+    Returns
+    -------
+    tuple or None
+        ``(hands, leader, cards)``: the state after the trick (the taker leads) and the cards
+        played in it; None if a player must play and has no card (the trick is not a plain one).
+    """
+    n = len(hands)
+    d = -1 if ccw else 1
+    hs = [list(h) for h in hands]
+    pos = [0] * n
+    pile = []
+    turn, owed, claimant = leader, 0, -1
+    while True:
+        if pos[turn] >= len(hs[turn]):
+            return None
+        c = hs[turn][pos[turn]]
+        pos[turn] += 1
+        pile.append(c)
+        if c > 0:
+            claimant, owed, turn = turn, c, _next(turn, n, d)
+        elif owed > 0:
+            owed -= 1
+            if owed == 0:
+                out = [tuple(h[p:]) for h, p in zip(hs, pos)]
+                out[claimant] = out[claimant] + tuple(pile)
+                return tuple(out), claimant, len(pile)
+        else:
+            turn = _next(turn, n, d)
+
+
+def main_path(hands, leader: int = 0, *, ccw: bool = False):
+    """The trick-boundary states of a game while every player holds cards.
+
+    Returns
+    -------
+    list of (hands, leader, cards)
+        State ``k`` after ``k`` tricks and the cards played before it (state 0 is the deal). The
+        list stops at the last state from which a trick is played with every player holding cards
+        at its end.
+    """
+    states = [(tuple(tuple(h) for h in hands), leader, 0)]
+    while True:
+        h, ld, c = states[-1]
+        nxt = step(h, ld, ccw=ccw)
+        if nxt is None or min(len(x) for x in nxt[0]) == 0:
+            return states
+        states.append((nxt[0], nxt[1], c + nxt[2]))
+
+
+def predecessors(hands, leader: int, *, ccw: bool = False, keep_taker: bool = False):
+    """Every state one trick before ``(hands, leader)`` in which every player holds cards.
+
+    Parameters
+    ----------
+    hands : tuple of tuple of int
+        The state's hands (every player holding cards).
+    leader : int
+        Its leader: the taker of the trick before it.
+    ccw : bool
+        Counter-clockwise play.
+    keep_taker : bool
+        Only tricks after which the taker still holds a card of their own (``end='empty'``: a
+        taker left without cards during the trick would end the game at once).
+
+    Returns
+    -------
+    list of (hands, leader, cards)
+        Each state that `step` plays into the given one, with the cards of that trick.
+    """
+    n = len(hands)
+    d = -1 if ccw else 1
+    taker = leader
+    mine = hands[taker]
+    out = []
+    for k in range(2, len(mine) + 1 - (1 if keep_taker else 0)):
+        pile = mine[len(mine) - k:]
+        if pile[-1] != 0:  # a trick ends on a number card paying a tribute in full
+            break
+        for first in range(n):
+            played = [[] for _ in range(n)]
+            turn, owed, claimant, ok = first, 0, -1, False
+            for i, c in enumerate(pile):
+                played[turn].append(c)
+                if c > 0:
+                    claimant, owed, turn = turn, c, _next(turn, n, d)
+                elif owed > 0:
+                    owed -= 1
+                    if owed == 0:
+                        ok = i == k - 1 and claimant == taker
+                        break
+                else:
+                    turn = _next(turn, n, d)
+            if not ok:
+                continue
+            before = tuple(tuple(played[s]) + (mine[: len(mine) - k] if s == taker else hands[s]) for s in range(n))
+            out.append((before, first, k))
+    return out
+
+
+def deal_sizes(n_cards: int, players: int) -> tuple[int, ...]:
+    """The hand sizes of the round deal: the first ``n_cards % players`` seats get one card more."""
+    return tuple(n_cards // players + (1 if s < n_cards % players else 0) for s in range(players))
+
+
+def as_deal(hands, leader: int, sizes):
+    """The deal a state is, seats turned so that the leader is seat 0; None unless its hand sizes
+    are ``sizes`` (the round deal's) after turning."""
+    n = len(hands)
+    turned = tuple(hands[(leader + s) % n] for s in range(n))
+    return turned if tuple(len(h) for h in turned) == tuple(sizes) else None

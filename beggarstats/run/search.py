@@ -1,0 +1,278 @@
+"""`search_long()`: a search for long deals, by random deals at full engine speed or backwards from them.
+
+Two strategies, both reproducible by ``seed`` for a given budget of random deals (``deals``), with a
+CPU-time budget (``seconds``) on top:
+
+* ``'random'``: random deals ``0 .. deals-1`` of the table ``seed``, played by `summarize` in rounds
+  (the same games, in constant memory), keeping the longest;
+* ``'backward'``: the same random deals, and every one that lasts at least ``min_cards`` cards is
+  *extended backwards*. Each trick-boundary state of its game is an uneven deal; the states one
+  trick before it are found by running the trick backwards (`engine.backward.predecessors`), and
+  so on, depth first, for up to ``nodes`` states per deal. A state whose hand sizes are those of
+  the round deal is a standard deal (seats turned so that its leader is seat 0) whose game runs
+  into the long one: it lasts the cards played back to it plus what the long game had left. A
+  game forgets any change within one pass through the hands (issue #26: swapping two cards of a
+  long deal loses its length), but a state found backwards keeps the whole of the long game's
+  future.
+
+Every deal returned is replayed by the reference engine (`play`) and reported as it plays.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+
+from ..engine.backward import as_deal, check_backward_rules, deal_sizes, main_path, predecessors
+from ..engine.deals import random_deal
+from ..game.cards import format_deal
+from ..game.checks import check_n_jobs, check_seed, whole
+from ..game.rules import check_rules
+from .limits import MAX_GAME_ID
+from .play import play
+from .progress import progress_bar
+from .summary import Summary, summarize
+
+__all__ = ["search_long", "STRATEGIES", "ROUND", "COLUMNS"]
+
+STRATEGIES = ("random", "backward")
+ROUND = 2**22  # random deals per round: the CPU budget is checked between rounds
+COLUMNS = ("deal", "players", "rules", "outcome", "winner", "cards", "tricks", "loop_start_cards", "loop_cards",
+           "strategy", "how", "game", "boundary", "tricks_back", "cpu_seconds", "deals_tried")
+_CHECK_EVERY = 256  # states examined between two looks at the clock
+
+
+def _check_seconds(seconds):
+    if seconds is None:
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+        raise ValueError(f"The value for `seconds` must be a number of CPU seconds > 0 or None, "
+                         f"but {seconds!r} was passed.")
+    return float(seconds)
+
+
+def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="backward", min_cards=3000,
+                nodes=20_000, top=10, n_jobs=1, progress=False, summary=None) -> pd.DataFrame:
+    """Search for long deals; return the longest found, each replayable with `beggarstats.play`.
+
+    Parameters
+    ----------
+    rules : Rules, optional
+        Default ``Rules()``. 2 or more players, any deterministic option; ``'backward'`` also needs
+        ``leader='taker'`` (with 3+ players), no Beggar jokers and no ``max_cards``; the shuffle
+        variants are refused (a deal has no single length under them).
+    seed : int
+        The table of the random deals (0 .. 2**64-1). With ``deals`` it fixes the result. Required
+        unless ``summary`` is given.
+    deals : int, optional
+        Random deals to try (game ids ``0 .. deals-1``): the deterministic budget. None: as many as
+        ``seconds`` allows (the result's ``attrs['deals']`` then says how many, to reproduce it).
+    seconds : float, optional
+        CPU-time budget in seconds (this process, its threads included), checked between rounds of
+        `ROUND` deals and every few hundred states: the search stops once it is spent. At least
+        one of ``deals`` and ``seconds`` must be given.
+    strategy : {'backward', 'random'}
+    min_cards : int
+        ``'backward'``: the random deals lasting at least this many cards are extended backwards.
+    nodes : int
+        ``'backward'``: states examined backwards per extended deal.
+    top : int
+        Longest deals returned (loops met are returned as well, whatever their length).
+    n_jobs : int
+        Workers for the random deals (threads); the backward search runs in this thread.
+    progress : {False, True, 'notebook'}
+        A progress bar over the random deals.
+    summary : Summary, optional
+        Search from the longest games of a `summarize` run (e.g. ``load_summary(
+        'data/summary-p2.json')``) instead of playing random deals: its rules and seed are used
+        (give neither ``rules`` nor ``seed`` nor ``deals``), ``cpu_seconds`` count from the start
+        of this call, not the run that made the summary.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per deal, longest first: ``deal`` (the notation of `play`), ``players``, ``rules``,
+        ``outcome``, ``winner`` (nullable), ``cards``, ``tricks``, ``loop_start_cards``,
+        ``loop_cards`` (nullable), ``strategy`` and ``how`` (how it was found), ``game`` (the
+        random deal it came from), ``boundary`` (the trick boundary of that game it was extended
+        from) and ``tricks_back`` (tricks played back from there; both 0 for a random deal),
+        ``cpu_seconds`` (CPU time of the search when found), ``deals_tried`` (random deals played by
+        then). ``attrs``: rules, seed, strategy, deals (random deals tried), states (examined
+        backwards), extended (deals extended), cpu_seconds, wall_seconds, stopped ('deals' or
+        'seconds').
+    """
+    if summary is not None:
+        if not isinstance(summary, Summary) or summary.exact:
+            raise ValueError(f"The value for `summary` must be a Summary of random deals (from `summarize`) or None, "
+                             f"but {type(summary).__name__} was passed.")
+        if rules is not None or seed is not None or deals is not None:
+            raise ValueError("With `summary`, give none of `rules`, `seed` and `deals`: the summary's own are used.")
+        rules, seed = summary.rules, summary.seed
+    rules = check_rules(rules)
+    seed = check_seed(seed, none=False)
+    deals = whole("deals", deals, 1, MAX_GAME_ID, none=True)
+    seconds = _check_seconds(seconds)
+    if deals is None and seconds is None and summary is None:
+        raise ValueError("Give a budget: `deals` (random deals to try, reproducible) and/or `seconds` (CPU seconds).")
+    if strategy not in STRATEGIES:
+        raise ValueError(f"The value for `strategy` must be one of {list(STRATEGIES)}, but {strategy!r} was passed.")
+    if rules.shuffle_pile or rules.shuffle_on_loop:
+        raise ValueError("The search needs deterministic rules: `shuffle_pile` and `shuffle_on_loop` give a deal no "
+                         "single length.")
+    if strategy == "backward":
+        check_backward_rules(rules)
+    min_cards = whole("min_cards", min_cards, 1)
+    nodes = whole("nodes", nodes, 1)
+    top = whole("top", top, 1)
+    n_jobs = check_n_jobs(n_jobs)
+    bar = progress_bar(progress, deals or 0, unit="deal", desc=f"search ({strategy})")
+    search = _Search(rules, seed, strategy, min_cards, nodes, top, seconds)
+    try:
+        if summary is not None:
+            search.tried = summary.n_games
+            search.from_summary(summary)
+        else:
+            search.run(deals, n_jobs, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    return search.frame()
+
+
+class _Search:
+    """The state of one search: the best deals so far, the budget spent."""
+
+    def __init__(self, rules, seed, strategy, min_cards, nodes, top, seconds):
+        self.rules, self.seed, self.strategy = rules, seed, strategy
+        self.min_cards, self.nodes, self.top, self.seconds = min_cards, nodes, top, seconds
+        self.sizes = deal_sizes(rules.n_cards, rules.players)
+        self.ccw = rules.direction == "ccw"
+        self.keep_taker = rules.end == "empty"
+        self.best = {}  # random deal -> the longest deal of its family
+        self.loops = []
+        self.tried = 0
+        self.states = 0
+        self.extended = 0
+        self.stopped = "deals"
+        self.cpu0, self.wall0 = time.process_time(), time.perf_counter()
+
+    def cpu(self) -> float:
+        return time.process_time() - self.cpu0
+
+    def out_of_time(self) -> bool:
+        return self.seconds is not None and self.cpu() >= self.seconds
+
+    # -- the random deals ------------------------------------------------------------------------
+    def run(self, deals, n_jobs, bar):
+        lo = 0
+        while deals is None or lo < deals:
+            if self.out_of_time():
+                self.stopped = "seconds"
+                return
+            hi = lo + ROUND if deals is None else min(deals, lo + ROUND)
+            s = summarize(hi - lo, rules=self.rules, seed=self.seed, start=lo, n_jobs=n_jobs,
+                          top=max(self.top, 256))
+            self.tried = hi
+            if bar is not None:
+                bar.update(hi - lo)
+            self._round(s)
+            self._prune()
+            lo = hi
+            if self.stopped == "seconds":
+                return
+
+    def from_summary(self, s):
+        self._round(s)
+        self._prune()
+
+    def _round(self, s):
+        for k in range(len(s.loops["game"])):
+            g = int(s.loops["game"][k])
+            self._keep(self._random_hands(g), "random", f"random deal {g} of seed {self.seed} (a loop)", g, 0, 0,
+                       None, loop=True)
+        longest = s.longest
+        for k in range(len(longest["game"])):
+            g, cards = int(longest["game"][k]), int(longest["cards"][k])
+            hands = self._random_hands(g)
+            self._keep(hands, "random", f"random deal {g} of seed {self.seed}", g, 0, 0, cards)
+            if self.strategy == "backward" and cards >= self.min_cards:
+                self._extend(hands, g, cards)
+                if self.out_of_time():
+                    self.stopped = "seconds"
+                    return
+
+    def _random_hands(self, game):
+        hands, _ = random_deal(self.seed, game, self.rules)
+        return tuple(tuple(int(c) for c in h) for h in hands)
+
+    # -- backwards from a long deal ----------------------------------------------------------------
+    def _extend(self, hands, game, cards):
+        """Examine up to ``nodes`` states before the trick-boundary states of random deal ``game``
+        (``cards`` long), depth first from each boundary in turn; keep the deals met."""
+        self.extended += 1
+        path = main_path(hands, 0, ccw=self.ccw)
+        used = 0
+        for b, (h, lead, at) in enumerate(path):
+            before = path[b - 1][:2] if b else None
+            stack = [(p, pl, c, 1) for p, pl, c in reversed(predecessors(h, lead, ccw=self.ccw,
+                                                                          keep_taker=self.keep_taker))
+                     if (p, pl) != before]  # the deal's own path was searched from the boundary before
+            used += 1
+            while stack and used < self.nodes:
+                p, pl, back, depth = stack.pop()
+                deal = as_deal(p, pl, self.sizes)
+                if deal is not None:
+                    self._keep(deal, "backward", f"{depth} tricks ({back} cards) back from trick boundary {b} of "
+                               f"random deal {game} of seed {self.seed}", game, b, depth, cards - at + back)
+                used += 1
+                if used % _CHECK_EVERY == 0 and self.out_of_time():
+                    break
+                stack.extend((q, ql, back + c, depth + 1) for q, ql, c in
+                             reversed(predecessors(p, pl, ccw=self.ccw, keep_taker=self.keep_taker)))
+            if used >= self.nodes or self.out_of_time():
+                break
+        self.states += used
+
+    # -- the deals kept -------------------------------------------------------------------------
+    def _keep(self, hands, strategy, how, game, boundary, back, cards, loop=False):
+        """Keep a deal met: every loop, and for each random deal (a family: it and the deals found
+        backwards from it) the longest, while it is among the ``top`` longest families."""
+        deal = format_deal(hands)
+        row = {"deal": deal, "strategy": strategy, "how": how, "game": game, "boundary": boundary,
+               "tricks_back": back, "cpu_seconds": round(self.cpu(), 3), "deals_tried": self.tried,
+               "expected": cards}
+        if loop:
+            if deal not in {r["deal"] for r in self.loops}:
+                self.loops.append(row)
+            return
+        if game not in self.best or cards > self.best[game]["expected"]:
+            self.best[game] = row
+
+    def _prune(self):
+        """The ``top`` longest families (ties: the lower random deal)."""
+        rows = sorted(self.best.values(), key=lambda r: (-r["expected"], r["game"]))
+        self.best = {r["game"]: r for r in rows[: self.top]}
+
+    def frame(self) -> pd.DataFrame:
+        self._prune()
+        rows = list(self.best.values()) + self.loops
+        out = []
+        for row in rows:
+            r = play(row["deal"], self.rules)
+            if row["expected"] is not None and (r.outcome != "win" or r.cards != row["expected"]):
+                raise RuntimeError(f"deal {row['deal']} ({row['how']}) plays {r.outcome} after {r.cards} cards, "
+                                   f"not the {row['expected']} cards the search expected: a bug, please report it")
+            out.append({"deal": row["deal"], "players": self.rules.players, "rules": self.rules.name,
+                        "outcome": r.outcome, "winner": r.winner, "cards": r.cards, "tricks": r.tricks,
+                        "loop_start_cards": r.loop_start_cards, "loop_cards": r.loop_cards,
+                        **{k: row[k] for k in COLUMNS[9:]}})
+        df = pd.DataFrame(out, columns=list(COLUMNS))
+        for c in ("winner", "loop_start_cards", "loop_cards"):
+            df[c] = df[c].astype("Int64")
+        df = df.sort_values(["cards", "game"], ascending=[False, True], kind="stable").reset_index(drop=True)
+        df.attrs.update({"rules": self.rules.to_dict(), "seed": self.seed, "strategy": self.strategy,
+                         "deals": self.tried, "min_cards": self.min_cards, "nodes": self.nodes,
+                         "states": self.states, "extended": self.extended, "cpu_seconds": round(self.cpu(), 3),
+                         "wall_seconds": round(time.perf_counter() - self.wall0, 3), "stopped": self.stopped})
+        return df

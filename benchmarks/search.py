@@ -1,0 +1,229 @@
+"""The search for long deals, measured: the longest deal each strategy finds in a CPU-time budget.
+
+    nice -n 5 python benchmarks/search.py --seconds 180 --out data/search
+
+Runs, each with its own CPU budget (time.process_time of this process, threads included):
+
+* two players, ``strategy='random'`` and ``'backward'`` from the same table (seed 26): the backward
+  run plays a prefix of the random run's deals and extends the longest of them backwards;
+* two players, backward from the longest games of the committed 10^9-game run
+  (data/summary-p2.json), and the same for 3-6 players from their 10^8-game runs;
+* 3-6 players, a short backward search of their own (seed 26).
+
+Each run's deals go to ``OUT/longest.csv`` (one row per deal, with its run) and its figures to
+``OUT/runs.json`` as soon as it ends, so an interrupted benchmark keeps the runs it finished. The
+table printed: deals tried, states examined backwards, longest found, CPU and wall seconds, and for
+the random runs the longest expected from the committed tail (`analysis.longest.expected_longest`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import re
+import resource
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+import beggarstats as bs
+from beggarstats.analysis.longest import expected_longest
+from beggarstats.run.summary import load_summary
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = 26
+
+
+def runs(seconds: float, short: float):
+    """(name, keyword arguments of search_long) of every run, in order."""
+    out = [("p2-random", dict(seed=SEED, seconds=seconds, strategy="random")),
+           ("p2-backward", dict(seed=SEED, seconds=seconds, strategy="backward", min_cards=3600, nodes=50_000))]
+    for p in range(2, 7):
+        out.append((f"p{p}-committed", dict(summary=load_summary(ROOT / f"data/summary-p{p}.json"),
+                                              min_cards=1, nodes=20_000)))
+    for p in range(3, 7):
+        out.append((f"p{p}-backward", dict(rules=bs.Rules(players=p), seed=SEED, seconds=short,
+                                           strategy="backward", min_cards=3000, nodes=20_000)))
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=180.0, help="CPU seconds of each two-player search")
+    ap.add_argument("--short", type=float, default=60.0, help="CPU seconds of each 3-6 player search")
+    ap.add_argument("--out", type=Path, default=None, help="directory for longest.csv and runs.json")
+    ap.add_argument("--only", nargs="*", help="run only these (names as printed)")
+    ap.add_argument("--merge", nargs="*", type=Path,
+                    help="run nothing: merge the outputs of runs made apart (--out of each) into --out")
+    ap.add_argument("--docs", type=Path, default=None, help="fill the generated blocks of this page (docs/search.md) "
+                    "from --out and stop")
+    ap.add_argument("--markdown", action="store_true", help="print the generated blocks of docs/search.md for --out and stop")
+    args = ap.parse_args(argv)
+    if args.docs is not None:
+        args.docs.write_text(fill_blocks(args.docs.read_text(), blocks(args.out)))
+        return 0
+    if args.markdown:
+        for name, text in blocks(args.out).items():
+            print(f"<!-- search:begin {name} -->\n{text}\n<!-- search:end {name} -->\n")
+        return 0
+    if args.merge:
+        figures = {}
+        frames = []
+        for d in args.merge:
+            figures.update(json.loads((d / "runs.json").read_text()))
+            frames.append(pd.read_csv(d / "longest.csv", keep_default_na=False, na_values=[""]))
+        order = [name for name, _ in runs(0, 0) if name in figures]
+        figures = {name: figures[name] for name in order}
+        df = pd.concat(frames, ignore_index=True)
+        df["order"] = df["run"].map({name: i for i, name in enumerate(order)})
+        df = df.sort_values(["order", "cards"], ascending=[True, False], kind="stable").drop(columns="order")
+        args.out.mkdir(parents=True, exist_ok=True)
+        df.to_csv(args.out / "longest.csv", index=False)
+        (args.out / "runs.json").write_text(json.dumps(figures, indent=1) + "\n")
+        print(table(figures))
+        return 0
+    frames, figures = [], {}
+    if args.out is not None and (args.out / "runs.json").exists():
+        figures = json.loads((args.out / "runs.json").read_text())
+        frames = [pd.read_csv(args.out / "longest.csv", keep_default_na=False, na_values=[""])]
+        frames[0] = frames[0][frames[0]["run"].isin(figures)]
+    for p in (2, 3):  # the kernels compiled or loaded, outside any budget
+        bs.search_long(bs.Rules(players=p), seed=0, deals=1000, strategy="random")
+    for name, kw in runs(args.seconds, args.short):
+        if args.only and name not in args.only:
+            continue
+        cpu0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+        df = bs.search_long(top=10, **kw)
+        cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+        cpu = (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime)
+        a = df.attrs
+        wins = df[df["outcome"] == "win"]
+        row = {"players": int(a["rules"]["players"]), "strategy": a["strategy"], "seed": int(a["seed"]),
+               "from": "committed summary" if "summary" in kw else "own random deals",
+               "seconds_budget": kw.get("seconds"), "deals": int(a["deals"]), "extended": int(a["extended"]),
+               "states": int(a["states"]), "min_cards": int(a["min_cards"]), "nodes": int(a["nodes"]),
+               "longest": int(wins["cards"].max()), "longest_deal": str(wins["deal"].iloc[0]),
+               "longest_cpu_seconds": float(wins["cpu_seconds"].iloc[0]), "loops": int((df["outcome"] == "loop").sum()),
+               "cpu_seconds": round(cpu, 1), "wall_seconds": round(time.perf_counter() - wall0, 1),
+               "stopped": a["stopped"]}
+        figures[name] = row
+        frames = [f[f["run"] != name] for f in frames] + [df.assign(run=name)]
+        if args.out is not None:
+            args.out.mkdir(parents=True, exist_ok=True)
+            pd.concat(frames, ignore_index=True).to_csv(args.out / "longest.csv", index=False)
+            (args.out / "runs.json").write_text(json.dumps(figures, indent=1) + "\n")
+        print(f"{name}: {row['longest']} cards, {row['deals']:,} deals, {row['states']:,} states, "
+              f"{row['cpu_seconds']} CPU s, {row['wall_seconds']} s wall", file=sys.stderr, flush=True)
+    print(table(figures))
+    return 0
+
+
+def table(figures: dict) -> str:
+    """The runs as a text table; random runs with the longest expected from the committed tail."""
+    lines = [f"{'run':<16}{'deals':>15}{'states':>12}{'longest':>9}{'found at':>10}{'CPU s':>9}{'wall s':>9}"
+             f"{'expected (random)':>22}"]
+    for name, r in figures.items():
+        exp = ""
+        if r["strategy"] == "random" and r["players"] == 2:
+            e = expected_longest(load_summary(ROOT / "data/summary-p2.json"), r["deals"]).iloc[0]
+            exp = f"{e['mean']:.0f} [{e['low']:.0f}, {e['high']:.0f}]"
+        lines.append(f"{name:<16}{r['deals']:>15,}{r['states']:>12,}{r['longest']:>9,}{r['longest_cpu_seconds']:>10.1f}"
+                     f"{r['cpu_seconds']:>9.1f}{r['wall_seconds']:>9.1f}{exp:>22}")
+    return "\n".join(lines)
+
+
+@functools.lru_cache(maxsize=None)
+def _summary(players: int):
+    return load_summary(ROOT / f"data/summary-p{players}.json")
+
+
+def _expected(r: dict):
+    """The longest expected of the run's random deals, from the committed tail of its player count."""
+    return expected_longest(_summary(r["players"]), r["deals"]).iloc[0]
+
+
+def markdown(figures: dict) -> str:
+    """The table of docs/search.md (tests/test_search_data.py checks it against runs.json)."""
+    lines = ["| players | strategy | deals from | deals tried | states backwards | longest found (cards) "
+             "| expected of that many random deals [5%, 95%] | found after (CPU s) | run (CPU s) | wall (s) |",
+             "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in figures.values():
+        src = ("the committed run (seed 2026)" if r["from"] == "committed summary"
+               else f"seed {r['seed']}, a budget of {r['seconds_budget']:g} CPU s")
+        e = _expected(r)
+        lines.append(f"| {r['players']} | {r['strategy']} | {src} | {r['deals']:,} | {r['states']:,} | {r['longest']:,} "
+                     f"| {e['mean']:,.0f} [{e['low']:,.0f}, {e['high']:,.0f}] | {r['longest_cpu_seconds']:.1f} "
+                     f"| {r['cpu_seconds']:.1f} | {r['wall_seconds']:,.0f} |")
+    return "\n".join(lines)
+
+
+def longest_known(figures: dict, deals: pd.DataFrame) -> str:
+    """The longest deal known per player count, from every run (docs/search.md's second table)."""
+    lines = ["| players | cards | tricks | winner | how it was found | deal |", "|---:|---:|---:|---:|---|---|"]
+    wins = deals[deals["outcome"] == "win"].sort_values(["players", "cards"], ascending=[True, False], kind="stable")
+    for p, g in wins.groupby("players", sort=True):
+        b = g.iloc[0]
+        lines.append(f"| {p} | {b['cards']:,} | {b['tricks']:,} | seat {b['winner']} | {b['strategy']}: {b['how']} "
+                     f"| `{b['deal']}` |")
+    loops = deals[deals["outcome"] == "loop"]
+    lines.append("")
+    lines.append(f"Loops met by the searches: {len(loops)}." if len(loops) == 0 else
+                 "Loops met by the searches: " + "; ".join(f"{r.players} players, `{r.deal}` ({r.how})"
+                                                            for r in loops.itertuples()) + ".")
+    return "\n".join(lines)
+
+
+def prose(figures: dict) -> str:
+    """The paragraph of docs/search.md that compares the two-player strategies (the runs measured)."""
+    out = []
+    rnd, back, com = figures.get("p2-random"), figures.get("p2-backward"), figures.get("p2-committed")
+    if rnd is not None:
+        e = _expected(rnd)
+        rate = rnd["deals"] / rnd["cpu_seconds"]
+        out.append(f"In {rnd['cpu_seconds']:.0f} CPU seconds the random search played {rnd['deals']:,} deals "
+                   f"({rate:,.0f} per CPU second) and found {rnd['longest']:,} cards, where the committed tail "
+                   f"expects {e['mean']:,.0f} [{e['low']:,.0f}, {e['high']:,.0f}] of that many deals.")
+    if back is not None:
+        e = _expected(back)
+        out.append(f"The backward search, on the same table and budget, played {back['deals']:,} of those deals, "
+                   f"extended {back['extended']:,} of them ({back['states']:,} states run backwards) and found "
+                   f"{back['longest']:,} cards in {back['cpu_seconds']:.0f} CPU seconds, against {e['mean']:,.0f} "
+                   f"[{e['low']:,.0f}, {e['high']:,.0f}] expected of its random deals alone.")
+    if com is not None:
+        out.append(f"From the longest {com['extended']:,} deals of the committed run of {com['deals']:,} deals (its "
+                   f"longest {_committed_longest():,} cards), the backward search found {com['longest']:,} cards "
+                   f"in {com['cpu_seconds']:.0f} CPU seconds.")
+    if rnd is not None:
+        hour = expected_longest(_summary(2), [rate * 3600, rate * 7200])
+        out.append(f"At the random search's speed one CPU hour expects {hour['mean'][0]:,.0f} [{hour['low'][0]:,.0f}, "
+                   f"{hour['high'][0]:,.0f}] cards and one hour on both cores of this machine {hour['mean'][1]:,.0f} "
+                   f"[{hour['low'][1]:,.0f}, {hour['high'][1]:,.0f}].")
+    return " ".join(out)
+
+
+def _committed_longest() -> int:
+    return int(_summary(2).longest["cards"][0])
+
+
+BLOCK = re.compile(r"<!-- search:begin (\w+) -->\n.*?<!-- search:end \1 -->", re.S)
+
+
+def fill_blocks(text: str, generated: dict) -> str:
+    """``text`` with each ``<!-- search:begin NAME -->`` block holding ``generated[NAME]``."""
+    def fill(m):
+        return f"<!-- search:begin {m.group(1)} -->\n{generated[m.group(1)]}\n<!-- search:end {m.group(1)} -->"
+    return BLOCK.sub(fill, text)
+
+
+def blocks(out: Path) -> dict:
+    """The generated blocks of docs/search.md from the data in ``out``."""
+    figures = json.loads((out / "runs.json").read_text())
+    deals = pd.read_csv(out / "longest.csv", keep_default_na=False, na_values=[""])
+    return {"runs": markdown(figures), "known": longest_known(figures, deals), "two": prose(figures)}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
