@@ -47,13 +47,14 @@ _LAZY = {
     "Summary": (".run.summary", "Summary"),
     "summarize": (".run.summary", "summarize"),
     "compare": (".run.compare", "compare"),
+    "tail_chain": (".analysis.chain", "tail_chain"),
 }
 
 __all__ = [
     "analysis", "DealError", "parse_deal", "format_deal", "random_deal", "deal_rank", "deal_at", "n_deals", "census", "Deck", "STANDARD", "ITALIAN",
     "GameResult", "Trick", "simulate_matches", "play", "load_records", "replay_records",
     "RULES_VERSION", "Rules", "replay", "simulate", "simulate_to_store", "load", "save",
-    "verify", "Summary", "summarize", "compare",
+    "verify", "Summary", "summarize", "compare", "tail_chain",
 ]
 
 
