@@ -1,15 +1,19 @@
 """The tail chain (run/tail_chain.py, analysis/chain.py): its arithmetic by hand, its measurement."""
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import beggarstats as bs
-from beggarstats.analysis.chain import TailChain
+from beggarstats.analysis.chain import TailChain, chain_markdown, mixing_test
+from beggarstats.analysis.summaries import RECORD_CARDS
 from beggarstats.run.summary import load_summary
-from beggarstats.run.tail_chain import ABSORBED, chain_cells, chain_states, load_cells, save_cells, state_codes
+from beggarstats.run.tail_chain import (ABSORBED, chain_cells, chain_states, load_cells, mixing_sample, save_cells,
+                                         state_codes)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -138,3 +142,46 @@ def test_results_are_the_committed_chains():
         assert not row["record_ok"]
     rates = [res["horizons"][h]["rate"][0] for h in ("100", "300", "1000")]
     assert rates[0] > rates[1] > rates[2] > res["observed_rate"][2]  # longer horizons come closer, from above
+
+
+def _mixing_table():
+    sample = pd.read_csv(ROOT / "data/tail/mixing.csv.gz")
+    return sample, mixing_test(sample, TailChain.from_cells(_committed(1000)))
+
+
+def test_tail_page_is_generated_from_the_data():
+    """docs/tail.md: its tables are `chain_markdown` of the committed data, and the numbers of its
+    prose are the code's (the parameters of the mixing sample, the state counts, the record)."""
+    import inspect
+
+    text = (ROOT / "docs/tail.md").read_text()
+    block = re.search(r"<!-- tail:begin -->\n(.*?)\n<!-- tail:end -->", text, flags=re.S).group(1)
+    res = json.loads((ROOT / "data/tail/results.json").read_text())
+    assert block == chain_markdown(res, _mixing_table()[1])
+    prose = re.sub(r"<!-- tail:begin -->.*?<!-- tail:end -->", " ", text, flags=re.S)
+    prose = re.sub(r"`[^`]*`", " ", prose)
+    defaults = {k: v.default for k, v in inspect.signature(mixing_sample).parameters.items()}
+    allowed = {f"{len(chain_states(52, 3)):,}", f"{len(chain_states(52, 4)):,}", f"{defaults['first']:,}",
+               str(defaults["every"]), str(defaults["tail_gap"]), f"{RECORD_CARDS:,}", "2", "3", "4", "5", "6",
+               "1", "0"}
+    assert set(re.findall(r"\d[\d,.]*\d|\d", prose)) <= allowed
+
+
+def test_mixing_test_finds_what_the_page_says():
+    sample, table = _mixing_table()
+    assert table["p_holm"].iloc[:2].min() > 0.05            # one trick ahead: not told apart
+    assert table["p_holm"].iloc[2] < 0.05                     # the split: told apart
+    assert (table["mde"] > 0).all() and (table["mde"] < 0.2).all()
+
+
+@pytest.mark.slow
+def test_mixing_sample_is_its_recomputation():
+    sample, _ = _mixing_table()
+    summary = load_summary(ROOT / "data/summary-p2.json")
+    again = mixing_sample(summary, seed=2026, points=2)
+    real = sample[sample["source"] == "long game"].reset_index(drop=True)
+    got = again[again["source"] == "long game"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, real, check_dtype=False)
+    rand = sample[sample["source"] == "random deal"].iloc[:100].reset_index(drop=True)
+    pd.testing.assert_frame_equal(again[again["source"] == "random deal"].reset_index(drop=True), rand,
+                                  check_dtype=False)

@@ -34,7 +34,14 @@ from scipy.sparse import linalg as splinalg
 
 from ..run.tail_chain import ABSORBED, ChainCells, chain_cells
 
-__all__ = ["TailChain", "tail_chain", "chain_results", "save_results", "CHECK_LENGTHS"]
+__all__ = ["TailChain", "tail_chain", "chain_results", "save_results", "mixing_test", "CHECK_LENGTHS", "TRICK_BINS",
+           "SPLIT_BINS", "chain_markdown", "census_check", "CENSUS_DECKS"]
+
+# the census decks of the validation (data/census/): the longest games among the two-player decks
+# without loops, and one with more penalty cards; horizon, deals per state, the lengths compared
+CENSUS_DECKS = {"2p-24-1-1-1-1": (30, 20_000, (50, 100, 200, 400)),
+                "2p-20-1-1-1-1": (30, 20_000, (50, 100, 200, 400)),
+                "2p-14-2-2-2-0": (30, 20_000, (50, 100, 200, 400))}
 
 
 @dataclass(frozen=True, eq=False)
@@ -271,3 +278,133 @@ def save_results(results: dict, path) -> None:
     from pathlib import Path
 
     Path(path).write_text(json.dumps(results, indent=1) + "\n")
+
+
+TRICK_BINS = (1, 2, 3, 5, 9, 15)  # the categories of a trick's cards: 1, 2, 3-4, 5-8, 9-14, 15 and more
+
+
+SPLIT_BINS = (1, 11, 19, 26, 34, 42)  # the leader's cards: 1-10, 11-18, 19-25, 26-33, 34-41, 42 and more
+
+
+def mixing_test(sample, chain: "TailChain | None" = None) -> pd.DataFrame:
+    """The mixing assumption tested on `run.tail_chain.mixing_sample`: do the tricks played from the
+    states of long games look like those from random uneven deals of the same split?
+
+    Two chi-squared tests of homogeneity (scipy.stats.chi2_contingency) of long game against random
+    deal: the next trick's cards in the categories of `TRICK_BINS`, and whether the leader took it;
+    with ``chain``, a third: the long games' split (the leader's cards, in the categories of
+    `SPLIT_BINS`) against the chain's quasi-stationary split (scipy.stats.chisquare). Their
+    p-values are Holm-adjusted together (statsmodels). Beside each, ``mde``: the difference in
+    the share that the test would detect at 80% power (two-sided 5%, statsmodels' NormalIndPower
+    for two samples, for the share of tricks of 5 cards and more, or taken by the leader; the
+    one-sample share of a leader holding 26 cards or more for the split). A random deal's trick that ended its game
+    counts in its cards category and as taken by whoever won it. The long games' points are a few
+    hundred cards apart within each game, not independent: the p-values assume they are.
+
+    Returns one row per test: ``test``, ``long_games``, ``random_deals`` (tricks), ``share_long``,
+    ``share_random`` (the share of tricks of 5 cards and more, or taken by the leader; for the
+    split, of a leader with 26 cards or more, seen and quasi-stationary), ``chi2``, ``dof``,
+    ``p``, ``p_holm``, ``mde``.
+    """
+    from scipy import stats
+    from statsmodels.stats.multitest import multipletests
+    from statsmodels.stats.power import NormalIndPower
+
+    def detectable(p0, n1, ratio):
+        # ratio 0: one sample against a known share, the limit of a second sample without end
+        h = NormalIndPower().solve_power(nobs1=n1, ratio=ratio or 1e9, alpha=0.05, power=0.8)
+        # Cohen's h back to a share difference around p0
+        return float(np.sin(np.arcsin(np.sqrt(p0)) + h / 2) ** 2 - p0)
+
+    real = sample["source"] == "long game"
+    cats = np.digitize(sample["trick_cards"], TRICK_BINS)
+    rows = []
+    for name, values, share in (("cards of the next trick", cats, sample["trick_cards"] >= 5),
+                                ("the leader takes the next trick", sample["kept"].astype(int), sample["kept"])):
+        table = pd.crosstab(real, values).to_numpy()
+        chi2, p, dof, _ = stats.chi2_contingency(table)
+        n1, n2 = int(real.sum()), int((~real).sum())
+        p0 = float(share[~real].mean())
+        rows.append(dict(test=name, long_games=n1, random_deals=n2, share_long=float(share[real].mean()),
+                         share_random=p0, chi2=float(chi2), dof=int(dof), p=float(p),
+                         mde=detectable(p0, n1, n2 / n1)))
+    if chain is not None:
+        qsd = chain.quasi_stationary()
+        lead = sample.loc[real, "leader_cards"]
+        seen = np.bincount(np.digitize(lead, SPLIT_BINS), minlength=len(SPLIT_BINS) + 1)[1:]
+        mass = np.bincount(np.digitize(qsd["leader_cards"], SPLIT_BINS), weights=qsd["share"],
+                           minlength=len(SPLIT_BINS) + 1)[1:]
+        chi2, p = stats.chisquare(seen, mass / mass.sum() * seen.sum())
+        p0 = float(qsd.loc[qsd["leader_cards"] >= 26, "share"].sum())
+        rows.append(dict(test="the split against the quasi-stationary split", long_games=int(real.sum()),
+                         random_deals=0, share_long=float((lead >= 26).mean()), share_random=p0,
+                         chi2=float(chi2), dof=len(SPLIT_BINS) - 1, p=float(p), mde=detectable(p0, int(real.sum()), 0)))
+    df = pd.DataFrame(rows)
+    df["p_holm"] = multipletests(df["p"], method="holm")[1]
+    return df
+
+
+def _sci(x: float) -> str:
+    return f"{x:.2e}" if x < 1e-3 else f"{x:.4f}"
+
+
+def chain_markdown(results: dict, mixing: pd.DataFrame) -> str:
+    """The tables of docs/tail.md from data/tail/results.json (`chain_results`) and `mixing_test`
+    (tests/test_chain.py regenerates them, so the page cannot go stale)."""
+    obs = results["observed_rate"]
+    lines = ["| horizon (cards) | deals per state | decay rate per card | 95% interval | agrees with the run |",
+             "|---:|---:|---:|---:|---|"]
+    for h, row in results["horizons"].items():
+        r = row["rate"]
+        lines.append(f"| {int(h):,} | {row['n_deals']:,} | {r[0]:.6f} | [{r[1]:.6f}, {r[2]:.6f}] | "
+                     f"{'yes' if row['agrees'] else 'no'} |")
+    lines.append(f"| run of {results['games']:,} games (geometric tail beyond {results['observed_threshold']:,.0f} "
+                 f"cards) | - | {obs[0]:.6f} | [{obs[1]:.6f}, {obs[2]:.6f}] | - |")
+    lines += ["", "| horizon (cards) | length (cards) | games seen | games the chain expects | 95% interval |",
+              "|---:|---:|---:|---:|---:|"]
+    for h, row in results["horizons"].items():
+        for k in row["checks"]:
+            lines.append(f"| {int(h):,} | {k['cards']:,} | {k['seen']:,} | {k['expected']:,.1f} | "
+                         f"[{k['low']:,.1f}, {k['high']:,.1f}] |")
+    lines += ["", "| census deck | horizon | length (cards) | exact survival | chain | 95% interval |",
+              "|---|---:|---:|---:|---:|---:|"]
+    for deck, row in results.get("census", {}).items():
+        for k in row["checks"]:
+            lines.append(f"| {deck} | {row['horizon']} | {k['cards']} | {_sci(k['exact'])} | {_sci(k['chain'])} | "
+                         f"[{_sci(k['low'])}, {_sci(k['high'])}] |")
+    rec = results["record"]
+    cf = results["curve_fit"]
+    lines += ["", f"| P(length >= {rec:,} cards), two players | estimate | 95% interval | what it is |",
+              "|---|---:|---:|---|",
+              f"| geometric tail fitted beyond {results['observed_threshold']:,.0f} cards | {_sci(cf[0])} | "
+              f"[{_sci(cf[1])}, {_sci(cf[2])}] | curve-fit extrapolation of {results['games']:,} games "
+              f"(interval: the rate's sampling error only) |"]
+    for h, row in results["horizons"].items():
+        if row["record_ok"]:
+            r = row["record"]
+            lines.append(f"| tail chain, horizon {int(h):,} | {_sci(r[0])} | [{_sci(r[1])}, {_sci(r[2])}] | "
+                         f"the chain's survival (bootstrap interval) |")
+        else:
+            lines.append(f"| tail chain, horizon {int(h):,} | none | - | not reported: the chain disagrees with "
+                         f"the run (decay rate {row['rate'][0]:.6f} against {obs[0]:.6f}) |")
+    lines += ["", "| test | long-game tricks | random-deal tricks | share, long games | share, random deals "
+              "(or quasi-stationary) | chi2 | dof | p | p (Holm) | detectable difference |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in mixing.itertuples():
+        lines.append(f"| {r.test} | {r.long_games:,} | {r.random_deals:,} | {r.share_long:.3f} | {r.share_random:.3f} "
+                     f"| {r.chi2:.2f} | {r.dof} | {r.p:.3g} | {r.p_holm:.3g} | {r.mde:.3f} |")
+    return "\n".join(lines)
+
+
+def census_check(chain: "TailChain", census, lengths) -> list:
+    """The chain's survival against the exact survival of every deal of a census (a `Summary`
+    marked exact, data/census/): one dict per length, ``cards``, ``exact``, ``chain``, ``low``,
+    ``high``, ``within`` (the exact value inside the chain's bootstrap interval)."""
+    x, c = census.frequencies("cards", ("win", "loop", "cutoff"))
+    sv = chain.survival(lengths, replicates=50)
+    out = []
+    for row in sv.itertuples():
+        exact = float(c[x >= row.cards].sum() / census.n_games)
+        out.append(dict(cards=int(row.cards), exact=exact, chain=float(row.survival), low=float(row.low),
+                        high=float(row.high), within=bool(row.low <= exact <= row.high)))
+    return out

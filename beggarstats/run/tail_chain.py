@@ -219,7 +219,7 @@ def load_cells(path) -> ChainCells:
 
 
 def mixing_sample(summary, *, first: int = 1000, every: int = 200, tail_gap: int = 200, per_state: int = 50,
-                  seed: int = 0):
+                  seed: int = 0, points: int | None = None):
     """The mixing assumption's data: trick-boundary states of the longest games of ``summary``
     (two players: its ``longest``, replayed with the reference engine by (seed, game)) and the
     next trick from each, beside random uneven deals of the same split.
@@ -228,7 +228,7 @@ def mixing_sample(summary, *, first: int = 1000, every: int = 200, tail_gap: int
     cards, up to ``tail_gap`` cards before its end (so that no point is where the game is about to
     end: the long games are chosen by their length). Each point's state is played on for one trick
     from ``per_state`` random uneven deals (games ``k * per_state ..`` of the table ``seed`` for
-    point k).
+    point k; ``points``: only the first so many points get them, a check of committed data).
 
     Returns a DataFrame, one row per trick: ``source`` ('long game' or 'random deal'), ``game``
     (the long game's id; for a random deal, that of its point), ``at_cards`` (cards played at the
@@ -261,6 +261,8 @@ def mixing_sample(summary, *, first: int = 1000, every: int = 200, tail_gap: int
     real = pd.DataFrame(rows)
     parts = [real]
     for k, row in enumerate(real.itertuples()):
+        if points is not None and k >= points:
+            break
         games = np.arange(k * per_state, (k + 1) * per_state, dtype=np.int64)
         res = uneven_steps(rules, seed, games, (row.leader_cards, n_cards - row.leader_cards), 0, 1)
         parts.append(pd.DataFrame(dict(source="random deal", game=row.game, at_cards=row.at_cards,
