@@ -25,7 +25,7 @@ resampled with replacement: a multinomial draw of the state's cells).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 import pandas as pd
@@ -45,46 +45,18 @@ CENSUS_DECKS = {"2p-24-1-1-1-1": (30, 20_000, (50, 100, 200, 400)),
 
 
 @dataclass(frozen=True, eq=False)
-class TailChain:
-    """Transitions between trick-boundary states measured from random uneven deals.
+class TailChain(ChainCells):
+    """Transitions between trick-boundary states measured from random uneven deals: the cells of
+    `run.tail_chain.ChainCells` (rules, seed, horizon, n_deals, states, start, and the cells
+    ``frm, to, cards, count``: ``count`` deals went from state ``frm`` to state ``to`` - `ABSORBED`:
+    the game ended - in ``cards`` cards), with the answers below."""
 
-    Parameters
-    ----------
-    rules : Rules
-        The rules the deals were played under.
-    seed : int
-        The table seed of the deals (state i used games ``i * n_deals .. (i + 1) * n_deals - 1``).
-    horizon : int
-        Cards a transition plays at least (it stops at the first trick boundary at or after it).
-    n_deals : int
-        Deals per state.
-    states : tuple of tuple of int
-        Every state: the counts in the order of play from the leader (seats out left out).
-    start : int
-        The state of a standard deal (the hand sizes of `deals.deal_into`, seat 0 to lead).
-    frm, to, cards, count : numpy.ndarray
-        The cells: ``count`` deals went from state ``frm`` to state ``to`` (`ABSORBED`: the game
-        ended) in ``cards`` cards.
-    """
-
-    rules: object
-    seed: int
-    horizon: int
-    n_deals: int
-    states: tuple
-    start: int
-    frm: np.ndarray
-    to: np.ndarray
-    cards: np.ndarray
-    count: np.ndarray
     _cache: dict = field(default_factory=dict, repr=False)
 
     @classmethod
     def from_cells(cls, cells: ChainCells) -> "TailChain":
         """The chain of measured cells."""
-        return cls(rules=cells.rules, seed=cells.seed, horizon=cells.horizon, n_deals=cells.n_deals,
-                   states=cells.states, start=cells.start, frm=cells.frm, to=cells.to, cards=cells.cards,
-                   count=cells.count)
+        return cls(**{f.name: getattr(cells, f.name) for f in fields(ChainCells)})
 
     # -- the pieces ------------------------------------------------------------------------------
     @property
