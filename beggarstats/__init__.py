@@ -48,13 +48,14 @@ _LAZY = {
     "summarize": (".run.summary", "summarize"),
     "compare": (".run.compare", "compare"),
     "search_long": (".run.search", "search_long"),
+    "tail_chain": (".analysis.chain", "tail_chain"),
 }
 
 __all__ = [
     "analysis", "DealError", "parse_deal", "format_deal", "random_deal", "deal_rank", "deal_at", "n_deals", "census", "Deck", "STANDARD", "ITALIAN",
     "GameResult", "Trick", "simulate_matches", "play", "load_records", "replay_records",
     "RULES_VERSION", "Rules", "replay", "simulate", "simulate_to_store", "load", "save",
-    "verify", "Summary", "summarize", "compare", "search_long",
+    "verify", "Summary", "summarize", "compare", "search_long", "tail_chain",
 ]
 
 

@@ -10,6 +10,8 @@
 * `play_random_general` - any deck: the exact driver on ring buffers, every game.
 * `play_deals_bits` / `play_deals_general` - given deals (the conformance and kernel tests, through
   tests/_kernel_deals.py).
+* `play_uneven_bits` - random uneven deals (`uneven.py`: given hand sizes and leader), fast pass
+  then the exact driver, in one entry.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from .hands_bits import deal_planes, planes_of
 from .kernel_multi import new_table, play_multi
 from .kernel_two import play_two
 from .state import cut_size, new_bits_game, new_ring_game
+from .uneven import deal_uneven_planes
 
 __all__ = ["fast_pass_two", "fast_pass_multi", "replay_bits", "play_deals_bits", "play_random_general",
-           "play_deals_general"]
+           "play_deals_general", "play_uneven_bits"]
 
 # the working arrays of a bit-plane batch, allocated once per batch
 Scratch = namedtuple("Scratch", "shuffled d0 d1 d2 dl state saved snap cut table")
@@ -233,3 +236,44 @@ def play_deals_general(dh, dl, streams, prm, out_u32, out_small, seat_out):
     cut = np.zeros(cut_size(n), dtype=np.int64)
     for i in range(m):
         play_one((dh[i], dl[i]), streams[i], prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, True)
+
+
+@njit(nogil=True, cache=True)
+def play_uneven_bits(deck, n, prm, seed, games, sizes, leader, out_u32, out_small, seat_out):
+    """Play the random uneven games ``games`` of the table ``seed`` (``sizes[s]`` cards to seat s,
+    seat ``leader`` to lead: `uneven.deal_uneven_planes`, rotated so the leader is seat 0 of the
+    rows): each through the fast pass of its table size, the games it hands back dealt again and
+    played by the exact driver. Winners are play seats (the caller rotates them back)."""
+    x = _scratch(deck.shape[0], n)
+    G = new_bits_game(n)
+    GB = new_bits_game(n)
+    end = prm[P_END]
+    beggar = prm[P_BEGGAR] != 0
+    shuffle = prm[P_SHUFFLE_PILE] != 0
+    limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
+    plain = end == END_TRICK and not beggar and not shuffle and limit == NO_LIMIT
+    for i in range(games.shape[0]):
+        deal_uneven_planes(deck, sizes, leader, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl)
+        if n == 2:
+            a = (x.d0[0], x.d1[0], x.d2[0], x.dl[0])
+            b = (x.d0[1], x.d1[1], x.d2[1], x.dl[1])
+            if plain:  # the default rules with their options as constants, as in _two_pass
+                st, cards, tricks, w, _, _, _ = play_two(a, b, END_TRICK, False, True, False, -1, x.state)
+            else:
+                st, cards, tricks, w, _, _, _ = play_two(a, b, end, beggar, not shuffle, shuffle, prm[P_MAX_CARDS],
+                                                         x.state)
+        else:
+            t = x.table
+            for s in range(n):
+                t.p0[s] = x.d0[s]
+                t.p1[s] = x.d1[s]
+                t.p2[s] = x.d2[s]
+                t.ln[s] = x.dl[s]
+            st, cards, tricks, w = play_multi(t, prm[P_STEP], end, prm[P_PASSES_ON] != 0, beggar, shuffle,
+                                              not shuffle, limit, prm[P_LEADER], x.state)
+        if st != FALLBACK:
+            _record_win(out_u32, out_small, i, cards, tricks, w)
+            continue
+        deal_uneven_planes(deck, sizes, leader, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl)
+        play_one((x.d0, x.d1, x.d2, x.dl), x.state, prm, G, GB, x.snap, x.cut, x.saved, i, out_u32, out_small,
+                 seat_out, False)

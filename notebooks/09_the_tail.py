@@ -1,0 +1,120 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 09 — The tail from the game's own mechanism
+#
+# Every trick boundary of a game is a deal: uneven hands and a leader. If a long game's cards at a
+# boundary are as good as shuffled given the hand sizes, the tail of game length is the decay of a
+# chain on the hand sizes, measured from random uneven deals without a single long game
+# (`bs.tail_chain`, docs/tail.md). This notebook reads the chains committed in `data/tail/`
+# (`python data/tail/make_chain.py`), holds them to the billion-game run of `data/summary-p2.json`,
+# to the census decks and to the longest games themselves, and measures a small chain live.
+
+# %% tags=["parameters"]
+import os
+
+# Parameters: the committed chains are read, not recomputed. N_GAMES is the number of random uneven
+# deals of the small live chain at the end (set BEGGARSTATS_NOTEBOOK_GAMES to run quickly).
+N_GAMES = int(os.environ.get("BEGGARSTATS_NOTEBOOK_GAMES", 200_000))
+SEED = 2026
+N_JOBS = -1  # all cores
+print(f"N_GAMES = {N_GAMES:_}")
+
+# %%
+import json
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from IPython.display import Markdown, display
+
+import beggarstats as bs
+from beggarstats.analysis.chain import TailChain, chain_markdown, mixing_test
+from beggarstats.run.summary import load_summary
+from beggarstats.run.tail_chain import load_cells
+
+DATA = Path(bs.__file__).resolve().parents[1] / "data"
+results = json.loads((DATA / "tail" / "results.json").read_text())
+chains = {int(h): TailChain.from_cells(load_cells(DATA / "tail" / f"chain-p2-h{h}.npz")) for h in results["horizons"]}
+sample = pd.read_csv(DATA / "tail" / "mixing.csv.gz")
+mixing = mixing_test(sample, chains[max(chains)])
+big = load_summary(DATA / "summary-p2.json")
+print(big)
+
+# %% [markdown]
+# ## The chain against the run, the census decks and the long games
+#
+# The decay rate per card at each horizon beside the run's geometric tail; the games the chain
+# expects at long lengths beside those seen; the census decks, where every deal's survival is exact;
+# the record odds, each row saying what it is; and the tests of the mixing assumption on the longest
+# games of the run (Holm-adjusted, with the difference each could detect).
+
+# %%
+display(Markdown(chain_markdown(results, mixing)))
+
+# %% [markdown]
+# ## Survival: the chain against the run
+#
+# The share of standard two-player deals still on after each length: the run's exact counts and the
+# chain at each horizon (log scale). The chain falls faster than the run, the more so the shorter its
+# horizon.
+
+# %%
+x, c = big.frequencies("cards", ("win", "loop", "cutoff"))
+lengths = np.arange(0, 4001, 100)
+seen = np.array([c[x >= L].sum() for L in lengths]) / big.n_games
+fig, ax = plt.subplots(figsize=(7, 4))
+ax.semilogy(lengths[seen > 0], seen[seen > 0], "k-", lw=2, label=f"run of {big.n_games:,} games")
+for h, ch in chains.items():
+    ax.semilogy(lengths, ch._survival_curve(ch.count, lengths), "--", label=f"chain, horizon {h:,} cards")
+ax.set_xlabel("cards")
+ax.set_ylabel("P(length >= cards)")
+ax.legend()
+plt.show()
+
+# %% [markdown]
+# ## The quasi-stationary split
+#
+# Where long games spend their trick boundaries according to the chain (the leader's cards), beside
+# the splits met in the longest games of the run.
+
+# %%
+qsd = chains[max(chains)].quasi_stationary()
+real = sample.loc[sample["source"] == "long game", "leader_cards"]
+fig, ax = plt.subplots(figsize=(7, 4))
+ax.bar(qsd["leader_cards"], qsd["share"], color="0.7", label="chain's quasi-stationary split")
+counts = real.value_counts(normalize=True).sort_index()
+ax.plot(counts.index, counts.to_numpy(), "o", color="C3", label=f"{len(real):,} points of the longest games")
+ax.set_xlabel("the leader's cards at a trick boundary")
+ax.set_ylabel("share")
+ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=2)
+plt.show()
+
+# %% [markdown]
+# ## A small chain, live
+#
+# The same measurement with `N_GAMES` random uneven deals in all (spread over the states) at the
+# shortest horizon, beside the committed one.
+
+# %%
+h = min(chains)
+live = bs.tail_chain(seed=SEED, n_deals=max(1, N_GAMES // len(chains[h].states)), horizon=h, n_jobs=N_JOBS)
+rate = live.decay_rate(replicates=50)
+committed = results["horizons"][str(h)]["rate"]
+display(Markdown(f"Live chain, {live.n_deals:,} deals per state, horizon {h:,} cards: decay rate "
+                 f"{rate['rate']:.5f} per card (95% interval {rate['low']:.5f} to {rate['high']:.5f}); "
+                 f"committed chain of {chains[h].n_deals:,} deals per state: {committed[0]:.5f}."))
