@@ -232,7 +232,7 @@ def test_every_summary_analysis_says_a_census_is_exact():
                      and next(iter(inspect.signature(f).parameters), None) == "summary"}
     assert takes_summary == set(calls) | {"design", "extrapolation_markdown"}  # the two return no table
     assert sa.design(exact) == "census" and "[-, -]" in sa.extrapolation_markdown(exact, [60], start=0.9)
-    intervals = {"length_summary": ["mean_low", "mean_high"], "kaplan_meier": ["se"],
+    intervals = {"length_summary": ["mean_low", "mean_high"], "kaplan_meier": ["se", "low", "high"],
                  "seat_win_rates": ["low", "high", "p_value"], "seat_fairness_test": ["chi2", "p_value"],
                  "loop_share": ["low", "high"], "tail_rate": ["rate_low", "rate_high"],
                  "tail_extrapolation": ["probability_low", "probability_high"], "record_range": ["low", "high"]}

@@ -31,6 +31,7 @@ from statsmodels.duration.survfunc import SurvfuncRight
 from statsmodels.stats.proportion import proportion_confint
 
 from .rates import poisson_rates
+from .survival import km_band
 from ..engine.fast import OUTCOME_CODES
 from ..run.summary import Summary
 
@@ -118,9 +119,10 @@ def _events_and_censored(summary, measure):
     return xe, ce, xc, cc
 
 
-def kaplan_meier(summary: Summary, *, measure: str = "cards") -> pd.DataFrame:
+def kaplan_meier(summary: Summary, *, measure: str = "cards", confidence: float = 0.95) -> pd.DataFrame:
     """Kaplan-Meier survival P(length > t) at every length where a game ended: ``length``,
-    ``at_risk``, ``events``, ``survival``, ``se`` (Greenwood). Wins are events; cut-offs are
+    ``at_risk``, ``events``, ``survival``, ``se`` (Greenwood) and the pointwise ``confidence``
+    band ``low``, ``high`` on the log-log scale (`analysis.survival.km_band`, as the frames' curve). Wins are events; cut-offs are
     censored at their length; loops never end (at risk at every length). statsmodels' ``SurvfuncRight`` with frequency weights gives the curve.
     For a census the curve is exact and ``se`` NaN."""
     key = _check_summary(summary)
@@ -135,7 +137,7 @@ def kaplan_meier(summary: Summary, *, measure: str = "cards") -> pd.DataFrame:
     status = np.concatenate([np.ones(xe.size), np.zeros(xc.size)])
     weights = np.concatenate([ce, cc]).astype(float)
     if not time.size or not xe.size:
-        return pd.DataFrame(columns=[*key, "length", "at_risk", "events", "survival", "se"])
+        return pd.DataFrame(columns=[*key, "length", "at_risk", "events", "survival", "se", "low", "high"])
     sf = SurvfuncRight(time, status, freq_weights=weights)
     # With frequency weights statsmodels reports Tsiatis' standard error of the cumulative hazard,
     # not of S; Greenwood's, as `analysis.km_table` gives, is S * sqrt(sum d / (n (n - d))).
@@ -143,8 +145,11 @@ def kaplan_meier(summary: Summary, *, measure: str = "cards") -> pd.DataFrame:
     with np.errstate(divide="ignore", invalid="ignore"):
         se = sf.surv_prob * np.sqrt(np.cumsum(d / (n * (n - d))))
     if summary.exact:  # every deal: the curve is the exact survival function, with no sampling error
-        se = np.full(se.shape, np.nan)
-    df = pd.DataFrame({"length": sf.surv_times, "at_risk": n, "events": d, "survival": sf.surv_prob, "se": se})
+        se = low = high = np.full(se.shape, np.nan)
+    else:
+        low, high = km_band(sf.surv_prob, se, confidence=_check_level(confidence))
+    df = pd.DataFrame({"length": sf.surv_times, "at_risk": n, "events": d, "survival": sf.surv_prob, "se": se,
+                       "low": low, "high": high})
     for i, (k, v) in enumerate(key.items()):
         df.insert(i, k, v)
     return df
