@@ -31,7 +31,7 @@ from statsmodels.duration.survfunc import SurvfuncRight
 from statsmodels.stats.proportion import proportion_confint
 
 from .rates import poisson_rates
-from .survival import km_band
+from .bands import km_band
 from ..engine.fast import OUTCOME_CODES
 from ..run.summary import Summary
 
@@ -122,7 +122,7 @@ def _events_and_censored(summary, measure):
 def kaplan_meier(summary: Summary, *, measure: str = "cards", confidence: float = 0.95) -> pd.DataFrame:
     """Kaplan-Meier survival P(length > t) at every length where a game ended: ``length``,
     ``at_risk``, ``events``, ``survival``, ``se`` (Greenwood) and the pointwise ``confidence``
-    band ``low``, ``high`` on the log-log scale (`analysis.survival.km_band`, as the frames' curve). Wins are events; cut-offs are
+    band ``low``, ``high`` on the log-log scale (`analysis.bands.km_band`, as the frames' curve). Wins are events; cut-offs are
     censored at their length; loops never end (at risk at every length). statsmodels' ``SurvfuncRight`` with frequency weights gives the curve.
     For a census the curve is exact and ``se`` NaN."""
     key = _check_summary(summary)
