@@ -247,3 +247,31 @@ def test_every_summary_analysis_says_a_census_is_exact():
     assert summary["mean"] == pytest.approx(row["mean_cards"]) and summary["sd"] == pytest.approx(row["sd_cards"])
     assert sa.scale_findings(exact, record=60, start=0.9)["method"].iloc[0].endswith("census: exact, every deal")
 
+
+def test_a_census_with_progress_warms_its_kernels_first(monkeypatch, capsys):
+    """With a bar, a census compiles its kernels before it starts and says so (they compile for tens
+    of seconds on first use); without one, nothing is said."""
+    from beggarstats.run import warmup
+
+    compiled = []
+    monkeypatch.setattr(warmup, "_ready", lambda kernel: kernel in compiled)
+    monkeypatch.setattr(warmup, "_compile", compiled.append)
+    monkeypatch.setattr(warmup, "compile_apart", compiled.append)
+    rules = bs.Rules(players=3, deck=bs.Deck(3, 1, 1, 0, 0))
+    census(rules, n_jobs=1)
+    assert compiled == [] and capsys.readouterr().err == ""
+    census(rules, n_jobs=1, progress=True)
+    assert set(compiled) == {"census_multi", "given"} == set(warmup.census_kernels(rules))
+    err = capsys.readouterr().err
+    assert err.startswith("compiling the game kernels (one time, about") and "compiled the game kernels in" in err
+    assert warmup.census_kernels(bs.Rules())[0] == "census_two"
+    assert set(warmup.CENSUS_KERNELS) <= set(warmup.COMPILE_SECONDS)
+
+
+def test_the_census_kernels_warm_up_for_real():
+    """`run.warmup` compiles (or loads) each census kernel by running it once: afterwards it is ready."""
+    from beggarstats.run import warmup
+
+    for kernel in warmup.CENSUS_KERNELS:
+        warmup._compile(kernel)
+        assert warmup._ready(kernel)
