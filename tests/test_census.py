@@ -200,6 +200,22 @@ def test_same_result_on_the_loky_backend():
     assert on_loky == census(rules, n_jobs=1)
 
 
+@pytest.mark.slow
+def test_same_result_on_a_dask_cluster():
+    """`bs.census` under ``joblib.parallel_config(backend="dask")``, a local cluster of one worker with
+    two threads (processes=False): the same Summary as on one core, loops and longest deals included."""
+    import joblib
+    import dask.distributed as distributed
+
+    rules = bs.Rules(deck=bs.Deck(7, 2, 2, 1, 0))  # 23,760 deals, some loop
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+        with joblib.parallel_config(backend="dask"):
+            on_dask = census(rules, chunk_size=2000)
+    alone = census(rules, n_jobs=1)
+    assert on_dask == alone and on_dask.exact and int(on_dask.outcomes[1]) > 0
+
+
 def test_the_summary_analysis_reads_a_census():
     """A census is a Summary: the analysis of summaries reads it, and its point values are exact."""
     from beggarstats.analysis import summaries as sa
