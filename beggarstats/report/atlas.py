@@ -23,7 +23,7 @@ ATLAS_DIR = Path(__file__).resolve().parents[2] / "data" / "census"
 # (players, deck counts, end): the decks whose census finished within this session's CPU budget.
 ATLAS_DECKS = tuple(
     [(2, (k, 1, 1, 1, 1), "trick") for k in range(0, 25)]
-    + [(2, (k, 2, 2, 2, 2), "trick") for k in range(2, 11)]
+    + [(2, (k, 2, 2, 2, 2), "trick") for k in range(2, 13)]
     + [(p, (k, 1, 1, 1, 1), "trick") for p in (3, 4) for k in range(0, 17)]
     + [(p, (k, 2, 2, 2, 2), "trick") for p in (3, 4) for k in range(2, 7)]
     + [(2, (14, 2, 2, 2, 0), "trick"), (2, (14, 2, 2, 2, 0), "empty")]
