@@ -139,7 +139,8 @@ def test_the_small_deck_explanation_in_figures_md_is_the_censuses():
     from beggarstats.report.defaults import DEFAULT_GAMES
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "FIGURES.md").read_text()
-    para = text.split("* **Small decks**", 1)[1].split("\n\n", 1)[0].split("\n* ", 1)[0]
+    para = text.split("<!-- census:begin small_deck_cycles -->", 1)[1].split("<!-- census:end small_deck_cycles -->")[0]
+    assert "<!-- census:begin small_deck_cycles -->" in text.split("* **Small decks**", 1)[1].split("\n* ", 1)[0]
     prose = " ".join(re.sub(r"`[^`]*`", " ", para).split())
     facts = {2, 3, 6, 95, 100, sizes(DEFAULT_GAMES)["small"]}  # 2 players, thirds, multiple of 6, 95%, the random deals
     census_of = {}
