@@ -24,7 +24,7 @@ ATLAS_DIR = Path(__file__).resolve().parents[2] / "data" / "census"
 ATLAS_DECKS = tuple(
     [(2, (k, 1, 1, 1, 1), "trick") for k in range(0, 25)]
     + [(2, (k, 2, 2, 2, 2), "trick") for k in range(2, 13)]
-    + [(p, (k, 1, 1, 1, 1), "trick") for p in (3, 4) for k in range(0, 17)]
+    + [(p, (k, 1, 1, 1, 1), "trick") for p in (3, 4) for k in range(0, {3: 60, 4: 59}[p])]
     + [(p, (k, 2, 2, 2, 2), "trick") for p in (3, 4) for k in range(2, 7)]
     + [(2, (14, 2, 2, 2, 0), "trick"), (2, (14, 2, 2, 2, 0), "empty")]
     + [(2, (18, 2, 2, 2, 2), "trick")]  # the standard half deck: 3,936,933,000 deals
