@@ -8,7 +8,7 @@ import pytest
 import beggarstats as bs
 from beggarstats.analysis.exact import ATLAS_COLUMNS, exact_loop_share, exact_row, exact_table
 from beggarstats.engine.census_kernel import play_ranks
-from beggarstats.report.atlas import ATLAS_DECKS, ATLAS_DIR, atlas_rules, census_file, load_atlas
+from beggarstats.report.atlas import ATLAS_DECKS, ATLAS_DIR, atlas_rules, census_file, deck_markdown, load_atlas
 from beggarstats.run.census import census
 from beggarstats.run.cycles import loop_cycles
 from beggarstats.run.summary import load_summary
@@ -79,17 +79,138 @@ def test_readme_numbers_come_from_the_atlas():
 
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     section = readme.split("## Exact answers: every deal of a small deck", 1)[1].split("\n## ", 1)[0]
-    prose = re.sub(r"```.*?```|`[^`]*`", " ", section, flags=re.S)
+    half = deck_markdown(2, (18, 2, 2, 2, 2))  # the half deck's row, generated from atlas.csv
+    assert half in section
+    prose = re.sub(r"```.*?```|`[^`]*`", " ", section.replace(half, " "), flags=re.S)
     italian = load_summary(census_file(2, (14, 2, 2, 2, 0), "trick"))
     empty = load_summary(census_file(2, (14, 2, 2, 2, 0), "empty"))
     lengths, counts = empty.frequencies("cards", ("win", "loop", "cutoff"))
     _, cycles = loop_cycles(italian)
-    two = [d for d in ATLAS_DECKS if d[0] == 2]
+    two = [d for d in ATLAS_DECKS if d[0] == 2 and len(set(d[1][1:])) == 1]  # the standard family
     facts = {italian.n_games, int(italian.outcomes[1]), int(lengths[np.argmax(counts)]), int(counts.max()),
              int(cycles["tricks"][0]), int(cycles["cards"][0]), len(ON_FILE),
-             max(c[0] for _, c, _ in two if c[1] == 1), max(c[0] for _, c, _ in two if c[1] == 2),
+             max(c[0] for _, c, _ in two if c[1] == 1), max(c[0] for _, c, _ in two if c[1] == 2 and c[0] != 18),
              bs.n_deals(bs.Rules(deck=bs.Deck(18, 2, 2, 2, 2))), 95, 2, 8}  # §2, 95%, 08_exact
+    runtime = pd.read_csv(ATLAS_DIR / "runtimes.csv").set_index("file").loc["2p-18-2-2-2-2.json"]
+    facts |= {round(runtime["wall_seconds"] / 60), round(runtime["cpu_seconds"] / 60), int(runtime["jobs"]), 18}
+    assert load_summary(census_file(2, (18, 2, 2, 2, 2), "trick")).outcomes[1] == 0 and "none of them loops" in prose
+    assert runtime["deals"] == bs.n_deals(bs.Rules(deck=bs.Deck(18, 2, 2, 2, 2)))
     assert len(cycles) == 1 and "a single cycle" in prose and bool(cycles["half_swap"][0])
     quoted = {int(x.replace(",", "")) for x in re.findall(r"(?<![\w.])\d[\d,]*(?![\w])", prose)}
     assert quoted <= facts, sorted(quoted - facts)
     assert "(True, 3488400, 16)" in section and italian.exact
+
+
+def test_the_small_deck_figure_reads_the_exact_shares_where_a_census_exists():
+    """`report.figures.small_deck_table`: a deck of the figure with a census on file gets its exact
+    share (loops / deals, no interval, design 'census'); the others keep the random games' share."""
+    from beggarstats.report.atlas import FIGURE_DECKS
+    from beggarstats.report.figures import small_deck_table, small_decks
+
+    decks = small_decks()
+    on_file = {c for p, c, end in ATLAS_DECKS if p == 2 and end == "trick"}
+    assert {d.counts for _, _, d in decks} - on_file <= {(19, 3, 2, 2, 2), (18, 2, 2, 2, 2)}  # too large, or running
+    assert all(d in ATLAS_DECKS for d in FIGURE_DECKS)
+    games = pd.DataFrame({"outcome": ["loop", "win", "win", "win"]})  # a stand-in Monte Carlo run: 1 loop in 4
+    files = {census_file(2, d.counts, "trick") for _, _, d in decks}
+    atlas = {s.rules: s for s in (load_summary(f) for f in files if f.exists())}
+    table = small_deck_table([(f, s, d, games) for f, s, d in decks], exact=atlas.values())
+    assert len(table) == len(decks)
+    for r in table.itertuples():
+        s = atlas.get(bs.Rules(deck=r.deck))
+        if s is None:
+            assert r.design == "sample" and r.rate == 0.25 and r.low < 0.25 < r.high and r.n == 4
+        else:
+            assert r.design == "census" and r.low == r.rate == r.high == s.outcomes[1] / s.n_games
+            assert (r.n, r.loops) == (s.n_games, int(s.outcomes[1]))
+    two_j = table[table["family"] == "2 J"].set_index("size")
+    assert (two_j.loc[18, "loops"], two_j.loc[18, "n"]) == (49, 153) and two_j.loc[16, "rate"] == 0
+    assert small_deck_table([decks[0] + (games,)], exact=[])["design"].tolist() == ["sample"]
+
+
+def test_the_small_deck_explanation_in_figures_md_is_the_censuses():
+    """docs/FIGURES.md's paragraph on the small-deck figure: every number in it is a fact of the
+    committed censuses of the figure's decks, and its claims about cycles hold."""
+    import re
+    from pathlib import Path
+
+    from beggarstats.engine.cycles import cycle_states
+    from beggarstats.report.figures import sizes, small_decks
+    from beggarstats.report.defaults import DEFAULT_GAMES
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "FIGURES.md").read_text()
+    para = text.split("<!-- census:begin small_deck_cycles -->", 1)[1].split("<!-- census:end small_deck_cycles -->")[0]
+    assert "<!-- census:begin small_deck_cycles -->" in text.split("* **Small decks**", 1)[1].split("\n* ", 1)[0]
+    prose = " ".join(re.sub(r"`[^`]*`", " ", para).split())
+    facts = {2, 3, 6, 95, 100, sizes(DEFAULT_GAMES)["small"]}  # 2 players, thirds, multiple of 6, 95%, the random deals
+    census_of = {}
+    for family, size, deck in small_decks():
+        path = census_file(2, deck.counts, "trick")
+        facts.add(size)
+        if path.exists():
+            census_of[family, size] = load_summary(path)
+        else:
+            facts.add(bs.n_deals(bs.Rules(deck=deck)))
+    assert census_of.keys() >= {(f, s) for f, s, _ in small_decks() if f != small_decks()[0][0]}
+    found = {key: loop_cycles(s) for key, s in census_of.items()}
+    cycles = {key: table for key, (_, table) in found.items()}
+    for family in ("2 J", "1 J + 1 Q"):
+        mine = {size: s for (f, size), s in census_of.items() if f == family}
+        counts = [len(cycles[family, size]) for size in mine]
+        reached = [int(d) for size in mine for d in cycles[family, size]["deals"]]
+        facts |= {min(s.n_games for s in mine.values()), max(s.n_games for s in mine.values()), min(counts),
+                  max(counts), min(reached), max(reached)}
+        zero = sorted(size for size, s in mine.items() if s.outcomes[1] == 0)
+        assert ("at " + ", ".join(map(str, zero[:-1])) + f" and {zero[-1]} cards") in prose
+        # the 2-trick cycles: at 12, 18 and 24 cards only, with hands of 2/3 and 1/3 of the deck
+        two = {}
+        for size, s in mine.items():
+            deals, table = found[family, size]
+            for c in table[table["tricks"] == 2].itertuples():
+                row = deals[deals["rank"] == c.first_rank].iloc[0]
+                states = cycle_states(bs.deal_at(c.first_rank, s.rules), s.rules, int(row.loop_start_tricks), 2)
+                two.setdefault(size, set()).update(tuple(sorted(map(len, st[2]))) for st in states)
+        assert two == {n: {(n // 3, 2 * n // 3)} for n in (12, 18, 24)}, two
+        facts |= {k for hands in two.values() for pair in hands for k in pair}
+    assert "at 12, 18 and 24 cards and at no" in prose and "(8 and 4, 12 and 6, 16 and 8 cards)" in prose
+    s18, c18 = census_of["2 J", 18], cycles["2 J", 18]
+    facts |= {int(s18.outcomes[1]), s18.n_games, len(c18), *map(int, c18["tricks"])}
+    assert (f"{int(s18.outcomes[1])} of the {s18.n_games} deals of the 18-card deck with two Jacks "
+            f"({s18.outcomes[1] / s18.n_games:.3%})") in prose
+    facts.add(round(100 * s18.outcomes[1] / s18.n_games, 3))
+    standard = small_decks()[0][0]
+    looping = {size: s for (f, size), s in census_of.items() if f == standard and s.outcomes[1]}
+    assert sorted(looping) == [18, 20]
+    for size, s in looping.items():
+        facts |= {int(s.outcomes[1]), s.n_games, len(cycles[standard, size]), *map(int, cycles[standard, size]["tricks"])}
+    quoted = {float(x.replace(",", "")) for x in re.findall(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w])", prose)}
+    assert quoted <= {float(f) for f in facts}, sorted(quoted - {float(f) for f in facts})
+
+
+def test_the_half_deck_file_agrees_with_a_re_census_of_ranks_in_its_middle():
+    """The standard half deck (3,936,933,000 deals, committed data): a census of a few thousand ranks
+    in the middle, field by field against the same deals played one by one, and against the file (its
+    loops there, and its longest deals: any deal of the range at least as long as the file's shortest
+    kept one is among them, and the longest on file plays that long)."""
+    rules = atlas_rules(2, (18, 2, 2, 2, 2), "trick")
+    on_file = load_summary(census_file(2, (18, 2, 2, 2, 2), "trick"))
+    lo = bs.n_deals(rules) // 2 - 1500
+    hi = lo + 3000
+    part = census(rules, start=lo, stop=hi, n_jobs=1)
+    one_by_one = play_ranks(rules, lo, hi)
+    assert part.n_games == hi - lo and part.ranges == ((lo, hi),)
+    assert part.outcomes.tolist() == np.bincount(one_by_one["outcome"], minlength=3).tolist()
+    won = one_by_one["outcome"] == 0
+    assert part.wins.tolist() == np.bincount(one_by_one["winner"][won], minlength=2).tolist()
+    for measure in ("cards", "tricks"):
+        x, c = part.frequencies(measure, ("win",))
+        values, counts = np.unique(one_by_one[measure][won], return_counts=True)
+        assert x.tolist() == values.tolist() and c.tolist() == counts.tolist()
+    inside = (on_file.loops["game"] >= lo) & (on_file.loops["game"] < hi)
+    assert part.loops["game"].tolist() == on_file.loops["game"][inside].tolist() == []
+    kept = dict(zip(on_file.longest["game"].tolist(), on_file.longest["cards"].tolist()))
+    for rank, cards in zip(part.longest["game"].tolist(), part.longest["cards"].tolist()):
+        if cards > min(kept.values()):
+            assert kept[rank] == cards
+    r = int(on_file.longest["game"][0])
+    assert play_ranks(rules, r, r + 1)["cards"][0] == on_file.longest["cards"][0]

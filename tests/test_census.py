@@ -200,6 +200,22 @@ def test_same_result_on_the_loky_backend():
     assert on_loky == census(rules, n_jobs=1)
 
 
+@pytest.mark.slow
+def test_same_result_on_a_dask_cluster():
+    """`bs.census` under ``joblib.parallel_config(backend="dask")``, a local cluster of one worker with
+    two threads (processes=False): the same Summary as on one core, loops and longest deals included."""
+    import joblib
+    import dask.distributed as distributed
+
+    rules = bs.Rules(deck=bs.Deck(7, 2, 2, 1, 0))  # 23,760 deals, some loop
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+        with joblib.parallel_config(backend="dask"):
+            on_dask = census(rules, chunk_size=2000)
+    alone = census(rules, n_jobs=1)
+    assert on_dask == alone and on_dask.exact and int(on_dask.outcomes[1]) > 0
+
+
 def test_the_summary_analysis_reads_a_census():
     """A census is a Summary: the analysis of summaries reads it, and its point values are exact."""
     from beggarstats.analysis import summaries as sa
@@ -212,3 +228,66 @@ def test_the_summary_analysis_reads_a_census():
     assert sa.seat_win_rates(s)["rate"].iloc[0] == pytest.approx(row["seat0_share"])
     assert sa.loop_share(s)["loops"].iloc[0] == row["loops"] > 0
     assert sa.kaplan_meier(s)["survival"].iloc[-1] >= 0
+
+
+def test_every_summary_analysis_says_a_census_is_exact():
+    """Each function of analysis.summaries that takes a Summary has a ``design`` column: 'census' with
+    no sampling interval (NaN) and no test for a census, 'sample' with finite intervals for a sample."""
+    import inspect
+
+    from beggarstats.analysis import summaries as sa
+    from beggarstats.analysis.exact import exact_row
+
+    rules = bs.Rules(deck=bs.Deck(7, 2, 2, 1, 0))
+    exact, sample = census(rules, n_jobs=1), bs.summarize(3000, rules=rules, seed=1, n_jobs=1)
+    calls = {"length_summary": {}, "length_distribution": {}, "kaplan_meier": {}, "seat_win_rates": {},
+             "seat_fairness_test": {}, "loop_share": {}, "tail_rate": {}, "tail_extrapolation": {"lengths": [60]},
+             "record_range": {"record": 60, "thresholds": (None,), "start": 0.9, "width": 5},
+             "scale_findings": {"record": 60, "start": 0.9}}
+    takes_summary = {n for n in sa.__all__ if callable(f := getattr(sa, n))
+                     and next(iter(inspect.signature(f).parameters), None) == "summary"}
+    assert takes_summary == set(calls) | {"design", "extrapolation_markdown"}  # the two return no table
+    assert sa.design(exact) == "census" and "[-, -]" in sa.extrapolation_markdown(exact, [60], start=0.9)
+    intervals = {"length_summary": ["mean_low", "mean_high"], "kaplan_meier": ["se", "low", "high"],
+                 "seat_win_rates": ["low", "high", "p_value"], "seat_fairness_test": ["chi2", "p_value"],
+                 "loop_share": ["low", "high"], "tail_rate": ["rate_low", "rate_high"],
+                 "tail_extrapolation": ["probability_low", "probability_high"], "record_range": ["low", "high"]}
+    for name, kwargs in calls.items():
+        on_census, on_sample = (getattr(sa, name)(s, **kwargs) for s in (exact, sample))
+        assert (on_census["design"] == "census").all() and (on_sample["design"] == "sample").all(), name
+        for column in intervals.get(name, []):
+            assert on_census[column].isna().all(), (name, column)
+            assert on_sample[column].notna().any(), (name, column)
+    row = exact_row(exact)
+    summary = sa.length_summary(exact).iloc[0]  # the population's values over every deal
+    assert summary["mean"] == pytest.approx(row["mean_cards"]) and summary["sd"] == pytest.approx(row["sd_cards"])
+    assert sa.scale_findings(exact, record=60, start=0.9)["method"].iloc[0].endswith("census: exact, every deal")
+
+
+def test_a_census_with_progress_warms_its_kernels_first(monkeypatch, capsys):
+    """With a bar, a census compiles its kernels before it starts and says so (they compile for tens
+    of seconds on first use); without one, nothing is said."""
+    from beggarstats.run import warmup
+
+    compiled = []
+    monkeypatch.setattr(warmup, "_ready", lambda kernel: kernel in compiled)
+    monkeypatch.setattr(warmup, "_compile", compiled.append)
+    monkeypatch.setattr(warmup, "compile_apart", compiled.append)
+    rules = bs.Rules(players=3, deck=bs.Deck(3, 1, 1, 0, 0))
+    census(rules, n_jobs=1)
+    assert compiled == [] and capsys.readouterr().err == ""
+    census(rules, n_jobs=1, progress=True)
+    assert set(compiled) == {"census_multi", "given"} == set(warmup.census_kernels(rules))
+    err = capsys.readouterr().err
+    assert err.startswith("compiling the game kernels (one time, about") and "compiled the game kernels in" in err
+    assert warmup.census_kernels(bs.Rules())[0] == "census_two"
+    assert set(warmup.CENSUS_KERNELS) <= set(warmup.COMPILE_SECONDS)
+
+
+def test_the_census_kernels_warm_up_for_real():
+    """`run.warmup` compiles (or loads) each census kernel by running it once: afterwards it is ready."""
+    from beggarstats.run import warmup
+
+    for kernel in warmup.CENSUS_KERNELS:
+        warmup._compile(kernel)
+        assert warmup._ready(kernel)

@@ -261,6 +261,13 @@ def test_plot_loop_shares_dodges_families():
     assert a.get_linestyle() == "None"  # one marker per deck: decks of neighbouring sizes are not joined
     with pytest.raises(ValueError, match=r"`data` lacks the column\(s\) \['rate'"):
         P.plot_loop_shares(table.drop(columns="rate"))
+    # exact rows (a census): plain filled markers, no interval; sampled ones keep theirs, open
+    ax = P.plot_loop_shares(table.assign(design=["census", "sample", "census", "census"])).axes[0]
+    assert len(ax.containers) == 1 and list(ax.containers[0].lines[0].get_xdata()) == [9.875]
+    assert ax.containers[0].lines[0].get_markerfacecolor() == "white"
+    filled = [line for line in ax.lines if line.get_marker() == "o" and line.get_markerfacecolor() != "white"]
+    assert sorted(len(line.get_xdata()) for line in filled) == [1, 2]  # 'a' at 8 cards; 'b' at 8 and 10
+    assert legend_texts(ax) == ["a", "b"]
 
 
 def test_plot_hazard_bands(frames):

@@ -31,6 +31,8 @@ def test_generated_blocks_match_the_committed_findings(table):
 def _hand_written(text: str) -> str:
     """The text outside generated blocks, fenced code, inline code and link targets."""
     text = re.sub(r"<!-- findings:begin (\w+) -->.*?<!-- findings:end \1 -->", " ", text, flags=re.S)
+    # text checked number by number against the committed censuses (tests/test_atlas.py)
+    text = re.sub(r"<!-- census:begin (\w+) -->.*?<!-- census:end \1 -->", " ", text, flags=re.S)
     text = re.sub(r"```.*?```", " ", text, flags=re.S)
     text = re.sub(r"`[^`]*`", " ", text)
     text = re.sub(r"\]\([^)]*\)", "]", text)
@@ -175,3 +177,22 @@ def test_holm_adjustment_is_statsmodels(table):
     assert (tested["holm_reject"].astype(bool) == reject).all()
     assert table.loc[table["p_value"].isna(), "holm_reject"].isna().all()
     assert table["key"].is_unique
+
+
+def test_small_deck_prose_says_exact_where_a_census_gave_the_share():
+    """Rows of the small-deck figure from a census (design 'census', no interval) read as exact; a
+    deck left to random deals keeps its upper bound."""
+    rows = [r for r in _toy_table().to_dict("records") if not r["key"].startswith("loop_small:")]
+    rows = [finding(r["finding"], r["estimate"], r["low"], r["high"], r["n_games"], r["unit"], key=r["key"],
+                    null=r["null"], p_value=r["p_value"], design=r["design"] if isinstance(r["design"], str) else "",
+                    test=r["test"] or None, detectable=r["detectable"]) for r in rows]
+    shares = [(8, 0.0, "census", 28), (10, 9 / 45, "census", 45), (16, 0.0, "census", 120),
+              (18, 49 / 153, "census", 153), (28, 0.0, "", 100_000)]
+    rows += [finding(f"loop share {size}", v, v if d else 0.0, v if d else 3.8e-5, n, "share",
+                     key=f"loop_small:2 J:{size}", design=d) for size, v, d, n in shares]
+    reading = render_blocks(findings_frame(rows))["reading"]
+    assert "(every plotted size, exact where every deal was played once, otherwise 100,000 random deals)" in reading
+    assert "up to 32.026% of the deals (an 18-card deck whose penalty cards are 2 J)" in reading
+    assert ("no deal loops at 8, 16 and 28 cards (exactly; at 28 cards, from random deals: upper 95% bound 3.8e-05), "
+            "while the other sizes loop in 20.000% to 32.026%") in reading
+    assert "differ (exactly, or beyond their 95% intervals)" in reading and "Monte Carlo shares" not in reading

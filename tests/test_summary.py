@@ -294,6 +294,7 @@ def test_kaplan_meier_matches_rows(pair):
     np.testing.assert_allclose(got["at_risk"], want["at_risk"])
     np.testing.assert_allclose(got["survival"], want["survival"], rtol=1e-12)
     np.testing.assert_allclose(got["se"], want["se"], rtol=1e-9)
+    np.testing.assert_allclose(got[["low", "high"]], want[["low", "high"]], rtol=1e-9)  # the frames' log-log band
 
 
 def test_seat_win_rates_match_rows(pair):

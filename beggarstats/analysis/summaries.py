@@ -13,6 +13,13 @@ for the summary's one group (``players``, ``rules``):
 * `loop_share` - loops among all games with the exact Clopper-Pearson interval (statsmodels);
 * `tail_extrapolation` - P(length > L) for lengths beyond those seen, from the fitted tail;
 * `scale_findings` - the rows a large run adds to the findings table.
+
+Every table has a ``design`` column: ``"sample"`` for the games of `summarize` (random deals: the
+intervals and tests are about sampling error), ``"census"`` for `census` (every distinct deal once,
+``summary.exact``). A census's values are exact, not estimates: its rows carry no sampling interval
+(the ``low``/``high`` columns are NaN, and so are the p-values of the tests against 1/n and the
+Greenwood standard error), its sd is the population's (over all deals, not n - 1), and a model
+fitted to it (the geometric tail) has no sampling error, only that of the model itself.
 """
 
 from __future__ import annotations
@@ -24,10 +31,11 @@ from statsmodels.duration.survfunc import SurvfuncRight
 from statsmodels.stats.proportion import proportion_confint
 
 from .rates import poisson_rates
+from .bands import km_band
 from ..engine.fast import OUTCOME_CODES
 from ..run.summary import Summary
 
-__all__ = ["record_range", "length_summary", "length_distribution", "kaplan_meier", "seat_win_rates", "seat_fairness_test", "tail_rate", "loop_share",
+__all__ = ["design", "record_range", "length_summary", "length_distribution", "kaplan_meier", "seat_win_rates", "seat_fairness_test", "tail_rate", "loop_share",
            "tail_extrapolation", "scale_findings", "findings_markdown", "extrapolation_markdown", "TAIL_CHECKS", "RECORD_CARDS", "weighted_quantile"]
 
 RECORD_CARDS = 8344  # the longest known game (R. Nessler, 2022; data/records.csv)
@@ -38,7 +46,12 @@ def _check_summary(summary):
     if not isinstance(summary, Summary):
         raise ValueError(f"The value for `summary` must be a Summary (from summarize()), but {type(summary).__name__} "
                          f"was passed.")
-    return {"players": summary.rules.players, "rules": summary.rules.name}
+    return {"players": summary.rules.players, "rules": summary.rules.name, "design": design(summary)}
+
+
+def design(summary) -> str:
+    """``"census"`` for a census (every deal once: exact values, no sampling interval), else ``"sample"``."""
+    return "census" if summary.exact else "sample"
 
 
 def _check_level(value, name="confidence"):
@@ -62,7 +75,8 @@ def weighted_quantile(values, counts, q: float) -> float:
 
 def length_summary(summary: Summary, *, measure: str = "cards", outcomes=("win",), quantiles=(0.5, 0.9, 0.99),
                    confidence: float = 0.95) -> pd.DataFrame:
-    """`analysis.length_summary` of a summary: one row, the same columns."""
+    """`analysis.length_summary` of a summary: one row, the same columns (and ``design``). For a
+    census the mean is exact (``mean_low``/``mean_high`` NaN) and ``sd`` is the population's."""
     key = _check_summary(summary)
     confidence = _check_level(confidence)
     x, c = summary.frequencies(measure, outcomes)
@@ -72,8 +86,10 @@ def length_summary(summary: Summary, *, measure: str = "cards", outcomes=("win",
     n = int(c.sum())
     xf = x.astype(float)
     mean = float(np.dot(xf, c) / n) if n else np.nan
-    sd = float(np.sqrt(np.dot(c, (xf - mean) ** 2) / (n - 1))) if n > 1 else np.nan
-    if n > 1:
+    exact = summary.exact  # a census: the population's sd, and no interval around the exact mean
+    ddof = 0 if exact else 1
+    sd = float(np.sqrt(np.dot(c, (xf - mean) ** 2) / (n - ddof))) if n > ddof else np.nan
+    if n > 1 and not exact:
         half = stats.t.ppf(0.5 + confidence / 2, n - 1) * sd / np.sqrt(n)
         low, high = mean - half, mean + half
     else:
@@ -103,10 +119,12 @@ def _events_and_censored(summary, measure):
     return xe, ce, xc, cc
 
 
-def kaplan_meier(summary: Summary, *, measure: str = "cards") -> pd.DataFrame:
+def kaplan_meier(summary: Summary, *, measure: str = "cards", confidence: float = 0.95) -> pd.DataFrame:
     """Kaplan-Meier survival P(length > t) at every length where a game ended: ``length``,
-    ``at_risk``, ``events``, ``survival``, ``se`` (Greenwood). Wins are events; cut-offs are
-    censored at their length; loops never end (at risk at every length). statsmodels' ``SurvfuncRight`` with frequency weights gives the curve."""
+    ``at_risk``, ``events``, ``survival``, ``se`` (Greenwood) and the pointwise ``confidence``
+    band ``low``, ``high`` on the log-log scale (`analysis.bands.km_band`, as the frames' curve). Wins are events; cut-offs are
+    censored at their length; loops never end (at risk at every length). statsmodels' ``SurvfuncRight`` with frequency weights gives the curve.
+    For a census the curve is exact and ``se`` NaN."""
     key = _check_summary(summary)
     xe, ce = summary.frequencies(measure, ("win",))
     xc, cc = summary.frequencies(measure, ("cutoff",))
@@ -119,14 +137,19 @@ def kaplan_meier(summary: Summary, *, measure: str = "cards") -> pd.DataFrame:
     status = np.concatenate([np.ones(xe.size), np.zeros(xc.size)])
     weights = np.concatenate([ce, cc]).astype(float)
     if not time.size or not xe.size:
-        return pd.DataFrame(columns=[*key, "length", "at_risk", "events", "survival", "se"])
+        return pd.DataFrame(columns=[*key, "length", "at_risk", "events", "survival", "se", "low", "high"])
     sf = SurvfuncRight(time, status, freq_weights=weights)
     # With frequency weights statsmodels reports Tsiatis' standard error of the cumulative hazard,
     # not of S; Greenwood's, as `analysis.km_table` gives, is S * sqrt(sum d / (n (n - d))).
     n, d = sf.n_risk, sf.n_events
     with np.errstate(divide="ignore", invalid="ignore"):
         se = sf.surv_prob * np.sqrt(np.cumsum(d / (n * (n - d))))
-    df = pd.DataFrame({"length": sf.surv_times, "at_risk": n, "events": d, "survival": sf.surv_prob, "se": se})
+    if summary.exact:  # every deal: the curve is the exact survival function, with no sampling error
+        se = low = high = np.full(se.shape, np.nan)
+    else:
+        low, high = km_band(sf.surv_prob, se, confidence=_check_level(confidence))
+    df = pd.DataFrame({"length": sf.surv_times, "at_risk": n, "events": d, "survival": sf.surv_prob, "se": se,
+                       "low": low, "high": high})
     for i, (k, v) in enumerate(key.items()):
         df.insert(i, k, v)
     return df
@@ -134,7 +157,8 @@ def kaplan_meier(summary: Summary, *, measure: str = "cards") -> pd.DataFrame:
 
 def seat_win_rates(summary: Summary, *, confidence: float = 0.95) -> pd.DataFrame:
     """`analysis.seat_win_rates` of a summary: per seat ``wins``, ``games`` (with a winner),
-    ``no_winner``, ``rate``, Wilson ``low``/``high``, ``expected`` (1/n) and the binomial ``p_value``."""
+    ``no_winner``, ``rate``, Wilson ``low``/``high``, ``expected`` (1/n) and the binomial ``p_value``
+    (a census: the exact share, ``low``/``high``/``p_value`` NaN)."""
     key = _check_summary(summary)
     confidence = _check_level(confidence)
     wins = summary.wins
@@ -143,30 +167,35 @@ def seat_win_rates(summary: Summary, *, confidence: float = 0.95) -> pd.DataFram
     rows = []
     for seat in range(n):
         k = int(wins[seat])
-        low, high = proportion_confint(k, games, alpha=1 - confidence, method="wilson") if games else (np.nan, np.nan)
+        sampled = games and not summary.exact
+        low, high = proportion_confint(k, games, alpha=1 - confidence, method="wilson") if sampled else (np.nan, np.nan)
         rows.append(dict(key, seat=seat, wins=k, games=games, no_winner=summary.n_games - games,
                          rate=k / games if games else np.nan, low=low, high=high, expected=1 / n,
-                         p_value=stats.binomtest(k, games, 1 / n).pvalue if games else np.nan))
+                         p_value=stats.binomtest(k, games, 1 / n).pvalue if sampled else np.nan))
     return pd.DataFrame(rows)
 
 
 def seat_fairness_test(summary: Summary) -> pd.DataFrame:
     """`analysis.seat_fairness_test` of a summary: chi-square goodness of fit of wins per seat
-    against equal shares: ``games`` (with a winner), ``no_winner``, ``chi2``, ``dof``, ``p_value``."""
+    against equal shares: ``games`` (with a winner), ``no_winner``, ``chi2``, ``dof``, ``p_value``.
+    A census is not a sample, so there is nothing to test (``chi2``, ``p_value`` NaN): its seat shares
+    are exact (`seat_win_rates`)."""
     key = _check_summary(summary)
     games = int(summary.wins.sum())
-    chi2, p = stats.chisquare(summary.wins) if games else (np.nan, np.nan)
+    chi2, p = stats.chisquare(summary.wins) if games and not summary.exact else (np.nan, np.nan)
     return pd.DataFrame([dict(key, games=games, no_winner=summary.n_games - games, chi2=float(chi2),
                               dof=len(summary.wins) - 1, p_value=float(p))])
 
 
 def loop_share(summary: Summary, *, confidence: float = 0.95) -> pd.DataFrame:
     """Share of games whose state repeated, with the exact (Clopper-Pearson) interval. With no loop
-    seen, ``high`` is the exact upper bound: the largest share still consistent with seeing none."""
+    seen, ``high`` is the exact upper bound: the largest share still consistent with seeing none.
+    A census's share is exact (``low``/``high`` NaN)."""
     key = _check_summary(summary)
     confidence = _check_level(confidence)
     k, n = int(summary.loops["game"].size), summary.n_games
-    low, high = proportion_confint(k, n, alpha=1 - confidence, method="beta") if n else (np.nan, np.nan)
+    sampled = n and not summary.exact
+    low, high = proportion_confint(k, n, alpha=1 - confidence, method="beta") if sampled else (np.nan, np.nan)
     return pd.DataFrame([dict(key, games=n, loops=k, share=k / n if n else np.nan, low=low, high=high)])
 
 
@@ -186,7 +215,8 @@ def tail_rate(summary: Summary, *, measure: str = "cards", start: float = 0.5, t
 
     Returns one row: ``threshold``, ``n_tail``, ``events``, ``rate``, ``rate_low``, ``rate_high``,
     ``half_life``, and ``survival_at_threshold`` (share of all games longer than u, counting loops
-    and cut-offs as longer).
+    and cut-offs as longer). For a census the rate is exact (events over exposure of every deal) and
+    ``rate_low``/``rate_high`` NaN; whether a geometric tail describes it is another question.
     """
     key = _check_summary(summary)
     confidence = _check_level(confidence)
@@ -202,6 +232,8 @@ def tail_rate(summary: Summary, *, measure: str = "cards", start: float = 0.5, t
     else:  # the same Poisson GLM with exposure as `analysis.geometric_tail`
         rates, lows, highs, *_ = poisson_rates([d], [exposure], confidence=confidence)
         p, low, high = rates[0], lows[0], min(highs[0], 1.0)
+        if summary.exact:  # events over exposure of every deal: exact, no sampling interval
+            low = high = np.nan
     return pd.DataFrame([dict(key, threshold=u, n_tail=n_tail, events=d, rate=p, rate_low=low, rate_high=high,
                               half_life=np.log(2) / -np.log1p(-p) if 0 < p < 1 else np.nan,
                               survival_at_threshold=n_tail / summary.n_games if summary.n_games else np.nan)])
@@ -213,7 +245,7 @@ def tail_extrapolation(summary: Summary, lengths, *, measure: str = "cards", sta
     number of games longer than L, n S(u) (1 - p)^(L - u), beside the number ``seen``; and the
     implied probability and expected number of random deals to get one game longer than L
     (1 / probability), with the rate's interval carried through (the uncertainty of S(u) is
-    negligible beside it and left out).
+    negligible beside it and left out; a census has no sampling interval, only the model's error).
     """
     tail = tail_rate(summary, measure=measure, start=start, threshold=threshold, confidence=confidence).iloc[0]
     x, c = summary.frequencies(measure, ("win", "loop", "cutoff"))
@@ -222,7 +254,8 @@ def tail_extrapolation(summary: Summary, lengths, *, measure: str = "cards", sta
     for L in np.atleast_1d(lengths):
         L = float(L)
         probs = [s_u * (1 - r) ** (L - u) for r in (tail["rate"], tail["rate_high"], tail["rate_low"])]
-        rows.append({"players": summary.rules.players, "rules": summary.rules.name, "length": L,
+        rows.append({"players": summary.rules.players, "rules": summary.rules.name, "design": design(summary),
+                     "length": L,
                      "seen": int(c[x > L].sum()), "expected": n * probs[0],
                      "probability": probs[0], "probability_low": probs[1], "probability_high": probs[2],
                      "deals_to_exceed": 1 / probs[0], "deals_low": 1 / probs[2], "deals_high": 1 / probs[1]})
@@ -244,7 +277,8 @@ def record_range(summary: Summary, record: int = RECORD_CARDS, *, thresholds=(No
       covariate, so the end rate per card may drift with length, h(L) = exp(a + b L); then
       P = S(u) prod (1 - h(L)) over the cards from u to ``record``, and the interval is the 2.5%
       and 97.5% quantiles of P over ``draws`` draws of (a, b) from the fit's normal approximation
-      (numpy, ``seed``).
+      (numpy, ``seed``). A census's models have no sampling interval (``low``/``high`` NaN): their
+      spread is the whole uncertainty.
     """
     import statsmodels.api as sm
 
@@ -274,11 +308,12 @@ def record_range(summary: Summary, record: int = RECORD_CARDS, *, thresholds=(No
     sample = rng.multivariate_normal(fit.params, fit.cov_params(), size=draws)
     probs = np.array([prob(a, b) for a, b in sample])
     q = (1 - confidence) / 2
-    rows.append(dict(model="log-linear hazard", threshold=float(u), probability=prob(*fit.params),
-                     low=float(np.quantile(probs, q)), high=float(np.quantile(probs, 1 - q))))
+    low, high = (np.nan, np.nan) if summary.exact else (float(np.quantile(probs, q)), float(np.quantile(probs, 1 - q)))
+    rows.append(dict(model="log-linear hazard", threshold=float(u), probability=prob(*fit.params), low=low, high=high))
     df = pd.DataFrame(rows)
     df["deals"], df["deals_low"], df["deals_high"] = 1 / df["probability"], 1 / df["high"], 1 / df["low"]
     df.insert(0, "players", summary.rules.players)
+    df.insert(1, "design", design(summary))
     return df
 
 
@@ -304,7 +339,8 @@ def scale_findings(summary: Summary, *, record: int = RECORD_CARDS, start: float
     p = key["players"]
     rows = [
         dict(finding=f"share of random deals that loop ({p} players)", estimate=loops["share"], low=loops["low"],
-             high=loops["high"], games=n, method=f"{int(loops['loops'])} loops; exact Clopper-Pearson"),
+             high=loops["high"], games=n, method=f"{int(loops['loops'])} loops; "
+             + ("census: exact, every deal" if summary.exact else "exact Clopper-Pearson")),
         dict(finding=f"end rate per card beyond {tail['threshold']:,.0f} cards ({p} players)", estimate=tail["rate"],
              low=tail["rate_low"], high=tail["rate_high"], games=n,
              method=f"geometric tail MLE on the longest {100 * (1 - start):g}%"),

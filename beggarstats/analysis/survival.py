@@ -16,7 +16,7 @@ from statsmodels.duration.survfunc import SurvfuncRight
 from ._checks import check_by, check_choice, check_frame, check_level, check_outcomes, group_items, numeric
 from .frames import check_games
 from ._twins import accepts_summary
-from .intervals import z_value
+from .bands import km_band
 from .lengths import MEASURES
 
 __all__ = ["length_distribution", "kaplan_meier", "km_table"]
@@ -97,18 +97,7 @@ def km_table(lengths, ended, *, confidence: float = 0.95, ci: str = "log-log") -
         seen = at >= 0
         surv[seen] = km.surv_prob[at[seen]]
         se[seen] = np.nan_to_num(km.surv_prob_se[at[seen]], nan=0.0)
-    z = z_value(confidence)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        # Greenwood's sum, sum d / (n (n - d)) = (se / S)^2, is what the log-log scale needs.
-        green = np.where(surv > 0, (se / surv) ** 2, np.inf)
-        if ci == "plain":
-            low, high = np.clip(surv - z * se, 0, 1), np.clip(surv + z * se, 0, 1)
-        else:
-            s_ll = np.sqrt(green) / np.abs(np.log(surv))
-            low, high = surv ** np.exp(z * s_ll), surv ** np.exp(-z * s_ll)
-            # Before the first event S = 1 exactly; at S = 0 the scale breaks down: no width there.
-            low = np.where(green == 0, surv, np.where(surv == 0, 0.0, low))
-            high = np.where(green == 0, surv, np.where(surv == 0, 0.0, high))
+    low, high = km_band(surv, se, confidence=confidence, ci=ci)
     table = pd.DataFrame({"length": times, "at_risk": at_risk, "events": events,
                           "censored": total - events, "survival": surv, "se": se,
                           "low": low, "high": high})

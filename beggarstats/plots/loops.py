@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from ._common import check_frame, check_hue, finish, legend_outside, new_axes
@@ -16,7 +17,9 @@ def plot_loop_shares(data: pd.DataFrame, *, hue="family", legend_title=None, dod
     each deck is its own composition, and the share jumps between neighbouring sizes.
 
     ``data`` has one row per deck: ``size`` (cards), ``rate`` (share that loops), ``low``,
-    ``high`` and the ``hue`` column (e.g. ``family``, the deck's penalty cards).
+    ``high`` and the ``hue`` column (e.g. ``family``, the deck's penalty cards); an optional
+    ``design`` column marks exact rows ('census': a filled marker, no interval) apart from sampled
+    ones (an open marker with its interval).
     """
     check_frame(data, ["size", "rate", "low", "high"])
     hue = check_hue(data, hue)
@@ -24,8 +27,16 @@ def plot_loop_shares(data: pd.DataFrame, *, hue="family", legend_title=None, dod
     groups = [(None, data)] if hue is None else list(data.groupby(hue, sort=False))
     for i, (level, part) in enumerate(groups):
         y = 100 * part["rate"].to_numpy(float)
-        axes.errorbar(part["size"] + (i - (len(groups) - 1) / 2) * dodge, y, fmt="o", markersize=4, capsize=3,
-                      label=level, yerr=[y - 100 * part["low"].to_numpy(float), 100 * part["high"].to_numpy(float) - y])
+        x = part["size"].to_numpy(float) + (i - (len(groups) - 1) / 2) * dodge
+        exact = (part["design"] == "census").to_numpy() if "design" in part else np.zeros(len(part), bool)
+        color = f"C{i}"
+        if exact.any():
+            axes.plot(x[exact], y[exact], "o", markersize=5, color=color, label=level)
+        if (~exact).any():
+            axes.errorbar(x[~exact], y[~exact], fmt="o", markersize=5, capsize=3, color=color, mfc="white",
+                          label=None if exact.any() else level,
+                          yerr=[y[~exact] - 100 * part["low"].to_numpy(float)[~exact],
+                                100 * part["high"].to_numpy(float)[~exact] - y[~exact]])
     axes.set_xticks(sorted(pd.unique(data["size"].astype(int))))
     axes.set_xlabel("cards in the deck")
     axes.set_ylabel("random deals that loop (%)")

@@ -13,18 +13,31 @@ import argparse
 import time
 from pathlib import Path
 
-__all__ = ["ATLAS_DIR", "ATLAS_DECKS", "atlas_rules", "census_file", "build_atlas", "load_atlas"]
+import numpy as np
+
+__all__ = ["ATLAS_DIR", "ATLAS_DECKS", "FIGURE_DECKS", "atlas_rules", "census_file", "build_atlas", "load_atlas",
+           "deck_markdown"]
 
 ATLAS_DIR = Path(__file__).resolve().parents[2] / "data" / "census"
 
 # (players, deck counts, end): the decks whose census finished within this session's CPU budget.
 ATLAS_DECKS = tuple(
     [(2, (k, 1, 1, 1, 1), "trick") for k in range(0, 25)]
-    + [(2, (k, 2, 2, 2, 2), "trick") for k in range(2, 11)]
-    + [(p, (k, 1, 1, 1, 1), "trick") for p in (3, 4) for k in range(0, 17)]
+    + [(2, (k, 2, 2, 2, 2), "trick") for k in range(2, 13)]
+    + [(p, (k, 1, 1, 1, 1), "trick") for p in (3, 4) for k in range(0, {3: 60, 4: 59}[p])]
     + [(p, (k, 2, 2, 2, 2), "trick") for p in (3, 4) for k in range(2, 7)]
     + [(2, (14, 2, 2, 2, 0), "trick"), (2, (14, 2, 2, 2, 0), "empty")]
+    + [(2, (18, 2, 2, 2, 2), "trick")]  # the standard half deck: 3,936,933,000 deals
 )
+# The decks of the small-deck loop figure (`report.figures.small_decks`) not above, every one but the
+# 28-card deck of the scaled-down standard mix (5.2e10 deals): the figure shows their exact shares.
+FIGURE_DECKS = tuple(
+    [(2, (k, 2, 0, 0, 0), "trick") for k in range(6, 27, 2)]
+    + [(2, (k, 1, 1, 0, 0), "trick") for k in range(6, 27, 2)]
+    + [(2, c, "trick") for c in ((7, 1, 1, 1, 0), (11, 2, 1, 1, 1), (12, 2, 2, 1, 1), (14, 2, 2, 1, 1),
+                                  (15, 2, 2, 2, 1), (17, 2, 2, 2, 1))]
+)
+ATLAS_DECKS = ATLAS_DECKS + FIGURE_DECKS
 
 
 def atlas_rules(players, counts, end):
@@ -71,6 +84,30 @@ def build_atlas(root=None, *, n_jobs=-1, progress=False) -> None:
     summaries = load_atlas(root)
     table = exact_table(summaries, [len(loop_cycles(s)[1]) for s in summaries])
     table.to_csv(root / "atlas.csv", index=False, float_format="%.10g")
+
+
+def deck_markdown(players, counts, end="trick", root=None) -> str:
+    """The row of ``atlas.csv`` for one census as a Markdown table (what README.md quotes for the
+    standard half deck; a test regenerates it): deals, loops, distinct cycles, each seat's exact
+    share of the deals with a winner, mean and sd of the finished deals' length and the longest deal
+    with its rank. Exact values, printed to 6 significant digits."""
+    import pandas as pd
+
+    table = pd.read_csv(Path(root or ATLAS_DIR) / "atlas.csv")
+    keys = dict(zip(("numbers", "jacks", "queens", "kings", "aces"), counts))
+    hit = table[(table["players"] == players) & (table["end"] == end)
+                & np.logical_and.reduce([table[k] == v for k, v in keys.items()])]
+    if len(hit) != 1:
+        raise ValueError(f"atlas.csv has no census of {players} players, deck {counts}, end {end!r}.")
+    r = hit.iloc[0]
+    seats = [f"seat {s}" for s in range(players)]
+    head = ["deck", "players", "deals", "loops", "distinct cycles", *(f"{s} wins" for s in seats), "mean cards",
+            "sd cards", "longest (cards)", "its rank"]
+    cells = [r["deck"], str(players), f"{int(r['deals']):,}", f"{int(r['loops']):,}", f"{int(r['cycles']):,}",
+             *(f"{100 * r[f'seat{s}_share']:.4f}%" for s in range(players)), f"{r['mean_cards']:.6g}",
+             f"{r['sd_cards']:.6g}", f"{int(r['max_cards']):,}", f"{int(r['longest_rank']):,}"]
+    return "\n".join(["| " + " | ".join(head) + " |", "|" + "---|" + "---:|" * (len(head) - 1),
+                      "| " + " | ".join(cells) + " |"])
 
 
 def main(argv=None) -> int:

@@ -364,32 +364,58 @@ def _records(out):
     out.save(fig, "never_ending_cycle.png", 1, "standard, 2 players (the Casella 2024 deal)")
 
 
-def small_deck_table(results) -> pd.DataFrame:
+def small_deck_table(results, exact=None) -> pd.DataFrame:
     """The data of the small-deck figure, one row per deck: ``family``, ``size``, ``rate`` (share of
-    random deals that loop), ``low``, ``high`` (Wilson), ``n`` (deals), ``loops``, ``deck``, from
+    deals that loop), ``low``, ``high``, ``n`` (deals), ``loops``, ``deck``, ``design``, from
     (family, size, deck, games) tuples of Monte Carlo runs. The figure, the findings rows and the
-    prose all read this table and nothing else, so exact shares (a census of every deal) can take
-    its place by returning the same columns with ``low == high == rate``."""
+    prose all read this table and nothing else.
+
+    Where ``exact`` (censuses; default: the exact atlas on file, `report.atlas.load_atlas`) holds the
+    2-player census of a deck's rules, its row is exact (`analysis.exact.exact_loop_share`): every
+    distinct deal played once, equally likely in a random deal, so ``rate`` is loops / deals with no
+    sampling interval (``low == high == rate``), ``n`` the distinct deals and ``design`` 'census'.
+    The other rows are the share of the random deals of ``games`` with its Wilson interval,
+    ``design`` 'sample'."""
+    from ..analysis.exact import exact_loop_share
+
+    if exact is None:
+        from .atlas import load_atlas
+
+        exact = load_atlas()
+    censuses = {s.rules: s for s in exact}
     table = []
     for family, size, deck, games in results:
+        s = censuses.get(Rules(deck=deck))
+        if s is not None:
+            row = exact_loop_share([s]).iloc[0]
+            rate = float(row["loop_share"])
+            table.append(dict(family=family, size=size, rate=rate, low=rate, high=rate, n=int(row["deals"]),
+                              loops=int(row["loops"]), deck=deck, design="census"))
+            continue
         loops = int((games["outcome"] == "loop").sum())
         rate, low, high = _share(loops, len(games))
         table.append(dict(family=family, size=size, rate=rate, low=low, high=high, n=len(games), loops=loops,
-                          deck=deck))
+                          deck=deck, design="sample"))
     return pd.DataFrame(table)
 
 
-def _small_decks(results, out, rows):
-    table = small_deck_table(results)
+def _small_decks(results, out, rows, exact=None):
+    table = small_deck_table(results, exact)
     fig = plots.plot_loop_shares(table, hue="family", legend_title="penalty cards in the deck")
+    sampled = table[table["design"] == "sample"]
     fig.axes[0].set_title("Never-ending deals on small decks, 2 players (one marker per deck, not a curve)\n"
-                          "(95% Wilson intervals, mostly narrower than the markers)")
-    out.save(fig, "small_deck_loops.png", f"{len(results)} decks x {len(results[0][3]):,}",
-             "2 players, the small decks of the plot")
+                          + ("filled: exact, every deal played once; open: " if len(sampled) < len(table) else "")
+                          + (f"{int(sampled['n'].iloc[0]):,} random deals, 95% Wilson interval" if len(sampled)
+                             else "exact: every deal played once"))
+    n_exact = int((table["design"] == "census").sum())
+    out.save(fig, "small_deck_loops.png", f"{n_exact} decks exact (every deal once) + {len(sampled)} x "
+             f"{len(results[0][3]):,} random games", "2 players, the small decks of the plot")
     for r in table.itertuples():  # every plotted deck, so the prose reads what the figure shows
+        exact_row = r.design == "census"
         rows.append(finding(f"loop share, {r.size}-card deck {r.deck.label().removeprefix('deck ')} "
-                            f"(penalty: {r.family}), 2 players", r.rate, r.low, r.high, r.n, "share",
-                            key=f"loop_small:{r.family}:{r.size}"))
+                            f"(penalty: {r.family}), 2 players" + (", exact (every deal)" if exact_row else ""),
+                            r.rate, r.low, r.high, r.n, "share", key=f"loop_small:{r.family}:{r.size}",
+                            design="census" if exact_row else ""))
 
 
 def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, store=True,

@@ -295,12 +295,16 @@ def _loop_words(r: _Rows) -> list[str]:
     else:
         text = f"{loops} of {games:,} random standard deals looped."
     small = [r.row(k) for k in r.keys("loop_small:")]
+    exact = any(x["design"] == "census" for x in small)  # a census of the deck: exact, no interval
     if small:
         top = max(small, key=lambda x: x["estimate"])
         _, family, size = top["key"].split(":")
-        text += (f" Small decks (every plotted size, {r.n(top['key'])} random deals each) loop far more often: up to "
-                 f"{fmt(top['estimate'], 'share')} of random deals ({_article(size)} {size}-card deck whose penalty cards are "
-                 f"{family}).")
+        sampled_n = [int(x["n_games"]) for x in small if x["design"] != "census"]
+        how = (f"{r.n(top['key'])} random deals each" if not exact else "every deal played once" if not sampled_n
+               else f"exact where every deal was played once, otherwise {max(sampled_n):,} random deals")
+        text += (f" Small decks (every plotted size, {how}) loop far more often: up to "
+                 f"{fmt(top['estimate'], 'share')} of {'the' if exact else 'random'} deals ({_article(size)} "
+                 f"{size}-card deck whose penalty cards are {family}).")
         families = dict.fromkeys(k.split(":")[1] for k in r.keys("loop_small:"))
         for family in families:
             rows = [r.row(k) for k in r.keys(f"loop_small:{family}:")]
@@ -308,14 +312,27 @@ def _loop_words(r: _Rows) -> list[str]:
             some = [x for x in rows if x["estimate"] > 0]
             if zero and some:
                 lo, hi = min(some, key=lambda x: x["estimate"]), max(some, key=lambda x: x["estimate"])
-                text += (f" Penalty cards {family}: no deal looped at {_join(zero)} cards (upper 95% bounds up to "
-                         f"{fmt(max(x['high'] for x in rows if x['estimate'] == 0), 'share')}), while the other sizes "
-                         f"loop in {fmt(lo['estimate'], 'share')} to {fmt(hi['estimate'], 'share')}.")
+                bounds = [x["high"] for x in rows if x["estimate"] == 0 and x["design"] != "census"]
+                sampled = [int(x["key"].split(":")[2]) for x in rows if x["estimate"] == 0 and x["design"] != "census"]
+                if not exact:
+                    note = f"upper 95% bounds up to {fmt(max(bounds), 'share')}"
+                elif bounds:
+                    note = f"exactly; at {_join(sampled)} cards, from random deals: upper 95% bound {fmt(max(bounds), 'share')}"
+                else:
+                    note = "exactly"
+                text += (f" Penalty cards {family}: no deal {'loops' if exact else 'looped'} at {_join(zero)} cards "
+                         f"({note}), while the other sizes loop in {fmt(lo['estimate'], 'share')} to "
+                         f"{fmt(hi['estimate'], 'share')}.")
         jumps = 0
         for family in families:
             rows = sorted((r.row(k) for k in r.keys(f"loop_small:{family}:")), key=lambda x: int(x["key"].split(":")[2]))
             jumps += sum(a["high"] < b["low"] or b["high"] < a["low"] for a, b in zip(rows, rows[1:]))
-        if jumps:
+        if jumps and exact:
+            text += (f" The share does not change smoothly with the size of the deck, not even where the penalty cards "
+                     f"stay the same (2 J, 1 J + 1 Q): {jumps} pairs of neighbouring plotted sizes differ (exactly, or "
+                     "beyond their 95% intervals), so the figure marks each deck without joining them; docs/FIGURES.md "
+                     "explains the pattern from the cycles each deck has.")
+        elif jumps:
             text += (f" The share does not change smoothly with the size of the deck, not even where the penalty cards "
                      f"stay the same (2 J, 1 J + 1 Q): {jumps} pairs of neighbouring plotted sizes have 95% intervals "
                      "that do not overlap, so the figure marks each deck without joining them. These Monte Carlo "

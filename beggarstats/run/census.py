@@ -95,7 +95,8 @@ def census(rules=None, *, n_jobs=-1, progress=False, store=None, start=0, stop=N
         Parallel workers (default -1: every core); a ``joblib.parallel_config(backend=...)`` context
         takes over from outside, as in `summarize`. The result does not depend on it.
     progress : {False, True, 'notebook'}
-        A tqdm progress bar counting deals.
+        A tqdm progress bar counting deals; first, if the census kernels are not compiled yet, a line on
+        stderr saying so and how long it took (`run.warmup`).
     store : path, optional
         A directory: the summary of the finished ranges is saved there (``summary.json``) every
         ``checkpoint`` seconds and when the run stops (also on Ctrl-C or a crash between saves: at
@@ -143,6 +144,10 @@ def census(rules=None, *, n_jobs=-1, progress=False, store=None, start=0, stop=N
     if isinstance(checkpoint, bool) or not isinstance(checkpoint, (int, float)) or not checkpoint >= 0:
         raise ValueError(f"The value for `checkpoint` must be a number of seconds >= 0, but {checkpoint!r} was passed.")
     count = stop - start
+    if progress and count:  # the census kernels compile on first use: say so, before the bar starts
+        from .warmup import census_kernels, warm_up
+
+        warm_up(census_kernels(rules), n_jobs=n_jobs)
     if count > max_deals:
         raise ValueError(f"A census of the {rules.deck.label()} deck for {rules.players} players is {count:,} deals "
                          f"({count:.3g}), more than `max_deals` = {max_deals:,}: {_estimate(rules, start, count, n_jobs)}. "

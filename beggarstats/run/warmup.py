@@ -5,6 +5,10 @@ see `beggarstats.engine.kernel_cache`). Doing it up front, with a word, keeps a 
 run and the compile time out of the progress bar's rate and ETA. numba compiles on one core, so
 when a run needs several kernels they compile side by side in joblib's worker processes, one
 kernel each (each saves only its own entry to the cache), and this process then loads them.
+
+Besides the kernels of random games (`engine.fast.KERNELS`) it knows those of a census
+(`CENSUS_KERNELS`: the census passes of `engine.census_kernel` and `engine.batch.play_deals_bits`,
+which replays the deals that loop); `census_kernels` names the ones a census needs.
 """
 
 from __future__ import annotations
@@ -12,12 +16,76 @@ from __future__ import annotations
 import sys
 import time
 
-__all__ = ["warm_up", "COMPILE_SECONDS", "expected_seconds"]
+__all__ = ["warm_up", "COMPILE_SECONDS", "CENSUS_KERNELS", "census_kernels", "compile_apart", "expected_seconds"]
 
 # CPU time of each kernel's one-time compile from an empty cache, the slowest measured on the
 # shared machine on 2026-12-01 (benchmarks/cold_start.py: 'two' 16.6 s, 'multi' 27.3 s, 'general'
 # 9.3 s; 'exact' 16.4 s in a trial of its own), rounded up; only used to tell the user what to expect.
-COMPILE_SECONDS = {"two": 17, "multi": 28, "exact": 17, "general": 10}
+# The census kernels, each alone from an empty cache on 2026-12-02 (CPU: 'census_two' 15.6 s,
+# 'census_multi' 29.0 s, 'given' 29.7 s).
+COMPILE_SECONDS = {"two": 17, "multi": 28, "exact": 17, "general": 10,
+                   "census_two": 16, "census_multi": 29, "given": 30}
+CENSUS_KERNELS = ("census_two", "census_multi", "given")
+
+
+def census_kernels(rules) -> tuple[str, ...]:
+    """The kernels a census of ``rules`` needs: its census pass and the replay of the deals it hands
+    back (loops, cut-offs)."""
+    return ("census_two" if rules.players == 2 else "census_multi", "given")
+
+
+def _census_entry(kernel: str):
+    from ..engine import batch, census_kernel
+
+    return {"census_two": census_kernel.census_two, "census_multi": census_kernel.census_multi,
+            "given": batch.play_deals_bits}[kernel]
+
+
+def _ready(kernel: str) -> bool:
+    from ..engine import fast, kernel_cache
+
+    if kernel not in CENSUS_KERNELS:
+        return fast.kernels_ready(kernel)
+    entry = _census_entry(kernel)
+    return bool(entry.signatures) or kernel_cache.is_sealed(entry)
+
+
+def _compile(kernel: str) -> None:
+    """Compile ``kernel`` (or load it from the cache) by running it once on a tiny deck."""
+    import numpy as np
+
+    from ..engine import fast
+
+    if kernel not in CENSUS_KERNELS:
+        fast.compile_kernels(kernel)
+        return
+    from ..engine.census_kernel import play_ranks
+    from ..game.decks import Deck
+    from ..game.rules import Rules
+
+    if kernel == "given":  # one given deal of two players through the exact driver on bit-planes
+        from ..engine.constants import pack_params
+        from ..engine.fast import empty_raw
+
+        rules = Rules(deck=Deck(2, 1, 0, 0, 0))
+        out = empty_raw(1, 2)
+        _census_entry(kernel)(np.array([[[0, 1], [0, 0]]], np.int8), np.array([[2, 1]], np.int64),
+                              np.zeros((1, 4), np.uint64), pack_params(rules), *out)
+    else:
+        play_ranks(Rules(players=2 if kernel == "census_two" else 3, deck=Deck(4, 1, 0, 0, 0)), 0, 1)
+
+
+def compile_apart(kernel: str) -> None:
+    """`engine.fast.compile_apart` for any kernel this module knows: compile ``kernel`` in this
+    (worker) process saving only its own entry to the kernel cache."""
+    from ..engine import fast
+    from ..engine.kernel_cache import saving_only
+
+    if kernel not in CENSUS_KERNELS:
+        fast.compile_apart(kernel)
+        return
+    with saving_only(_census_entry(kernel)):
+        _compile(kernel)
 
 
 def expected_seconds(kernels, workers: int) -> int:
@@ -30,14 +98,12 @@ def expected_seconds(kernels, workers: int) -> int:
 
 
 def warm_up(kernels, *, stream=None, n_jobs: int | None = None) -> float:
-    """Compile (or load) ``kernels`` - names of `engine.fast.KERNELS`, one or several - unless cached
+    """Compile (or load) ``kernels`` - names of `engine.fast.KERNELS` or `CENSUS_KERNELS`, one or several - unless cached
     already; when one is missing, announce it on ``stream`` (default stderr) and report the time
     taken. Several missing kernels compile at once on ``n_jobs`` processes (default: one per core,
     at most one per kernel). Returns the seconds spent compiling (0 if all were cached)."""
-    from ..engine import fast
-
     kernels = (kernels,) if isinstance(kernels, str) else tuple(kernels)
-    missing = sorted((k for k in dict.fromkeys(kernels) if not fast.kernels_ready(k)),
+    missing = sorted((k for k in dict.fromkeys(kernels) if not _ready(k)),
                      key=lambda k: -COMPILE_SECONDS[k])
     if not missing:
         return 0.0
@@ -51,11 +117,11 @@ def warm_up(kernels, *, stream=None, n_jobs: int | None = None) -> float:
     if workers > 1:
         try:
             with joblib.parallel_config(backend="loky"):
-                joblib.Parallel(n_jobs=workers)(joblib.delayed(fast.compile_apart)(k) for k in missing)
+                joblib.Parallel(n_jobs=workers)(joblib.delayed(compile_apart)(k) for k in missing)
         except Exception:  # noqa: BLE001 - e.g. no process could start: the loop below compiles here,
             pass           # where a real compile error shows itself
     for k in missing:
-        fast.compile_kernels(k)  # loaded from the cache the workers filled (compiled here if they could not save)
+        _compile(k)  # loaded from the cache the workers filled (compiled here if they could not save)
     took = time.perf_counter() - started
     print(f"compiled the game kernels in {took:.0f} s (kept for the next runs)", file=stream, flush=True)
     return took
