@@ -77,3 +77,22 @@ def test_the_record_odds_come_with_their_model_range_wherever_printed(doc):
     assert quoted.group(1).strip() == T.record_range_markdown([load_summary(p) for p in paths])
     # the table of the one model's odds comes first, the range right after it
     assert text.index("random deals to expect one longer than 8,344 cards (2 players)") < quoted.start()
+
+
+def test_tiny_shares_are_never_printed_as_percent_in_e_notation():
+    from beggarstats.report.findings import fmt
+
+    assert fmt(2.85e-18, "share") == "2.85e-18" and fmt(0.4977, "share") == "49.770%"
+    for rel in ("figures/findings.md", "README.md", "docs/FIGURES.md", "docs/scaling.md"):
+        assert not re.search(r"\de[-+]?\d+\s?%", (ROOT / rel).read_text()), rel  # "2.9e-16%" beside 2.85e-18
+
+
+def test_a_rejected_constant_hazard_is_labelled_an_average():
+    from beggarstats.report.findings import read_findings
+
+    table = read_findings(ROOT / "figures" / "findings.csv").set_index("key")
+    for p in range(2, 7):
+        rejected = table.loc[f"tail_constancy_{p}p", "p_value"] < 0.05
+        name = table.loc[f"tail_rate_{p}p", "finding"]
+        assert name.startswith("average end rate per card of a changing hazard") == rejected, name
+        assert ("tail decay rate" in name) == (not rejected), name
