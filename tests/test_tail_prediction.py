@@ -69,12 +69,16 @@ def test_no_quoted_prediction_is_rejected_as_the_docs_say():
         assert (T.tail_prediction(s, fit_to=m, predict_to=m + 1000)["p_value"] > 0.05).all()
 
 
+@pytest.fixture(scope="module")
+def record_table():
+    return T.record_range_markdown([load_summary(p) for p in sorted((ROOT / "data").glob("summary-p*.json"))])
+
+
 @pytest.mark.parametrize("doc", ["README.md", "docs/scaling.md"])
-def test_the_record_odds_come_with_their_model_range_wherever_printed(doc):
-    paths = sorted((ROOT / "data").glob("summary-p*.json"))
+def test_the_record_odds_come_with_their_model_range_wherever_printed(doc, record_table):
     text = (ROOT / doc).read_text()
     quoted = re.search(r"<!-- record range:.*?-->\n(.*?)\n<!-- end record range -->", text, re.S)
-    assert quoted.group(1).strip() == T.record_range_markdown([load_summary(p) for p in paths])
+    assert quoted.group(1).strip() == record_table
     # the table of the one model's odds comes first, the range right after it
     assert text.index("random deals to expect one longer than 8,344 cards (2 players)") < quoted.start()
 
