@@ -74,6 +74,7 @@ def record_table():
     return T.record_range_markdown([load_summary(p) for p in sorted((ROOT / "data").glob("summary-p*.json"))])
 
 
+@pytest.mark.slow  # record_range draws 4,000 hazard curves per player count: about 7 s for the five
 @pytest.mark.parametrize("doc", ["README.md", "docs/scaling.md"])
 def test_the_record_odds_come_with_their_model_range_wherever_printed(doc, record_table):
     text = (ROOT / doc).read_text()
