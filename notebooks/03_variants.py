@@ -20,7 +20,7 @@
 # length and difference in seat 0's win rate. Game *g* of every table is dealt from (seed, g) alone,
 # so a variant that keeps the deck and adds no jokers plays **the same deals** as the standard game:
 # those comparisons are paired, deal by deal (`beggarstats.report.explore.compare_with_standard`): the paired t
-# interval where the pairs are enough for the skewness of their differences (28 + 25 g1² pairs), else a
+# interval where the pairs are enough for the skewness of their differences (`run.compare.t_sample_size`), else a
 # BCa bootstrap; the `interval` column says which (docs/FIGURES.md has the rule and its measured coverage).
 # The jokers and the Italian deck (no Aces) deal other games, so theirs are comparisons of independent
 # samples (`compare_variants`: Welch and Newcombe intervals). Variants: shuffle the pile, shuffle once

@@ -131,12 +131,13 @@ checks[["length", "seen", "expected", "probability", "deals_to_exceed", "deals_l
 # %% [markdown]
 # ## Fitted on one band, predicted on the next
 #
-# A real out-of-sample check: `tail_prediction` fits the tail on the band from the longest 1% up to a
-# split only (a game longer than the split counts as still going there; nothing it did later enters
-# the fit), with one end rate per card and with a log-linear hazard (a rate that drifts with length),
-# and predicts how the games still going at the split end over the next 1,000 cards and beyond, in
-# 100-card cells. The G statistic of the seen against the predicted counts is chi-square with cells - 1
-# degrees of freedom: nothing of the predicted band was fitted.
+# A real out-of-sample check: `tail_prediction` fits the tail on the band from its start (the KM quantile
+# `start=0.99`) up to a split only (a game longer than the split counts as still going there; nothing it
+# did later enters the fit), with one end rate per card and with a log-linear hazard (a rate that drifts
+# with length), and predicts how the games still going at the split end over the next band
+# (`predict_to=m + 1000` for each split m of `PREDICTION_SPLITS`) and beyond, in cells of `width` cards.
+# The G statistic of the seen against the predicted counts is chi-square with `cells - 1` degrees of
+# freedom: nothing of the predicted band was fitted.
 
 # %%
 from beggarstats.analysis import tail as tail_analysis
