@@ -19,7 +19,9 @@
 # Every variant is compared with the standard game at the same player count: difference in mean
 # length and difference in seat 0's win rate. Game *g* of every table is dealt from (seed, g) alone,
 # so a variant that keeps the deck and adds no jokers plays **the same deals** as the standard game:
-# those comparisons are paired, deal by deal (paired t intervals, `beggarstats.report.explore.paired_comparison`).
+# those comparisons are paired, deal by deal (`beggarstats.report.explore.compare_with_standard`): the paired t
+# interval where the pairs are enough for the skewness of their differences (`run.compare.t_sample_size`), else a
+# BCa bootstrap; the `interval` column says which (docs/FIGURES.md has the rule and its measured coverage).
 # The jokers and the Italian deck (no Aces) deal other games, so theirs are comparisons of independent
 # samples (`compare_variants`: Welch and Newcombe intervals). Variants: shuffle the pile, shuffle once
 # a loop is seen, one or two super jokers, the Beggar joker, the end conventions (`empty`, `unable`),
@@ -65,7 +67,7 @@ for rules in two + three:
     parts.append(table.assign(players=rules.players, rules=rules.name))
 effects = pd.concat(parts, ignore_index=True)
 effects["p_holm"] = multipletests(effects["p_value"].fillna(1.0), method="holm")[1]
-effects = effects[["players", "rules", "metric", "design", "estimate", "low", "high", "p_value", "p_holm", "n",
+effects = effects[["players", "rules", "metric", "design", "interval", "estimate", "low", "high", "p_value", "p_holm", "n",
                    "value", "baseline_value"]]
 effects[effects.metric == "mean_length_diff"].round(3)
 

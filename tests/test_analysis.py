@@ -299,17 +299,78 @@ def test_paired_seat0_difference_is_the_paired_t_interval_of_the_indicators():
 
 
 def test_paired_proportion_difference_by_hand():
-    # 10 paired games: 3 where only the variant's seat 0 wins, 1 where only the baseline's does.
-    # d = 0.2; sample variance of the differences (4 - 10 * 0.04) / 9 = 0.4; se = sqrt(0.4 / 10) = 0.2;
-    # t(0.975, 9) = 2.262157: 0.2 +- 0.452431.
-    a = np.array([1, 1, 1, 0, 1, 0, 0, 0, 1, 1])
-    b = np.array([0, 0, 0, 1, 1, 0, 0, 0, 1, 1])
+    # 100 paired games: 30 where only the variant's seat 0 wins, 10 where only the baseline's does.
+    # d = 0.2; sample variance of the differences (40 - 100 * 0.04) / 99 = 36 / 99; se = sqrt(36 / 9900)
+    # = 0.0603023; t(0.975, 99) = 1.9842169: 0.2 +- 0.1196528. Skewness of d: m2 = 0.4 - 0.04 = 0.36,
+    # m3 = 0.2 - 3 * 0.2 * 0.4 + 2 * 0.008 = -0.024, g1 = -0.024 / 0.36^1.5 = -0.111: 28.3 pairs needed.
+    a = np.repeat([1, 0, 1, 0], [30, 10, 30, 30])
+    b = np.repeat([0, 1, 1, 0], [30, 10, 30, 30])
+    assert A.variants.paired_method(a - b) == "paired t"
     d, low, high, _ = A.variants.paired_proportion_difference(a, b)
-    assert (d, low, high) == pytest.approx((0.2, 0.2 - 0.452431, 0.2 + 0.452431), abs=1e-6)
+    assert (d, low, high) == pytest.approx((0.2, 0.2 - 0.1196528, 0.2 + 0.1196528), abs=1e-6)
     # no discordant pair: identical in every game of the sample; for the population the difference
-    # is at most the discordant share, whose exact upper bound at 0 of 10 is 1 - 0.025^(1/10)
-    assert A.variants.paired_proportion_difference(a, a) == pytest.approx((0.0, -(1 - 0.025 ** 0.1),
-                                                                          1 - 0.025 ** 0.1, 1.0))
+    # is at most the discordant share, whose exact upper bound at 0 of 100 is 1 - 0.025^(1/100)
+    assert A.variants.paired_proportion_difference(a, a) == pytest.approx((0.0, -(1 - 0.025 ** 0.01),
+                                                                          1 - 0.025 ** 0.01, 1.0))
+    assert A.variants.paired_method(a - a) == "identical in every game"
+
+
+def _skewed(n, seed=1):
+    """Most pairs differ by 0 and a few by a lot (a rule that changes a few games much)."""
+    rng = np.random.default_rng(seed)
+    return np.where(rng.random(n) < 0.1, rng.exponential(50, n), 0.0) - 4.5
+
+
+def test_paired_method_follows_the_skewness_rule():
+    from beggarstats.run.compare import t_sample_size
+
+    assert t_sample_size(0) == 28 and t_sample_size(-2) == 128   # 28 + 25 g1^2
+    normal = np.random.default_rng(2).normal(1, 5, 200)
+    assert A.variants.paired_method(normal) == "paired t"         # g1 ~ 0: 28 pairs do
+    d = _skewed(400)
+    assert 400 < t_sample_size(stats.skew(d))
+    assert A.variants.paired_method(d) == "BCa bootstrap"
+    big = _skewed(30_000)
+    big[0] = 1e6                                                  # one huge difference: g1 ~ 170
+    assert A.variants.paired_method(big) == "paired t (fewer pairs than its skewness needs)"
+
+
+def test_paired_difference_is_scipys_bca_bootstrap_with_its_p_value(monkeypatch):
+    monkeypatch.setattr(A.variants, "BOOTSTRAP_RESAMPLES", 999)  # 9999 in use; fewer keep the test quick
+    d = _skewed(400)
+    est, low, high, p = A.variants.paired_difference(d, np.zeros(400), seed=3)
+    res = stats.bootstrap((d,), np.mean, method="BCa", n_resamples=999, rng=np.random.default_rng(3))
+    assert (est, low, high) == pytest.approx((d.mean(), res.confidence_interval.low, res.confidence_interval.high))
+    assert A.variants.paired_difference(d, np.zeros(400), seed=3) == (est, low, high, p)   # fixed seed
+    # the p-value is where the BCa interval ends at 0: at level 1 - p, scipy's interval starts at 0
+    assert 0.05 < p < 0.5
+    at = stats.bootstrap((d,), np.mean, method="BCa", n_resamples=0, bootstrap_result=res,
+                         confidence_level=1 - p).confidence_interval
+    assert at.low == pytest.approx(0, abs=0.02 * (high - low))
+    t = stats.ttest_1samp(d, 0).confidence_interval()
+    assert low > t.low and high > t.high                          # right-skewed: the interval leans right
+
+
+@pytest.mark.slow
+def test_bca_covers_where_the_t_interval_does_not():
+    """150 samples of 300 pairs from a known distribution (5% of pairs differ, by an exponential of
+    mean 40: mean difference 2): the t interval covers significantly less than 95%, the BCa bootstrap
+    is consistent with 95% (Clopper-Pearson on each coverage). About 9 s."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    rng = np.random.default_rng(20)
+    n, reps, mu = 300, 150, 0.05 * 40
+    hit_t = hit_b = 0
+    for i in range(reps):
+        d = np.where(rng.random(n) < 0.05, rng.exponential(40, n), 0.0)
+        assert A.variants.paired_method(d) == "BCa bootstrap"
+        _, low, high, _ = A.variants.paired_difference(d, np.zeros(n), seed=i)
+        hit_b += low <= mu <= high
+        ci = stats.ttest_1samp(d, 0).confidence_interval()
+        hit_t += ci.low <= mu <= ci.high
+    assert proportion_confint(hit_t, reps, method="beta")[1] < 0.95
+    low, high = proportion_confint(hit_b, reps, method="beta")
+    assert low < 0.95 < high and hit_b > hit_t
 
 
 def test_detectable_effect_is_the_normal_power_calculation():

@@ -91,3 +91,56 @@ def test_the_committed_shuffle_answer_detects_three_tenths_of_a_card(players):
     assert m.rules_version == bs.RULES_VERSION
     assert m.detectable() <= 0.305  # the run was sized to detect +-0.3 cards at 80% power
     assert 0.99 * m.games <= m.pairs <= m.games and m.sum_d2 > 0  # standard deals hardly ever loop
+
+
+def test_the_skewness_decides_whether_the_t_interval_is_given(pairs):
+    from scipy import stats
+
+    from beggarstats.run.compare import t_sample_size
+
+    a, b, m = pairs
+    both = (a["outcome"] == "win").to_numpy() & (b["outcome"] == "win").to_numpy()
+    d = a["cards"].to_numpy(np.int64)[both] - b["cards"].to_numpy(np.int64)[both]
+    assert m.sum_d3 == (d ** 3).sum() and m.skewness == pytest.approx(stats.skew(d))
+    assert m.t_pairs_needed == pytest.approx(t_sample_size(stats.skew(d))) and m.pairs >= m.t_pairs_needed
+    # 1,000 pairs: 999 differ by 0, one by 1,000 cards: m2 = 1000 - 1 = 999, m3 = 10^6 - 3 * 1000 + 2 = 997,002,
+    # g1 = 997,002 / 999^1.5 = 31.575, so 28 + 25 g1^2 = 24,953 pairs are needed
+    few = PairedMoments(m.rules_a, m.rules_b, 7, 1000, 1000, 1000, 1000**2, 0, sum_d3=1000**3)
+    assert few.skewness == pytest.approx(stats.skew(np.r_[np.zeros(999), 1000]))
+    for call in (few.interval, few.p_value, lambda: few.equivalence(1.0)):
+        with pytest.raises(ValueError, match="fewer than the 24,953 the t interval needs"):
+            call()
+    old = PairedMoments(m.rules_a, m.rules_b, 7, m.games, m.pairs, m.sum_d, m.sum_d2, m.unfinished)
+    with pytest.raises(ValueError, match="lack the sum of cubes"):
+        old.interval()
+    assert (few + few).sum_d3 == 2 * 1000**3 and (few + old).sum_d3 is None
+
+
+def test_the_measured_coverage_in_the_docs_is_the_committed_one():
+    import re
+
+    from beggarstats.run.compare import t_sample_size
+
+    cov = json.loads((ROOT / "data" / "paired-coverage.json").read_text())
+    assert cov["needed"] == pytest.approx(t_sample_size(cov["skewness"]))
+    t = [r for r in cov["rows"] if r["interval"] == "paired t"]
+    bca = [r for r in cov["rows"] if r["interval"] == "BCa bootstrap"]
+
+    def share(r):
+        return f"{100 * r['covered'] / r['samples']:.1f}% of {r['samples']:,} samples of {r['pairs']:,} pairs"
+
+    text = (f"skewness {cov['skewness']:.1f}, so {cov['needed']:,.0f} pairs; against a 10,000,000-pair truth the "
+            f"t interval covered {', '.join(share(r) for r in t[:-1])} and {share(t[-1])}; the BCa bootstrap covered "
+            f"{share(bca[0])}.")
+    doc = (ROOT / "docs" / "FIGURES.md").read_text()
+    block = re.search(r"<!-- findings:begin paired_coverage -->\n(.*?)\n<!-- findings:end paired_coverage -->", doc,
+                      re.S).group(1)
+    assert block == text
+    # what the docs conclude: below the rule the t interval misses, at the rule it covers (Clopper-Pearson)
+    from statsmodels.stats.proportion import proportion_confint
+
+    assert all(proportion_confint(r["covered"], r["samples"], method="beta")[1] < 0.95
+               for r in t if r["pairs"] < cov["needed"])
+    for r in (t[-1], bca[0]):
+        low, high = proportion_confint(r["covered"], r["samples"], method="beta")
+        assert low < 0.95 < high and (r is bca[0] or r["pairs"] >= cov["needed"])

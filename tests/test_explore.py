@@ -1,7 +1,6 @@
 """The explorer of notebooks/00_explorer, driven headless: controls set from the test, results read
 back from the panels' attributes (outside a kernel nothing is displayed)."""
 
-import math
 
 import matplotlib
 
@@ -12,13 +11,15 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
 import beggarstats as bs  # noqa: E402
+from scipy import stats  # noqa: E402
+
 from beggarstats.engine.deals import random_deal  # noqa: E402
+from beggarstats.report.findings import fmt_p  # noqa: E402
 from beggarstats.game.rules import rule_options  # noqa: E402
 from beggarstats.report.explore import (GAMES_RANGE, Explorer, Replayer, build_rules, check_sample,  # noqa: E402
                                         compare_with_standard, pile_text, readable_comparison, readable_seats,
                                         shares_deals)
 
-T_975_DF3 = 3.1824463052837078  # Student t, 97.5% quantile, 3 degrees of freedom (printed tables: 3.182)
 
 
 def frame(cards, winners, outcomes=None, games=None):
@@ -91,23 +92,23 @@ def test_paired_comparison_by_hand():
     variant = frame([10, 12, 15, 20, 7], [0, 1, 0, 0, None])
     standard = frame([8, 12, 11, 18, 9], [0, 0, 1, 1, 0])
     out = compare_with_standard(variant, standard, *SAME_DEALS).set_index("metric")
-    half = T_975_DF3 * math.sqrt(8 / 3) / 2
+    # 4 pairs are fewer than the t interval needs at any skewness (28 + 25 g1^2): the BCa bootstrap
     m = out.loc["mean_length_diff"]
-    assert m.n == 4 and m.design == "paired"  # the loop (game 4) is left out: it has no length
+    assert m.n == 4 and m.design == "paired" and m.interval == "BCa bootstrap"  # the loop (game 4) has no length
     assert m.estimate == pytest.approx(2.0)
-    assert (m.low, m.high) == pytest.approx((2 - half, 2 + half))
+    boot = stats.bootstrap((np.array([2.0, 0, 4, 2]),), np.mean, method="BCa", n_resamples=9999,
+                           rng=np.random.default_rng(0)).confidence_interval
+    assert (m.low, m.high) == pytest.approx((boot.low, boot.high))
     assert m.value == pytest.approx(57 / 4) and m.baseline_value == pytest.approx(49 / 4)
-    # t = 2 / se = 2.449; two-sided p with 3 df is 0.0917 (tables: between 0.05 and 0.10)
-    assert 0.05 < m.p_value < 0.10 and m.p_value == pytest.approx(0.0917, abs=1e-4)
-    # seat 0 won: 1 0 1 1 vs 1 1 0 0 on the four deals both decided; d = 0 -1 1 1, mean 1/4,
-    # sum of squared deviations 2.75, sd sqrt(2.75/3)
+    # seat 0 won: 1 0 1 1 vs 1 1 0 0 on the four deals both decided; d = 0 -1 1 1, mean 1/4
     w = out.loc["seat0_win_diff"]
-    half = T_975_DF3 * math.sqrt(2.75 / 3) / 2
-    assert w.n == 4 and w.estimate == pytest.approx(0.25)
-    assert (w.low, w.high) == pytest.approx((0.25 - half, 0.25 + half))
+    boot = stats.bootstrap((np.array([0.0, -1, 1, 1]),), np.mean, method="BCa", n_resamples=9999,
+                           rng=np.random.default_rng(0)).confidence_interval
+    assert w.n == 4 and w.estimate == pytest.approx(0.25) and w.interval == "BCa bootstrap"
+    assert (w.low, w.high) == pytest.approx((boot.low, boot.high))
     assert (w.value, w.baseline_value) == pytest.approx((0.75, 0.5))
     shown = readable_comparison(out.reset_index()).set_index("chosen minus standard")
-    assert shown.loc["mean length (cards)", "p"] == "0.092"
+    assert shown.loc["mean length (cards)", "p"] == fmt_p(m.p_value)
     assert shown.loc["seat 0 win rate (pp)", "estimate"] == "25.00"
     assert shown.loc["seat 0 win rate (pp)", "chosen"] == "75.00%"
 

@@ -466,15 +466,17 @@ def test_the_findings_table_carries_the_scale_rows():
 
     table = read_findings(ROOT / "figures" / "findings.csv").set_index("key")
     rows = scale_rows(ROOT / "data")
-    assert len(rows) == 6 * len(FINDINGS)  # scale_findings' five, and the record's range of tail models
+    # scale_findings' five, the record's range of tail models, and six out-of-sample tail predictions
+    assert len(rows) == 12 * len(FINDINGS)
     for row in rows:
         got = table.loc[row["key"]]
         assert got["finding"] == row["finding"] and got["n_games"] == row["n_games"]
         assert got["estimate"] == pytest.approx(row["estimate"], rel=1e-5)  # the table keeps 6 digits
-        assert np.isnan(got["p_value"]) and pd.isna(got["holm_reject"])
+        assert pd.isna(got["holm_reject"])  # outside the Holm family; only the predictions test (their fit)
+        assert np.isnan(got["p_value"]) != (got["test"] == "fit" and row["key"].startswith("scale_prediction_"))
     ranges = [r for r in rows if r["key"].startswith("scale_record_range_")]
     assert len(ranges) == len(FINDINGS) and all(r["low"] < r["estimate"] < r["high"] for r in ranges)
-    rows = [r for r in rows if not r["key"].startswith("scale_record_range_")]
+    rows = [r for r in rows if not r["key"].startswith(("scale_record_range_", "scale_prediction_"))]
     direct = pd.concat([sa.scale_findings(load_summary(p)) for p in FINDINGS], ignore_index=True)
     assert [r["estimate"] for r in rows] == pytest.approx(direct["estimate"].tolist(), rel=1e-12)
     assert scale_rows(ROOT / "notebooks") == []  # no summaries there: no rows

@@ -21,7 +21,11 @@ from .lengths import MEASURES
 from .rates import poisson_rates
 from .survival import km_table
 
-__all__ = ["tail_rate", "geometric_tail", "hazard_bands", "tail_constancy_test", "poisson_rates"]
+__all__ = ["tail_rate", "geometric_tail", "hazard_bands", "tail_constancy_test", "poisson_rates", "tail_prediction",
+           "prediction_markdown", "record_range_markdown", "TAIL_MODELS", "PREDICTION_SPLITS"]
+
+TAIL_MODELS = ("constant hazard", "log-linear hazard")
+PREDICTION_SPLITS = (1500, 2000, 2500)  # cards: where the fit band of the committed 10^9 deals ends
 
 
 def geometric_tail(lengths, ended, *, threshold: float, confidence: float = 0.95,
@@ -194,3 +198,133 @@ def tail_constancy_test(data: pd.DataFrame, *, measure: str = "cards", by=("play
         rows.append(dict(key, threshold=float(sub["band_low"].min()), bands=len(sub), chi2=chi2, dof=dof,
                          p_value=p, rate_min=float(sub["rate"].min()), rate_max=float(sub["rate"].max())))
     return pd.DataFrame(rows)
+
+
+def _band_counts(x, ended, cens, lo, hi, width):
+    """Ends and exposure (cards played) in the ``width``-card bands from ``lo`` to ``hi``, from the
+    frequencies: ``ended[i]`` games ended at length ``x[i]``, ``cens[i]`` are still going there."""
+    edges = np.arange(lo, hi, width, dtype=float)
+    events = np.array([ended[(x > a) & (x <= min(a + width, hi))].sum() for a in edges], dtype=float)
+    alive = ended + cens
+    exposure = np.array([np.dot(np.clip(x[x > a], None, min(a + width, hi)) - a, alive[x > a]) for a in edges])
+    return edges, events, exposure
+
+
+def tail_prediction(summary, *, start: float = 0.99, fit_to: float = 2000, predict_to: float = 3000,
+                    width: float = 100, min_expected: float = 5.0) -> pd.DataFrame:
+    """A real out-of-sample check of the tail: fit the end rate per card on the band from the KM
+    quantile ``start`` (u) to ``fit_to`` (m) only, then predict how the games still going at m end
+    after it, and test the prediction.
+
+    The fit sees each game only up to m: a game longer than m adds its m - u cards of exposure and
+    no end, as if censored at m, so nothing it did after m enters. Two models, each a Poisson GLM
+    of the ends in ``width``-card bands with log exposure as offset (statsmodels): ``constant
+    hazard`` (one rate: the geometric tail of `tail_rate`) and ``log-linear hazard`` (the rate
+    exp(a + b L) drifts with the band's middle L). For the N games longer than m the fitted
+    per-card hazard h gives the expected ends in each ``width``-card cell from m to
+    ``predict_to`` and the expected survivors beyond it, N (S(a) - S(a + width)) / S(m) with S(L) /
+    S(m) = prod (1 - h(c)) over the cards c from m to L - 1; the last cells are merged until each
+    expects at least ``min_expected`` games. Given N these counts are multinomial, so the
+    likelihood-ratio (G) statistic of the observed against the expected counts
+    (`scipy.stats.power_divergence`, 'log-likelihood') is chi-square with cells - 1 degrees of
+    freedom: nothing of the predicted band was fitted. The fitted parameters' own uncertainty is left
+    out (the fit band holds 30 to 200 times the games of the predicted one).
+
+    Parameters
+    ----------
+    summary : Summary
+        A `summarize` (or `census`) result; cut-off games beyond m are refused (they would end the
+        multinomial early), and loops, which never end, are counted beyond every length.
+
+    Returns
+    -------
+    DataFrame, one row per model: ``players``, ``model``, ``fit_from``, ``fit_to``, ``predict_to``
+    (cards), ``at_risk`` (games longer than ``fit_to``), ``ended`` and ``expected`` (games ending
+    between ``fit_to`` and ``predict_to``: seen and predicted), ``beyond`` and ``expected_beyond``
+    (longer than ``predict_to``), ``cells``, ``deviance`` (G), ``dof``, ``p_value``.
+    """
+    import statsmodels.api as sm
+
+    check_level(start, name="start")
+    for name, value in (("fit_to", fit_to), ("predict_to", predict_to), ("width", width), ("min_expected", min_expected)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not value > 0:
+            raise ValueError(f"The value for `{name}` must be a positive number, but {value!r} was passed.")
+    xe, ce = summary.frequencies("cards", ("win",))
+    xc, cc = summary.frequencies("cards", ("cutoff",))
+    xl, cl = summary.frequencies("cards", ("loop",))
+    if cc[xc > fit_to].sum():
+        raise ValueError(f"The summary has cut-off games longer than `fit_to` ({fit_to:g} cards): their ends are "
+                         "unknown, so the counts after it are not the prediction's.")
+    x = np.concatenate([xe, xc, np.full(xl.size, np.inf)]).astype(float)
+    ended = np.concatenate([ce, np.zeros(xc.size + xl.size)]).astype(float)
+    cens = np.concatenate([np.zeros(xe.size), cc, cl]).astype(float)
+    order = np.argsort(x, kind="stable")
+    x, ended, cens = x[order], ended[order], cens[order]
+    # the KM quantile `start` of length (loops never end): the shortest length by which that share ended
+    n = ended.sum() + cens.sum()
+    alive = n - np.cumsum(ended)
+    u = float(x[np.argmax(alive <= (1 - start) * n)])
+    if not u < fit_to < predict_to:
+        raise ValueError(f"The fit band must start before `fit_to` and `predict_to` lie beyond it, but the tail starts "
+                         f"at {u:g} cards, `fit_to` is {fit_to:g} and `predict_to` {predict_to:g}.")
+    edges, events, exposure = _band_counts(x, ended, cens, u, fit_to, width)
+    keep = exposure > 0
+    mid = np.minimum(edges + width / 2, (edges + fit_to) / 2)[keep]
+    at_risk = float(ended[x > fit_to].sum() + cens[x > fit_to].sum())
+    cells = np.arange(fit_to, predict_to, width, dtype=float)
+    bounds = np.append(np.minimum(cells + width, predict_to), np.inf)
+    observed = np.array([ended[(x > a) & (x <= b)].sum() for a, b in zip(np.r_[fit_to, bounds[:-2]], bounds[:-1])]
+                        + [at_risk - ended[(x > fit_to) & (x <= predict_to)].sum()])
+    cards = np.arange(fit_to, predict_to, dtype=float)
+    rows = []
+    for model in TAIL_MODELS:
+        design = np.ones((keep.sum(), 1)) if model == TAIL_MODELS[0] else sm.add_constant(mid)
+        fit = sm.GLM(events[keep], design, family=sm.families.Poisson(), offset=np.log(exposure[keep])).fit()
+        a, b = (fit.params[0], 0.0) if model == TAIL_MODELS[0] else fit.params
+        surv = np.exp(np.cumsum(np.log1p(-np.minimum(np.exp(a + b * cards), 1 - 1e-12))))  # S(m + k + 1) / S(m)
+        at = np.r_[1.0, surv[np.searchsorted(cards + 1, bounds[:-1])]]  # S at fit_to and each cell's upper edge
+        expected = at_risk * np.r_[-np.diff(at), at[-1]]
+        obs, exp = observed.astype(float), expected
+        while exp.size > 2 and exp[-1] < min_expected:  # merge the last cells until each expects enough
+            obs, exp = np.r_[obs[:-2], obs[-2:].sum()], np.r_[exp[:-2], exp[-2:].sum()]
+        g, p = stats.power_divergence(obs, exp, lambda_="log-likelihood")
+        rows.append(dict(players=summary.rules.players, model=model, fit_from=u, fit_to=float(fit_to),
+                         predict_to=float(predict_to), at_risk=int(at_risk), ended=int(observed[:-1].sum()),
+                         expected=float(expected[:-1].sum()), beyond=int(observed[-1]),
+                         expected_beyond=float(expected[-1]), cells=int(obs.size), deviance=float(g),
+                         dof=int(obs.size - 1), p_value=float(p)))
+    return pd.DataFrame(rows)
+
+
+def prediction_markdown(summary, splits=PREDICTION_SPLITS, *, span: float = 1000, start: float = 0.99) -> str:
+    """`tail_prediction` for each fit band ending at one of ``splits`` (predicting the next ``span``
+    cards and beyond), as the markdown table quoted in docs/scaling.md."""
+    lines = ["| fitted on (cards) | model | predicts (cards) | games still going | ended there: seen | expected | "
+             "longer: seen | expected | G (df) | p |", "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for m in splits:
+        for r in tail_prediction(summary, start=start, fit_to=m, predict_to=m + span).itertuples():
+            p = "< 1e-10" if r.p_value < 1e-10 else f"{r.p_value:.2g}"
+            lines.append(f"| {r.fit_from:,.0f}-{r.fit_to:,.0f} | {r.model} | {r.fit_to:,.0f}-{r.predict_to:,.0f} | "
+                         f"{r.at_risk:,} | {r.ended:,} | {r.expected:,.1f} | {r.beyond:,} | {r.expected_beyond:,.1f} | "
+                         f"{r.deviance:.1f} ({r.dof}) | {p} |")
+    return "\n".join(lines)
+
+
+def record_range_markdown(summaries) -> str:
+    """The record's odds beside the range of the tail models, one row per summary (player count),
+    as quoted in README.md and docs/scaling.md wherever the odds are printed: the geometric tail
+    fitted beyond the longest 1% with its 95% interval, and the range over the tail models of
+    `analysis.summaries.record_range` (geometric tails fitted from 5 thresholds and a log-linear
+    hazard: the lowest and highest end of their 95% intervals)."""
+    from .summaries import RECORD_CARDS, record_range
+
+    lines = [f"| players | random deals to expect one longer than {RECORD_CARDS:,} cards: geometric tail beyond the "
+             "longest 1% (95%) | range over the tail models |", "|---:|---:|---:|"]
+    for s in summaries:
+        models = record_range(s)
+        geo = models[models["model"] == "geometric"]
+        first = models.iloc[0]
+        lines.append(f"| {s.rules.players} | {first['deals']:.3g} [{first['deals_low']:.3g}, {first['deals_high']:.3g}] | "
+                     f"[{models['deals_low'].min():.3g}, {models['deals_high'].max():.3g}] (geometric "
+                     f"{geo['threshold'].min():,.0f} to {geo['threshold'].max():,.0f}, log-linear hazard) |")
+    return "\n".join(lines)

@@ -25,7 +25,8 @@ from .lengths import MEASURES
 
 __all__ = ["compare_variants", "METRICS", "DESIGNS", "welch_difference", "paired_difference",
            "ratio_of_means", "proportion_difference", "paired_proportion_difference", "deal_key",
-           "detectable_effect"]
+           "detectable_effect", "paired_method", "bca_p_value", "PAIRED_INTERVALS",
+           "BOOTSTRAP_PAIRS", "BOOTSTRAP_RESAMPLES"]
 
 
 def detectable_effect(se, *, power: float = 0.8, alpha: float = 0.05):
@@ -50,17 +51,72 @@ def welch_difference(x, y, *, confidence: float = 0.95) -> tuple[float, float, f
     return float(x.mean() - y.mean()), float(ci.low), float(ci.high), float(res.pvalue)
 
 
-def paired_difference(x, y, *, confidence: float = 0.95) -> tuple[float, float, float, float]:
-    """mean(x - y) of paired samples (x[i], y[i] from the same deal), paired t interval and p-value
-    (`scipy.stats.ttest_rel`): (estimate, low, high, p_value).
+BOOTSTRAP_PAIRS = 20_000  # pairs: up to here the BCa bootstrap is affordable (scipy's jackknife is O(n^2))
+BOOTSTRAP_RESAMPLES = 9999
+PAIRED_INTERVALS = ("identical in every game", "paired t", "BCa bootstrap",
+                    "paired t (fewer pairs than its skewness needs)")
 
-    When every difference is the same (a rule that changes no game of the sample) the variance is 0:
-    the interval is that difference exactly and the p-value 1 if it is 0 (0 otherwise).
+
+def paired_method(d) -> str:
+    """Which interval `paired_difference` gives for the per-pair differences ``d``, one of
+    `PAIRED_INTERVALS`: 'identical in every game' when every difference is the same (exact: the
+    sample has no spread); 'paired t' when there are at least `run.compare.t_sample_size` of the
+    differences' skewness (28 + 25 g1^2 pairs, Sugden, Smith & Jones' rule); else the 'BCa
+    bootstrap' up to `BOOTSTRAP_PAIRS` pairs, and beyond that the t interval labelled as having
+    fewer pairs than its skewness needs. Why: most pairs of a rule variant differ by 0 and a few by
+    hundreds of cards (end=empty, 2 players: skewness -34); there the t interval at 5,000 pairs
+    covered 89.8% of 400 samples against a 10^7-pair truth (docs/FIGURES.md)."""
+    from ..run.compare import t_sample_size  # the rule compare() enforces on its moments
+
+    d = np.asarray(d, dtype=float)
+    if d.size and np.all(d == d[0]):  # for win indicators: no discordant pair
+        return PAIRED_INTERVALS[0]
+    if d.size >= t_sample_size(stats.skew(d)):
+        return PAIRED_INTERVALS[1]
+    return PAIRED_INTERVALS[2] if d.size <= BOOTSTRAP_PAIRS else PAIRED_INTERVALS[3]
+
+
+def bca_p_value(d, boot_means) -> float:
+    """Two-sided p-value of mean(d) = 0 that matches the BCa interval of the mean: 1 - the level at
+    which a BCa interval from the bootstrap means ``boot_means`` ends at 0. With z0 = Phi^-1 of the
+    share of bootstrap means below mean(d) (ties half, as scipy) and the jackknife acceleration of
+    the mean, a = sum (d - mean)^3 / (6 (sum (d - mean)^2)^1.5), the BCa percentile of 0 inverts to
+    z = w / (1 + a w) - z0 with w = Phi^-1(share of bootstrap means <= 0) - z0; p = 2 min(Phi(z),
+    1 - Phi(z)). When every bootstrap mean lies on one side of 0 the share is taken as half a
+    resample, so a tiny p is only as small as the resamples resolve (tests/test_analysis.py holds
+    p to scipy's own BCa interval at the level 1 - p, which ends at 0)."""
+    d, b = np.asarray(d, dtype=float), np.asarray(boot_means, dtype=float)
+    m = d.mean()
+    z0 = stats.norm.ppf((np.sum(b < m) + np.sum(b <= m)) / (2 * b.size))
+    dev = d - m
+    a = np.sum(dev**3) / (6 * np.sum(dev**2) ** 1.5)
+    share = np.clip(np.mean(b <= 0), 0.5 / b.size, 1 - 0.5 / b.size)
+    w = stats.norm.ppf(share) - z0
+    z = w / (1 + a * w) - z0
+    return float(2 * min(stats.norm.cdf(z), stats.norm.sf(z)))
+
+
+def paired_difference(x, y, *, confidence: float = 0.95, seed: int = 0) -> tuple[float, float, float, float]:
+    """mean(x - y) of paired samples (x[i], y[i] from the same deal), with the interval
+    `paired_method` chooses: (estimate, low, high, p_value).
+
+    * 'paired t': `scipy.stats.ttest_rel`, interval and p-value;
+    * 'BCa bootstrap': `scipy.stats.bootstrap` of the mean difference (method 'BCa',
+      `BOOTSTRAP_RESAMPLES` resamples, a numpy generator seeded by ``seed``, so the interval is the
+      same on every run) and the p-value of that interval (`bca_p_value`);
+    * 'identical in every game': every difference is the same (a rule that changes no game of the
+      sample): the interval is that difference exactly and the p-value 1 if it is 0 (0 otherwise).
     """
     x, y = np.asarray(x, float), np.asarray(y, float)
     d = x - y
-    if d.size and np.all(d == d[0]):
+    method = paired_method(d)
+    if method == PAIRED_INTERVALS[0]:
         return float(d[0]), float(d[0]), float(d[0]), 1.0 if d[0] == 0 else 0.0
+    if method == PAIRED_INTERVALS[2]:
+        res = stats.bootstrap((d,), np.mean, method="BCa", n_resamples=BOOTSTRAP_RESAMPLES,
+                              confidence_level=check_level(confidence), rng=np.random.default_rng(seed))
+        ci = res.confidence_interval
+        return float(d.mean()), float(ci.low), float(ci.high), bca_p_value(d, res.bootstrap_distribution)
     res = stats.ttest_rel(x, y)
     ci = res.confidence_interval(confidence)
     return float(d.mean()), float(ci.low), float(ci.high), float(res.pvalue)
@@ -100,24 +156,22 @@ def proportion_difference(k1, n1, k0, n0, *, confidence: float = 0.95, interval:
 def paired_proportion_difference(a, b, *, confidence: float = 0.95) -> tuple[float, float, float, float]:
     """mean(a) - mean(b) for paired 0/1 outcomes (a[i], b[i] from the same deal).
 
-    Method: the paired t interval of the differences a[i] - b[i] (values -1, 0, 1), i.e.
-    `scipy.stats.ttest_rel` on the indicators. Why this one: statsmodels has no interval for
-    a difference of paired proportions (only McNemar's test), and the paired t interval is the
-    Wald interval of that difference, (b - c)/n +- q sqrt((b + c - (b - c)^2/n) / (n (n - 1))) for
-    b, c discordant pairs, with a t quantile; Newcombe's and Tango's score intervals differ from it
-    only when the discordant pairs are few (tens). `compare_variants` reports their number
-    (``discordant``) so a reader can see when that is the case. A sample without discordant pairs
-    has no spread to measure; there the rule changed no winner of the sample, and the difference of
-    the two rates is at most the share of discordant pairs in the population, whose exact
-    Clopper-Pearson upper bound U (`statsmodels.stats.proportion.proportion_confint`, 'beta', at
-    0 of n) gives the interval [-U, U] with p = 1: identical in every game of the sample, and
-    an interval with width for the population.
+    Method: `paired_difference` of the indicators, whose differences a[i] - b[i] take the values -1,
+    0, 1: the paired t interval (the Wald interval of the difference of paired proportions, (k -
+    l)/n +- q sqrt((k + l - (k - l)^2/n) / (n (n - 1))) for k, l discordant pairs, with a t
+    quantile) where the pairs are enough for the differences' skewness, else the BCa bootstrap
+    (`paired_method`). Few discordant pairs on mostly one side make the differences skewed, which
+    is where the Wald interval fails and the rule sends them to the bootstrap. `compare_variants`
+    reports their number (``discordant``). A sample without discordant pairs is 'identical in every
+    game' (exact: the rule changed no winner of the sample), which says of the population only that
+    its discordant share is small: the interval is [-U, U], U the exact Clopper-Pearson upper bound
+    of 0 discordant of n (`statsmodels.stats.proportion.proportion_confint`, 'beta'), and p = 1.
     """
     a, b = np.asarray(a, float), np.asarray(b, float)
     if a.size and np.all(a == b):
         from statsmodels.stats.proportion import proportion_confint
 
-        upper = float(proportion_confint(0, a.size, alpha=1 - confidence, method="beta")[1])
+        upper = float(proportion_confint(0, a.size, alpha=1 - check_level(confidence), method="beta")[1])
         return 0.0, -upper, upper, 1.0
     return paired_difference(a, b, confidence=confidence)
 
@@ -140,9 +194,10 @@ def _same_seed(a: pd.DataFrame, b: pd.DataFrame) -> bool:
     return True
 
 
-def _rows(metric, common, est, n, n0, value, baseline_value, design, *, confidence, **extra):
+def _rows(metric, common, est, n, n0, value, baseline_value, design, *, confidence, interval, **extra):
     row = dict(common, metric=metric, **dict(zip(("estimate", "low", "high", "p_value"), est)),
-               n=n, n_baseline=n0, value=value, baseline_value=baseline_value, design=design, **extra)
+               n=n, n_baseline=n0, value=value, baseline_value=baseline_value, design=design,
+               interval=interval, **extra)
     # the se behind the interval, read back from its half width (normal scale; the ratio's is
     # on the log scale, so it gets none)
     half = (row["high"] - row["low"]) / (2 * z_value(confidence))
@@ -159,14 +214,16 @@ def _independent(part, base, measure, outcomes, confidence, interval, common):
     (x1, k1, n1), (x0, k0, n0) = pieces(part), pieces(base)
     ok = x1.size > 1 and x0.size > 1
     out = []
-    for metric, fn in (("mean_length_diff", welch_difference), ("mean_length_ratio", ratio_of_means)):
+    for metric, fn, how in (("mean_length_diff", welch_difference, "Welch t"),
+                            ("mean_length_ratio", ratio_of_means, "delta method")):
         est = fn(x1, x0, confidence=confidence) if ok else (np.nan,) * 4
         out.append(_rows(metric, common, est, x1.size, x0.size, x1.mean() if x1.size else np.nan,
-                         x0.mean() if x0.size else np.nan, "independent", confidence=confidence))
+                         x0.mean() if x0.size else np.nan, "independent", confidence=confidence, interval=how))
     est = proportion_difference(k1, n1, k0, n0, confidence=confidence, interval=interval) \
         if n1 and n0 else (np.nan,) * 4
     out.append(_rows("seat0_win_diff", common, est, n1, n0, k1 / n1 if n1 else np.nan,
-                     k0 / n0 if n0 else np.nan, "independent", discordant=np.nan, confidence=confidence))
+                     k0 / n0 if n0 else np.nan, "independent", discordant=np.nan, confidence=confidence,
+                     interval="Newcombe score" if interval == "newcombe" else "Wald"))
     return out
 
 
@@ -179,16 +236,18 @@ def _paired(part, base, measure, outcomes, confidence, common):
     out = []
     est = paired_difference(x1, x0, confidence=confidence) if ok else (np.nan,) * 4
     out.append(_rows("mean_length_diff", common, est, x1.size, x1.size, x1.mean() if ok else np.nan,
-                     x0.mean() if ok else np.nan, "paired", confidence=confidence))
+                     x0.mean() if ok else np.nan, "paired", confidence=confidence,
+                     interval=paired_method(x1 - x0) if ok else ""))
     est = ratio_of_means(x1, x0, confidence=confidence, paired=True) if ok else (np.nan,) * 4
     out.append(_rows("mean_length_ratio", common, est, x1.size, x1.size, x1.mean() if ok else np.nan,
-                     x0.mean() if ok else np.nan, "paired", confidence=confidence))
+                     x0.mean() if ok else np.nan, "paired", confidence=confidence, interval="delta method (paired)"))
     w1, w0 = numeric(both["winner"]), numeric(both["winner_base"])
     decided = ~np.isnan(w1) & ~np.isnan(w0)
     a, b = (w1[decided] == 0).astype(float), (w0[decided] == 0).astype(float)
     est = paired_proportion_difference(a, b, confidence=confidence) if a.size > 1 else (np.nan,) * 4
     out.append(_rows("seat0_win_diff", common, est, a.size, a.size, a.mean() if a.size else np.nan,
-                     b.mean() if b.size else np.nan, "paired", discordant=int(np.sum(a != b)), confidence=confidence))
+                     b.mean() if b.size else np.nan, "paired", discordant=int(np.sum(a != b)), confidence=confidence,
+                     interval=paired_method(a - b) if a.size > 1 else ""))
     return out
 
 
@@ -214,10 +273,11 @@ def compare_variants(data: pd.DataFrame, *, baseline: str = "standard", measure:
         'auto' pairs a variant with the baseline when the data have a ``game`` column and both
         deal the same cards (same `deal_key` of the rules name; same ``seed`` if that column is
         there) and ``game`` numbers each game once in both: games are joined on ``game`` and
-        only games present in both enter. Paired: a
-        paired t interval for the length difference (`paired_difference`), the delta method with
-        the covariance for the ratio, and `paired_proportion_difference` for seat 0's win rate
-        (games with a winner in both). Independent: Welch, delta method, Newcombe (or Wald).
+        only games present in both enter. Paired: `paired_difference` for the length difference
+        (paired t where the pairs are enough for the differences' skewness, else a BCa bootstrap),
+        the delta method with the covariance for the ratio, and `paired_proportion_difference`
+        (the same choice on the win indicators) for seat 0's win rate (games with a winner in
+        both). Independent: Welch, delta method, Newcombe (or Wald).
         'paired' forces pairing on ``game`` (an error if ``game`` is missing).
 
     Returns
@@ -227,7 +287,9 @@ def compare_variants(data: pd.DataFrame, *, baseline: str = "standard", measure:
     the number of pairs), ``value``, ``baseline_value`` (the two means or rates compared),
     ``detectable`` (the smallest effect the comparison detects at 80% power, two-sided 5%:
     `detectable_effect` of the interval's standard error; NaN for the ratio),
-    ``design`` ('paired' or 'independent') and ``discordant`` (paired seat-0 rows: pairs whose
+    ``design`` ('paired' or 'independent'), ``interval`` (which interval the row gives: one of
+    `PAIRED_INTERVALS`, 'Welch t', 'delta method', 'delta method
+    (paired)', 'Newcombe score' or 'Wald') and ``discordant`` (paired seat-0 rows: pairs whose
     seat-0 outcome differs; NaN elsewhere).
     """
     check_games(data)  # a frame of simulate's (analysis/frames.py)

@@ -96,8 +96,9 @@ def compare_with_standard(games: pd.DataFrame, baseline: pd.DataFrame, rules: Ru
     samples share their deals (`shares_deals`: paired t interval of the length difference over the
     deals both finished, paired interval of the difference of the indicators "seat 0 won" over the
     deals both decided), else independent (Welch interval of the mean difference, Newcombe interval
-    of the difference in seat 0's win rate). Columns ``metric, design, estimate, low, high,
-    p_value, n`` (pairs or games used), ``value, baseline_value``.
+    of the difference in seat 0's win rate). Columns ``metric, design, interval`` (which interval:
+    `compare_variants`' column), ``estimate, low, high, p_value, n`` (pairs or games used),
+    ``value, baseline_value``.
     """
     paired = shares_deals(rules, base)
     both = pd.concat([_slim(games).assign(rules="variant"), _slim(baseline).assign(rules="standard")],
@@ -105,7 +106,7 @@ def compare_with_standard(games: pd.DataFrame, baseline: pd.DataFrame, rules: Ru
     table = an.compare_variants(both, baseline="standard", by=None, confidence=confidence,
                                 design="paired" if paired else "independent")
     table = table[table["metric"].isin(["mean_length_diff", "seat0_win_diff"])]
-    return table[["metric", "design", "estimate", "low", "high", "p_value", "n", "value", "baseline_value"]] \
+    return table[["metric", "design", "interval", "estimate", "low", "high", "p_value", "n", "value", "baseline_value"]] \
         .reset_index(drop=True)
 
 

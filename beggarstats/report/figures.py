@@ -314,9 +314,9 @@ def _variants(frames, out, rows):
     out.save(fig, "variant_effects.png", _games_by_rules(frames), "standard and each variant of the plot")
     for metric, (label, unit, short) in _METRIC_ROWS.items():
         for r in effects[effects["metric"] == metric].itertuples():
-            rows.append(finding(f"{label}: {r.rules}, {r.players} players ({r.design})", r.estimate, r.low, r.high,
-                                r.n, unit, key=f"variant_{short}:{r.rules}:{r.players}p", null=0.0,
-                                p_value=r.p_value, design=r.design, detectable=r.detectable))
+            rows.append(finding(f"{label}: {r.rules}, {r.players} players ({r.design}; {r.interval})", r.estimate,
+                                r.low, r.high, r.n, unit, key=f"variant_{short}:{r.rules}:{r.players}p", null=0.0,
+                                p_value=r.p_value, design=r.design, detectable=r.detectable, interval=r.interval))
     return effects
 
 
@@ -564,7 +564,26 @@ def _scale_rows_of(path: str, mtime_ns: int, size: int) -> tuple[dict, ...]:
                         "hazard; the interval spans their 95% intervals)", models["deals"].iloc[0],
                         models["deals_low"].min(), models["deals_high"].max(), s.n_games, "deals",
                         key=f"scale_record_range_p{s.rules.players}"))
+    rows.extend(_prediction_rows(s))
     return tuple(rows)
+
+
+def _prediction_rows(s) -> list[dict]:
+    """The tail's out-of-sample check (`analysis.tail.tail_prediction`) of one large run: fitted on
+    the band from the longest 1% up to each split only, its prediction for the next 1,000 cards and
+    beyond against the games seen there (a goodness-of-fit test, outside the Holm family)."""
+    from ..analysis.tail import PREDICTION_SPLITS, tail_prediction
+
+    rows, p = [], s.rules.players
+    for m in PREDICTION_SPLITS:
+        for r in tail_prediction(s, fit_to=m, predict_to=m + 1000).itertuples():
+            short = "constant" if r.model == "constant hazard" else "loglinear"
+            rows.append(finding(f"at scale: tail fitted on {r.fit_from:,.0f}-{m:,} cards only ({r.model}), {p} players: "
+                                f"G of the {r.at_risk:,} games longer than {m:,} against its prediction for "
+                                f"{m:,}-{m + 1000:,} cards and beyond ({r.dof} df; {r.ended:,} ended there, "
+                                f"{r.expected:,.1f} expected)", r.deviance, np.nan, np.nan, r.at_risk, "chi2",
+                                key=f"scale_prediction_{short}_{m}_p{p}", p_value=r.p_value, test="fit"))
+    return rows
 
 
 SHUFFLE_MARGIN = 1.0  # cards: the equivalence margin of the shuffle question ("no practical effect")
@@ -575,7 +594,9 @@ def shuffle_rows(folder: Path) -> list[dict]:
     comparisons ``compare-shuffle-p*.json`` in ``folder`` (`beggarstats.run.compare`, written by
     ``data/compare_shuffle.py``), one row per player count with the paired t interval, its p-value
     (an effect, in the Holm family), the effect detectable at 80% power, and one row per player
-    count with the equivalence (TOST) p-value against +-`SHUFFLE_MARGIN` cards."""
+    count with the equivalence (TOST) p-value against +-`SHUFFLE_MARGIN` cards. The paired t interval
+    is used only with at least the pairs the differences' skewness needs (`PairedMoments.interval`
+    refuses fewer), and the row says how many those are."""
     from ..run.compare import load_moments
 
     rows = []
@@ -584,9 +605,10 @@ def shuffle_rows(folder: Path) -> list[dict]:
         p = Rules.from_dict(m.rules_b).players
         low, high = m.interval()
         rows.append(finding(f"shuffle_pile against the standard game, mean length (cards), {p} players (paired, "
-                            f"the same deals; seed {m.seed})", m.mean, low, high, m.pairs, "cards diff",
+                            f"the same deals; seed {m.seed}; paired t, skewness {m.skewness:.2f}: "
+                            f"{m.t_pairs_needed:,.0f} pairs needed)", m.mean, low, high, m.pairs, "cards diff",
                             key=f"shuffle_answer_{p}p", null=0.0, p_value=m.p_value(), design="paired",
-                            detectable=m.detectable()))
+                            detectable=m.detectable(), interval="paired t"))
         rows.append(finding(f"shuffle_pile: equivalence within ±{SHUFFLE_MARGIN:g} card of the standard game (TOST "
                             f"p), {p} players", m.equivalence(SHUFFLE_MARGIN), np.nan, np.nan, m.pairs, "p",
                             key=f"shuffle_equivalence_{p}p"))

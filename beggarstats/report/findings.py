@@ -26,7 +26,7 @@ __all__ = ["COLUMNS", "ALPHA", "DIGITS", "TESTS", "finding", "findings_frame", "
            "fmt", "fmt_p", "round_numbers"]
 
 COLUMNS = ("finding", "estimate", "low", "high", "n_games", "unit", "key", "design", "test", "null", "p_value",
-           "p_holm", "holm_reject", "detectable")
+           "p_holm", "holm_reject", "detectable", "interval")
 ALPHA = 0.05  # family-wise error rate of the Holm adjustment
 DIGITS = 6    # significant digits of every number in the table (findings.csv)
 TESTS = ("", "effect", "fit")  # what a row's p-value tests: nothing, an effect (Holm family), a model's fit
@@ -49,21 +49,23 @@ _UNITS = {
 
 
 def finding(name: str, estimate, low, high, n_games, unit: str, *, key: str, null=np.nan, p_value=np.nan,
-            design: str = "", test: str | None = None, detectable=np.nan) -> dict:
+            design: str = "", test: str | None = None, detectable=np.nan, interval: str = "") -> dict:
     """One row: ``n_games`` is the number of games (or decided games, or pairs) the estimate rests on;
     ``null`` is the value a test compared against and ``p_value`` its two-sided p-value (NaN when
     the finding tests nothing); ``design`` says 'paired' or 'independent' for comparisons;
     ``test`` is 'effect' (the default for a row with a p-value: it enters the Holm family) or
     'fit' (a goodness-of-fit test: its p-value is reported unadjusted); ``detectable`` is the
     smallest effect (in the row's unit) the test detects at 80% power, two-sided 5%, so that a
-    "not detected" says how large an effect it could have missed."""
+    "not detected" says how large an effect it could have missed; ``interval`` names the interval
+    of a comparison ('paired t', 'BCa bootstrap', 'identical in every game', ...: the ``interval``
+    column of `analysis.compare_variants`)."""
     p_value = float(p_value)
     if test not in (None, "effect", "fit"):
         raise ValueError(f"The value for `test` must be 'effect' or 'fit', but {test!r} was passed for {key!r}.")
     test = "" if math.isnan(p_value) else (test or "effect")  # no p-value (too few games): nothing tested
     return dict(finding=name, estimate=float(estimate), low=float(low), high=float(high), n_games=int(n_games),
                 unit=unit, key=key, design=design, test=test, null=float(null), p_value=p_value,
-                detectable=float(detectable))
+                detectable=float(detectable), interval=str(interval))
 
 
 def round_numbers(values, digits: int = DIGITS) -> np.ndarray:
@@ -155,6 +157,7 @@ def read_findings(path) -> pd.DataFrame:
     table["holm_reject"] = table["holm_reject"].astype("boolean")
     if "detectable" not in table.columns:  # written before the detectable effect was a column
         table["detectable"] = np.nan
+    table["interval"] = table["interval"].astype(object).fillna("") if "interval" in table.columns else ""
     return table
 
 

@@ -397,14 +397,15 @@ def _seats(r: _Rows) -> str:
 
 
 def _variants(r: _Rows) -> str:
-    lines = ["| variant | players | design | pairs or games | mean length (cards) | Holm p | seat 0 win rate | Holm p |",
-             "|---|---:|---|---:|---:|---:|---:|---:|"]
+    lines = ["| variant | players | design | pairs or games | mean length (cards) | interval | Holm p | seat 0 win rate | "
+             "interval | Holm p |", "|---|---:|---|---:|---:|---|---:|---:|---|---:|"]
     for k in r.keys("variant_len:"):
         _, rules, players = k.split(":")
         s = f"variant_seat0:{rules}:{players}"
         row = r.row(k)
         lines.append(f"| {rules} | {players.removesuffix('p')} | {row['design']} | {r.n(k)} | {r.both(k)} | "
-                     f"{fmt_p(row['p_holm'])} {r.mark(k)} | {r.both(s)} | {fmt_p(r.row(s)['p_holm'])} {r.mark(s)} |")
+                     f"{row['interval']} | {fmt_p(row['p_holm'])} {r.mark(k)} | {r.both(s)} | {r.row(s)['interval']} | "
+                     f"{fmt_p(r.row(s)['p_holm'])} {r.mark(s)} |")
     return "\n".join(lines) + "\n"
 
 
