@@ -496,6 +496,9 @@ def test_the_scale_rows_of_a_file_are_computed_once_per_state_of_the_file(tmp_pa
                            "deals": [2e9, 3e9], "deals_low": [1e9, 1e9], "deals_high": [5e9, 9e9]})
     # the fits themselves are test_the_findings_table_carries_the_scale_rows's; here only how often
     monkeypatch.setattr(sa, "record_range", lambda s: calls.append(s.n_games) or models)
+    from beggarstats.analysis import tail
+
+    monkeypatch.setattr(tail, "tail_prediction", lambda s, **kw: pd.DataFrame())  # its rows: test_tail_prediction's
     first = figures.scale_rows(tmp_path)
     first[0]["estimate"] = -1.0  # the caller's copy
     again = figures.scale_rows(tmp_path)
