@@ -652,3 +652,7 @@ def test_no_kernel_decides_a_rule_itself():
         assert not literal, f"{path.name}: {literal.group(0)!r} compares a rule option with a literal code"
         call = re.search(r"play_(two|multi)\([^)]*?\b(step|[ab]), *[0-9]", code)
         assert not call, f"{path.name}: {call.group(0)!r} passes a rule option as a literal code"
+        # the result and cut-off arrays are read and written through their named rows (constants.py,
+        # state.py), never a bare number
+        row = re.search(r"\b(out_u32|out_small|cut)\[ *[0-9]|\b(seat_out|init_out)\[[^],]*, *[0-9]", code)
+        assert not row, f"{path.name}: {row.group(0)!r} indexes a result array with a literal row"

@@ -24,8 +24,9 @@ from numba import njit
 from .deals import deal_into
 from .kernel_cache import install as _install_kernel_cache
 from .rng import seed_into
-from .constants import (END_TRICK, FALLBACK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_PASSES_ON,
-                        P_SHUFFLE_PILE, P_STEP, WIN)
+from .constants import (END_TRICK, FALLBACK, INIT_HELD, INIT_ROWS, INIT_TRIBUTE, NO_LIMIT, P_BEGGAR, P_END, P_LEADER,
+                        P_MAX_CARDS, P_PASSES_ON, P_SHUFFLE_PILE, P_STEP, R_CARDS, R_LOOP_START_TRICKS, R_LOOPED,
+                        R_OUTCOME, R_TRICKS, R_WINNER, SEAT_MIN, SEAT_OUT, SEAT_PLACE, U32_ROWS, WIN)
 from .exact import play_one
 from .hands_bits import deal_planes, planes_of
 from .kernel_multi import new_table, play_multi
@@ -81,13 +82,13 @@ def replay_bits(deck, n, prm, seed, games, rows, out_u32, out_small, seat_out, i
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _record_win(out_u32, out_small, i, cards, tricks, w):
     """Game i was won by seat w (a fast pass proved it: no loop, no cut-off)."""
-    out_u32[0, i] = cards
-    out_u32[1, i] = tricks
-    for k in range(2, 6):
+    out_u32[R_CARDS, i] = cards
+    out_u32[R_TRICKS, i] = tricks
+    for k in range(R_LOOP_START_TRICKS, U32_ROWS):
         out_u32[k, i] = 0
-    out_small[0, i] = WIN
-    out_small[1, i] = w
-    out_small[2, i] = 0
+    out_small[R_OUTCOME, i] = WIN
+    out_small[R_WINNER, i] = w
+    out_small[R_LOOPED, i] = 0
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -119,12 +120,12 @@ def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, pe
             continue
         _record_win(out_u32, out_small, i, cards, tricks, w)
         if per_seat:
-            seat_out[i, 0, 0] = m0
-            seat_out[i, 0, 1] = m1
-            seat_out[i, 1, w] = 1
-            seat_out[i, 1, 1 - w] = 2
-            seat_out[i, 2, w] = -1
-            seat_out[i, 2, 1 - w] = oc
+            seat_out[i, SEAT_MIN, 0] = m0
+            seat_out[i, SEAT_MIN, 1] = m1
+            seat_out[i, SEAT_PLACE, w] = 1
+            seat_out[i, SEAT_PLACE, 1 - w] = 2
+            seat_out[i, SEAT_OUT, w] = -1
+            seat_out[i, SEAT_OUT, 1 - w] = oc
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -160,9 +161,9 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
         _record_win(out_u32, out_small, i, cards, tricks, w)
         if per_seat:
             for s in range(n):
-                seat_out[i, 0, s] = t.min_cards[s]
-                seat_out[i, 1, s] = t.place[s]
-                seat_out[i, 2, s] = t.out_cards[s]
+                seat_out[i, SEAT_MIN, s] = t.min_cards[s]
+                seat_out[i, SEAT_PLACE, s] = t.place[s]
+                seat_out[i, SEAT_OUT, s] = t.out_cards[s]
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -211,13 +212,13 @@ def play_random_general(deck, n, prm, seed, games, out_u32, out_small, seat_out,
         seed_into(state, np.uint64(seed), np.uint64(games[i]))
         deal_into(state, deck, n, dh, dl)
         for s in range(n):
-            for k in range(7):
+            for k in range(INIT_ROWS):
                 init_out[i, k, s] = 0
             for k in range(dl[s]):  # no branch per card: number cards count in slot 0, then overwritten
                 c = dh[s, k]
                 init_out[i, c, s] += 1
-                init_out[i, 6, s] += c
-            init_out[i, 0, s] = dl[s]
+                init_out[i, INIT_TRIBUTE, s] += c
+            init_out[i, INIT_HELD, s] = dl[s]
         play_one((dh, dl), state, prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, True)
 
 

@@ -17,7 +17,7 @@ from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
 from .constants import (END_TRICK, FALLBACK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_PASSES_ON, P_STEP,
-                        WIN)
+                        R_CARDS, R_OUTCOME, R_TRICKS, R_WINNER, WIN)
 from .hands_bits import put_card
 from .kernel_multi import new_table, play_multi
 from .kernel_two import play_two
@@ -75,10 +75,10 @@ def _planes(seq, sizes, d0, d1, d2):
 
 @njit(nogil=True, cache=True, inline="always")
 def _won(out_u32, out_small, i, cards, tricks, w):
-    out_u32[0, i] = cards
-    out_u32[1, i] = tricks
-    out_small[0, i] = WIN
-    out_small[1, i] = w
+    out_u32[R_CARDS, i] = cards
+    out_u32[R_TRICKS, i] = tricks
+    out_small[R_OUTCOME, i] = WIN
+    out_small[R_WINNER, i] = w
 
 
 @njit(nogil=True, cache=True)

@@ -14,6 +14,10 @@ __all__ = [
     "NUMBER", "JACK", "QUEEN", "KING", "ACE", "JOKER", "WIN", "LOOP", "CUTOFF", "OUTCOME_CODES",
     "DONE", "FALLBACK", "C_PAID", "C_WIN", "C_CUT", "C_LAPSED", "END_TRICK", "END_EMPTY",
     "END_UNABLE", "LEADER_TAKER", "LEADER_NEXT", "NO_LIMIT", "PARAMS", "pack_params",
+    "R_CARDS", "R_TRICKS", "R_LOOP_START_TRICKS", "R_LOOP_START_CARDS", "R_LOOP_TRICKS", "R_LOOP_CARDS", "U32_ROWS",
+    "R_OUTCOME", "R_WINNER", "R_LOOPED", "SMALL_ROWS", "SEAT_MIN", "SEAT_PLACE", "SEAT_OUT", "SEAT_ROWS",
+    "INIT_HELD", "INIT_JACKS", "INIT_QUEENS", "INIT_KINGS", "INIT_ACES", "INIT_JOKERS", "INIT_TRIBUTE",
+    "INIT_ROWS",
 ]
 
 # -- cards: a card is stored as the tribute it demands (game/cards.py): NUMBER 0 .. JOKER 5 ------
@@ -27,6 +31,22 @@ DONE, FALLBACK = 0, 1
 
 # -- how a trick stopped (exact driver): tribute paid, game won, cut-off reached, tribute lapsed --
 C_PAID, C_WIN, C_CUT, C_LAPSED = 0, 1, 2, 3
+
+# -- the rows of the result arrays the kernels write (engine.fast.empty_raw) ----------------------
+# uint32[U32_ROWS, n]: the counts of each game
+R_CARDS, R_TRICKS, R_LOOP_START_TRICKS, R_LOOP_START_CARDS, R_LOOP_TRICKS, R_LOOP_CARDS = range(6)
+U32_ROWS = 6
+# int8[SMALL_ROWS, n]: the outcome code, the winner (-1 none), a state repeated (0/1)
+R_OUTCOME, R_WINNER, R_LOOPED = range(3)
+SMALL_ROWS = 3
+# int64[n, SEAT_ROWS, players]: each seat's fewest cards at a trick boundary, place, cards played when out
+SEAT_MIN, SEAT_PLACE, SEAT_OUT = range(3)
+SEAT_ROWS = 3
+# int64[n, INIT_ROWS, players], the initial hands: the cards dealt, the jacks ... jokers (each row the
+# card's own code), the sum of the hand's tributes
+INIT_HELD, INIT_TRIBUTE = 0, 6
+INIT_JACKS, INIT_QUEENS, INIT_KINGS, INIT_ACES, INIT_JOKERS = JACK, QUEEN, KING, ACE, JOKER
+INIT_ROWS = 7
 
 # -- the choices of `Rules`, as codes ------------------------------------------------------------
 END_TRICK, END_EMPTY, END_UNABLE = 0, 1, 2          # Rules.end: 'trick', 'empty', 'unable'

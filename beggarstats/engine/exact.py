@@ -23,14 +23,16 @@ from . import hands
 from .brent import snapshot_due, widen
 from .constants import (
     C_CUT, C_LAPSED, C_PAID, C_WIN, CUTOFF, LOOP, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_MOST,
-    P_PASSES_ON, P_SHUFFLE_ON_LOOP, P_SHUFFLE_PILE, P_STEP, WIN,
+    P_PASSES_ON, P_SHUFFLE_ON_LOOP, P_SHUFFLE_PILE, P_STEP, R_CARDS, R_LOOP_CARDS, R_LOOP_START_CARDS,
+    R_LOOP_START_TRICKS, R_LOOP_TRICKS, R_LOOPED, R_OUTCOME, R_TRICKS, R_WINNER, SEAT_MIN, SEAT_OUT, SEAT_PLACE,
+    U32_ROWS, WIN,
 )
 from .rulebook import (
     cut_off, demand, lapses, most_cards_winner, next_in_game, next_leader, out_at_trick_end, owed_to_beggar,
     sole_holder_wins,
 )
 from .state import (
-    CUT_CARDS, CUT_HELD, CUT_MIN, CUT_OUT, CUT_PLACE, CUT_SEATS, CUT_SET, CUT_TRICKS, S_BEG, S_CARDS, S_CLAIM,
+    CUT_CARDS, CUT_HELD, CUT_MIN, CUT_OUT, CUT_PLACE, CUT_SET, CUT_TRICKS, S_BEG, S_CARDS, S_CLAIM,
     S_INTRICK, S_LEADER, S_LEFT, S_OVER, S_OWED, S_PLEN, S_RECORD, S_SHUF, S_TRICKS, S_TURN, S_WINNER, SCALARS,
     cut_slot,
 )
@@ -381,43 +383,43 @@ def play_one(deal, stream, prm, G, GB, snap, cut, saved, i, out_u32, out_small, 
             _run(G, prm, stream, limit, mu + lam, np.bool_(False), cut, snap)
     if cut[CUT_SET]:
         outcome = CUTOFF
-        out_u32[0, i] = cut[CUT_CARDS]
-        out_u32[1, i] = cut[CUT_TRICKS]
+        out_u32[R_CARDS, i] = cut[CUT_CARDS]
+        out_u32[R_TRICKS, i] = cut[CUT_TRICKS]
         winner = -1
         if per_seat:
             for s in range(n):
-                seat_out[i, 0, s] = cut[cut_slot(CUT_MIN, n, s)]
-                seat_out[i, 1, s] = cut[cut_slot(CUT_PLACE, n, s)]
-                seat_out[i, 2, s] = cut[cut_slot(CUT_OUT, n, s)]
+                seat_out[i, SEAT_MIN, s] = cut[cut_slot(CUT_MIN, n, s)]
+                seat_out[i, SEAT_PLACE, s] = cut[cut_slot(CUT_PLACE, n, s)]
+                seat_out[i, SEAT_OUT, s] = cut[cut_slot(CUT_OUT, n, s)]
     else:
         # (a shuffle_on_loop game that looped was replayed with shuffling from R: it ends won)
         outcome = WIN if sc[S_OVER] else LOOP
-        out_u32[0, i] = sc[S_CARDS]
-        out_u32[1, i] = sc[S_TRICKS]
+        out_u32[R_CARDS, i] = sc[S_CARDS]
+        out_u32[R_TRICKS, i] = sc[S_TRICKS]
         winner = sc[S_WINNER] if outcome == WIN else -1
         if per_seat:
             for s in range(n):
-                seat_out[i, 0, s] = G.min_cards[s]
-                seat_out[i, 1, s] = G.place[s]
-                seat_out[i, 2, s] = G.out_cards[s]
+                seat_out[i, SEAT_MIN, s] = G.min_cards[s]
+                seat_out[i, SEAT_PLACE, s] = G.place[s]
+                seat_out[i, SEAT_OUT, s] = G.out_cards[s]
             if winner >= 0:
-                seat_out[i, 1, winner] = 1
+                seat_out[i, SEAT_PLACE, winner] = 1
     if outcome != WIN and prm[P_MOST]:
         # cards held at the end (at the cut-off: as saved then)
         if cut[CUT_SET]:
-            winner = most_cards_winner(cut[CUT_SEATS:CUT_SEATS + n])
+            winner = most_cards_winner(cut[cut_slot(CUT_HELD, n, 0):cut_slot(CUT_HELD, n, n)])
         else:
             winner = most_cards_winner(G.ln)
         if winner >= 0 and per_seat:
-            seat_out[i, 1, winner] = 1
-    out_small[0, i] = outcome
-    out_small[1, i] = winner
-    out_small[2, i] = 1 if looped else 0
+            seat_out[i, SEAT_PLACE, winner] = 1
+    out_small[R_OUTCOME, i] = outcome
+    out_small[R_WINNER, i] = winner
+    out_small[R_LOOPED, i] = 1 if looped else 0
     if looped:
-        out_u32[2, i] = mu
-        out_u32[3, i] = c_mu
-        out_u32[4, i] = lam
-        out_u32[5, i] = c_r - c_mu
+        out_u32[R_LOOP_START_TRICKS, i] = mu
+        out_u32[R_LOOP_START_CARDS, i] = c_mu
+        out_u32[R_LOOP_TRICKS, i] = lam
+        out_u32[R_LOOP_CARDS, i] = c_r - c_mu
     else:
-        for k in range(2, 6):
+        for k in range(R_LOOP_START_TRICKS, U32_ROWS):
             out_u32[k, i] = 0

@@ -20,7 +20,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import batch, hands_bits, kernel_cache
-from .constants import OUTCOME_CODES, pack_params
+from .constants import (INIT_ACES, INIT_HELD, INIT_JACKS, INIT_JOKERS, INIT_KINGS, INIT_QUEENS, INIT_ROWS, INIT_TRIBUTE,
+                        OUTCOME_CODES, R_CARDS, R_LOOP_CARDS, R_LOOP_START_CARDS, R_LOOP_START_TRICKS, R_LOOP_TRICKS,
+                        R_LOOPED, R_OUTCOME, R_TRICKS, R_WINNER, SEAT_MIN, SEAT_OUT, SEAT_PLACE, SEAT_ROWS, SMALL_ROWS,
+                        U32_ROWS, pack_params)
 
 __all__ = ["play_games", "kernel_for", "KERNELS", "kernels_for", "kernels_ready", "compile_kernels", "compile_apart",
            "RESULT_KEYS", "SEAT_KEYS", "OUTCOME_CODES"]
@@ -101,31 +104,33 @@ def empty_raw(n_games: int, p: int):
     """The kernels' result arrays, one row per figure so that each figure is a contiguous row
     handed out without a copy: uint32[6, n] (cards, tricks, loop_start_tricks, loop_start_cards,
     loop_tricks, loop_cards), int8[3, n] (outcome, winner, looped), int64[n, 3, p] per seat (min_cards,
-    place, out_cards; written only when asked for, so untouched memory otherwise)."""
-    return (np.zeros((6, n_games), dtype=np.uint32), np.zeros((3, n_games), dtype=np.int8),
-            np.zeros((n_games, 3, p), dtype=np.int64))
+    place, out_cards; written only when asked for, so untouched memory otherwise). The rows are
+    named in constants.py (``R_*``, ``SEAT_*``)."""
+    return (np.zeros((U32_ROWS, n_games), dtype=np.uint32), np.zeros((SMALL_ROWS, n_games), dtype=np.int8),
+            np.zeros((n_games, SEAT_ROWS, p), dtype=np.int64))
 
 
 def assemble(out_u32, out_small, seat_out, init_out, per_seat: bool) -> dict[str, np.ndarray]:
     res = {
-        "cards": out_u32[0],
-        "tricks": out_u32[1],
-        "outcome": out_small[0].view(np.uint8),
-        "winner": out_small[1],
-        "looped": out_small[2].view(bool),
-        "loop_start_tricks": out_u32[2],
-        "loop_start_cards": out_u32[3],
-        "loop_tricks": out_u32[4],
-        "loop_cards": out_u32[5],
+        "cards": out_u32[R_CARDS],
+        "tricks": out_u32[R_TRICKS],
+        "outcome": out_small[R_OUTCOME].view(np.uint8),
+        "winner": out_small[R_WINNER],
+        "looped": out_small[R_LOOPED].view(bool),
+        "loop_start_tricks": out_u32[R_LOOP_START_TRICKS],
+        "loop_start_cards": out_u32[R_LOOP_START_CARDS],
+        "loop_tricks": out_u32[R_LOOP_TRICKS],
+        "loop_cards": out_u32[R_LOOP_CARDS],
     }
     if per_seat:
         if init_out is not None:
-            for k, key in enumerate(("hand_size", "jacks", "queens", "kings", "aces", "jokers")):
-                res[key] = init_out[:, k, :].astype(np.uint8)
-            res["tribute_total"] = init_out[:, 6, :].astype(np.uint16)
-        res["min_cards"] = seat_out[:, 0, :].astype(np.int16)
-        res["place"] = seat_out[:, 1, :].astype(np.int8)
-        res["out_cards"] = seat_out[:, 2, :].astype(np.int64)
+            for key, row in (("hand_size", INIT_HELD), ("jacks", INIT_JACKS), ("queens", INIT_QUEENS),
+                             ("kings", INIT_KINGS), ("aces", INIT_ACES), ("jokers", INIT_JOKERS)):
+                res[key] = init_out[:, row, :].astype(np.uint8)
+            res["tribute_total"] = init_out[:, INIT_TRIBUTE, :].astype(np.uint16)
+        res["min_cards"] = seat_out[:, SEAT_MIN, :].astype(np.int16)
+        res["place"] = seat_out[:, SEAT_PLACE, :].astype(np.int8)
+        res["out_cards"] = seat_out[:, SEAT_OUT, :].astype(np.int64)
     return res
 
 
@@ -177,7 +182,7 @@ def _run_entry(kernel, rules, seed, games, per_seat):
     deck = rules.deck_cards()
     prm = pack_params(rules)
     out_u32, out_small, seat_out = empty_raw(len(games), p)
-    init_out = np.zeros((len(games), 7, p), dtype=np.int64)
+    init_out = np.zeros((len(games), INIT_ROWS, p), dtype=np.int64)
     outs = (out_u32, out_small, seat_out, init_out, per_seat)
     if kernel == "general":
         batch.play_random_general(deck, p, prm, seed, games, out_u32, out_small, seat_out, init_out)

@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
+from .constants import INIT_ACES, INIT_HELD, INIT_JACKS, INIT_JOKERS, INIT_KINGS, INIT_QUEENS, INIT_TRIBUTE
 from .rng import scatter_planes, seed_words, shuffle_words
 from .kernel_ops import cttz, popcount, shr
 from .rulebook import next_demand_at, next_in_game
@@ -153,14 +154,15 @@ def deal_planes(deck, n, seed, game, state, shuffled, d0, d1, d2, dl, init_out, 
             dl[s] = m
     if per_seat:
         for s in range(n):
-            init_out[i, 0, s] = dl[s]
+            init_out[i, INIT_HELD, s] = dl[s]
             a0, a1, a2 = d0[s], d1[s], d2[s]
-            init_out[i, 1, s] = np.int64(popcount(a0 & ~a1 & ~a2))   # J: tribute 1
-            init_out[i, 2, s] = np.int64(popcount(~a0 & a1 & ~a2))   # Q: 2
-            init_out[i, 3, s] = np.int64(popcount(a0 & a1 & ~a2))    # K: 3
-            init_out[i, 4, s] = np.int64(popcount(~a0 & ~a1 & a2))   # A: 4
-            init_out[i, 5, s] = np.int64(popcount(a0 & ~a1 & a2))    # joker: 5
-            init_out[i, 6, s] = np.int64(popcount(a0)) + 2 * np.int64(popcount(a1)) + 4 * np.int64(popcount(a2))
+            init_out[i, INIT_JACKS, s] = np.int64(popcount(a0 & ~a1 & ~a2))   # J: tribute 1
+            init_out[i, INIT_QUEENS, s] = np.int64(popcount(~a0 & a1 & ~a2))   # Q: 2
+            init_out[i, INIT_KINGS, s] = np.int64(popcount(a0 & a1 & ~a2))    # K: 3
+            init_out[i, INIT_ACES, s] = np.int64(popcount(~a0 & ~a1 & a2))   # A: 4
+            init_out[i, INIT_JOKERS, s] = np.int64(popcount(a0 & ~a1 & a2))    # joker: 5
+            init_out[i, INIT_TRIBUTE, s] = (np.int64(popcount(a0)) + 2 * np.int64(popcount(a1))
+                                            + 4 * np.int64(popcount(a2)))
 
 
 @njit(nogil=True, cache=True, _nrt=False)

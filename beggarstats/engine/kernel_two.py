@@ -90,182 +90,189 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, max_cards, stream):
     -------
     TwoResult
     """
-    # x: the leader's hand, y: the other's; lx: the leader's seat
+    # lead*: the leader's hand (three planes and n_lead cards), other*: the other's; lead_seat:
+    # the leader's seat
     limit = max_cards if max_cards >= 0 else NO_LIMIT
-    x0, x1, x2, nx = a
-    y0, y1, y2, ny = b
-    na = nx
-    nb = ny
-    lx = 0
+    lead0, lead1, lead2, n_lead = a
+    other0, other1, other2, n_other = b
+    n_seat0 = n_lead
+    n_seat1 = n_other
+    lead_seat = 0
     cards = 0
     tricks = 0
-    m0 = na
-    m1 = nb
-    if na == 0 or nb == 0:
-        return _give_up(0, 0, m0, m1)
+    min0 = n_seat0
+    min1 = n_seat1
+    if n_seat0 == 0 or n_seat1 == 0:
+        return _give_up(0, 0, min0, min1)
     empty = sole_holder_wins(end)
     out_at_end = out_at_trick_end(end)
     # Brent: tortoise state (leader's seat, the leader's hand and length, the other hand)
-    t0, t1, t2, tn, u0, u1, u2, tl = x0, x1, x2, nx, y0, y1, y2, lx
+    tort0, tort1, tort2, tort_n = lead0, lead1, lead2, n_lead
+    tort_other0, tort_other1, tort_other2, tort_leader = other0, other1, other2, lead_seat
     power = 1
     lam = 1
     while True:
-        # -- plain play: x leads, x's k-th card is play 2k, y's is play 2k+1; an event is a
+        # -- plain play: the leader's k-th card is play 2k, the other's play 2k+1; an event is a
         #    penalty card, a run-out, or (end `empty`) a hand's last card --
-        ax = np.int64(_cttz(x0 | x1 | x2))
-        lim = nx - 1 if empty else nx
-        if lim < ax:
-            ax = lim
-        ay = np.int64(_cttz(y0 | y1 | y2))
-        lim = ny - 1 if empty else ny
-        if lim < ay:
-            ay = lim
-        xf = ax <= ay  # x's event first; selects below, as the outcome is a coin flip
-        kx = ax if xf else ay + 1
-        ky = ax if xf else ay
-        x0 = _shr(x0, kx)
-        x1 = _shr(x1, kx)
-        x2 = _shr(x2, kx)
-        nx -= kx
-        y0 = _shr(y0, ky)
-        y1 = _shr(y1, ky)
-        y2 = _shr(y2, ky)
-        ny -= ky
-        L = kx + ky
-        cards += L
-        # O: the player whose event came first; P: the other one
-        o0 = x0 if xf else y0
-        o1 = x1 if xf else y1
-        o2 = x2 if xf else y2
-        no = nx if xf else ny
-        p0 = y0 if xf else x0
-        p1 = y1 if xf else x1
-        p2 = y2 if xf else x2
-        np_ = ny if xf else nx
-        o_seat = lx if xf else 1 - lx
-        if no == 0:
-            # O must play and cannot: out; P wins and takes the pile
+        run_lead = np.int64(_cttz(lead0 | lead1 | lead2))
+        stop = n_lead - 1 if empty else n_lead
+        if stop < run_lead:
+            run_lead = stop
+        run_other = np.int64(_cttz(other0 | other1 | other2))
+        stop = n_other - 1 if empty else n_other
+        if stop < run_other:
+            run_other = stop
+        # the leader's event first? selects below, as the outcome is a coin flip
+        lead_first = run_lead <= run_other
+        played_lead = run_lead if lead_first else run_other + 1
+        played_other = run_lead if lead_first else run_other
+        lead0 = _shr(lead0, played_lead)
+        lead1 = _shr(lead1, played_lead)
+        lead2 = _shr(lead2, played_lead)
+        n_lead -= played_lead
+        other0 = _shr(other0, played_other)
+        other1 = _shr(other1, played_other)
+        other2 = _shr(other2, played_other)
+        n_other -= played_other
+        n_pile = played_lead + played_other
+        cards += n_pile
+        # the claimant: the player whose event came first (claim*, n_claim); the payer (pay*, n_pay)
+        claim0 = lead0 if lead_first else other0
+        claim1 = lead1 if lead_first else other1
+        claim2 = lead2 if lead_first else other2
+        n_claim = n_lead if lead_first else n_other
+        pay0 = other0 if lead_first else lead0
+        pay1 = other1 if lead_first else lead1
+        pay2 = other2 if lead_first else lead2
+        n_pay = n_other if lead_first else n_lead
+        claimant = lead_seat if lead_first else 1 - lead_seat
+        if n_claim == 0:
+            # the claimant must play and cannot: out; the payer wins and takes the pile
             if cards >= limit:
-                return _give_up(cards, tricks, m0, m1)
-            return _won(1 - o_seat, L, cards, tricks, m0, m1)
-        # O turns its top card: a penalty card (or, end `empty`, its last card)
-        v = top_card(o0, o1, o2)
-        lb = np.uint64(L)
-        q0 = (v & _ONE) << lb
-        q1 = ((v >> _ONE) & _ONE) << lb
-        q2 = (v >> _TWO) << lb
-        L += 1
+                return _give_up(cards, tricks, min0, min1)
+            return _won(1 - claimant, n_pile, cards, tricks, min0, min1)
+        # the claimant turns its top card: a penalty card (or, end `empty`, its last card)
+        card = top_card(claim0, claim1, claim2)
+        at = np.uint64(n_pile)
+        pile0 = (card & _ONE) << at
+        pile1 = ((card >> _ONE) & _ONE) << at
+        pile2 = (card >> _TWO) << at
+        n_pile += 1
         cards += 1
-        o0 >>= _ONE
-        o1 >>= _ONE
-        o2 >>= _ONE
-        no -= 1
+        claim0 >>= _ONE
+        claim1 >>= _ONE
+        claim2 >>= _ONE
+        n_claim -= 1
         if cards >= limit:
-            return _give_up(cards, tricks, m0, m1)
-        if empty and no == 0:
-            return _won(1 - o_seat, L, cards, tricks, m0, m1)
-        owed = np.int64(v)
-        beg = owed_to_beggar(owed, beggar_mode)
-        # -- tribute: P owes `owed` cards to O --
+            return _give_up(cards, tricks, min0, min1)
+        if empty and n_claim == 0:
+            return _won(1 - claimant, n_pile, cards, tricks, min0, min1)
+        owed = np.int64(card)
+        beggar_owed = owed_to_beggar(owed, beggar_mode)
+        # -- tribute: the payer owes `owed` cards to the claimant --
         while True:
-            cp = next_demand_at(p0, p1, p2, beg)
+            penalty_at = next_demand_at(pay0, pay1, pay2, beggar_owed)
             if empty:
-                # P's first event: a penalty card, its last card, or the card completing the tribute
-                e = cp
-                if np_ - 1 < e:
-                    e = np_ - 1
-                if owed - 1 < e:
-                    e = owed - 1
-                if cards + e + 1 >= limit:
-                    return _give_up(cards, tricks, m0, m1)
-                if e == cp:
-                    k = cp
+                # the payer's first event: a penalty card, its last card, or the card completing the tribute
+                event = penalty_at
+                if n_pay - 1 < event:
+                    event = n_pay - 1
+                if owed - 1 < event:
+                    event = owed - 1
+                if cards + event + 1 >= limit:
+                    return _give_up(cards, tricks, min0, min1)
+                if event == penalty_at:
+                    k = penalty_at
                 else:
-                    # P plays e + 1 cards; then the pile is taken, or P played its last card
-                    k = e + 1
-                    q0, q1, q2 = lay_paid(q0, q1, q2, p0, p1, p2, k, L, beg)
-                    p0 = _shr(p0, k)
-                    p1 = _shr(p1, k)
-                    p2 = _shr(p2, k)
-                    np_ -= k
-                    L += k
+                    # the payer plays event + 1 cards; then the pile is taken, or it played its last card
+                    k = event + 1
+                    pile0, pile1, pile2 = lay_paid(pile0, pile1, pile2, pay0, pay1, pay2, k, n_pile, beggar_owed)
+                    pay0 = _shr(pay0, k)
+                    pay1 = _shr(pay1, k)
+                    pay2 = _shr(pay2, k)
+                    n_pay -= k
+                    n_pile += k
                     cards += k
-                    if np_ == 0:
-                        # P's last card (completing the tribute or not): O wins, holding the pile
-                        return _won(o_seat, L, cards, tricks, m0, m1)
+                    if n_pay == 0:
+                        # the payer's last card (completing the tribute or not): the claimant wins, holding the pile
+                        return _won(claimant, n_pile, cards, tricks, min0, min1)
                     owed = 0
-            elif cp < owed:
-                k = cp
-            elif np_ < owed:
-                # the payer runs out: out; O wins and takes the pile
-                cards += np_
+            elif penalty_at < owed:
+                k = penalty_at
+            elif n_pay < owed:
+                # the payer runs out: out; the claimant wins and takes the pile
+                cards += n_pay
                 if cards >= limit:
-                    return _give_up(cards, tricks, m0, m1)
-                return _won(o_seat, L + np_, cards, tricks, m0, m1)
+                    return _give_up(cards, tricks, min0, min1)
+                return _won(claimant, n_pile + n_pay, cards, tricks, min0, min1)
             else:
                 k = -1
             if k >= 0 and owed > 0:
                 # a penalty card turns up after k number cards: the obligation passes back
                 if cards + k + 1 >= limit:
-                    return _give_up(cards, tricks, m0, m1)
-                v = card_at(p0, p1, p2, k)
-                L += k
-                lb = np.uint64(L)
-                q0 |= (v & _ONE) << lb
-                q1 |= ((v >> _ONE) & _ONE) << lb
-                q2 |= (v >> _TWO) << lb
-                L += 1
+                    return _give_up(cards, tricks, min0, min1)
+                card = card_at(pay0, pay1, pay2, k)
+                n_pile += k
+                at = np.uint64(n_pile)
+                pile0 |= (card & _ONE) << at
+                pile1 |= ((card >> _ONE) & _ONE) << at
+                pile2 |= (card >> _TWO) << at
+                n_pile += 1
                 cards += k + 1
-                p0 = _shr(p0, k + 1)
-                p1 = _shr(p1, k + 1)
-                p2 = _shr(p2, k + 1)
-                np_ -= k + 1
-                if empty and np_ == 0:
-                    return _won(o_seat, L, cards, tricks, m0, m1)
-                owed = np.int64(v)
-                beg = owed_to_beggar(owed, beggar_mode)
-                o0, o1, o2, no, p0, p1, p2, np_ = p0, p1, p2, np_, o0, o1, o2, no
-                o_seat = 1 - o_seat
+                pay0 = _shr(pay0, k + 1)
+                pay1 = _shr(pay1, k + 1)
+                pay2 = _shr(pay2, k + 1)
+                n_pay -= k + 1
+                if empty and n_pay == 0:
+                    return _won(claimant, n_pile, cards, tricks, min0, min1)
+                owed = np.int64(card)
+                beggar_owed = owed_to_beggar(owed, beggar_mode)
+                claim0, claim1, claim2, n_claim, pay0, pay1, pay2, n_pay = (pay0, pay1, pay2, n_pay,
+                                                                            claim0, claim1, claim2, n_claim)
+                claimant = 1 - claimant
                 continue
             if owed > 0:
                 # paid in full
                 if cards + owed >= limit:
-                    return _give_up(cards, tricks, m0, m1)
-                q0, q1, q2 = lay_paid(q0, q1, q2, p0, p1, p2, owed, L, beg)
+                    return _give_up(cards, tricks, min0, min1)
+                pile0, pile1, pile2 = lay_paid(pile0, pile1, pile2, pay0, pay1, pay2, owed, n_pile, beggar_owed)
                 cards += owed
-                L += owed
-                p0 = _shr(p0, owed)
-                p1 = _shr(p1, owed)
-                p2 = _shr(p2, owed)
-                np_ -= owed
-            # O takes the pile
-            if shuffle and L > 1:
-                q0, q1, q2 = scatter_planes(q0, q1, q2, L, stream)
-            sh = np.uint64(no)
-            o0 |= q0 << sh
-            o1 |= q1 << sh
-            o2 |= q2 << sh
-            no += L
+                n_pile += owed
+                pay0 = _shr(pay0, owed)
+                pay1 = _shr(pay1, owed)
+                pay2 = _shr(pay2, owed)
+                n_pay -= owed
+            # the claimant takes the pile
+            if shuffle and n_pile > 1:
+                pile0, pile1, pile2 = scatter_planes(pile0, pile1, pile2, n_pile, stream)
+            shift = np.uint64(n_claim)
+            claim0 |= pile0 << shift
+            claim1 |= pile1 << shift
+            claim2 |= pile2 << shift
+            n_claim += n_pile
             tricks += 1
             break
-        # -- trick boundary: O leads --
-        x0, x1, x2, nx, y0, y1, y2, ny = o0, o1, o2, no, p0, p1, p2, np_
-        lx = o_seat
+        # -- trick boundary: the claimant leads --
+        lead0, lead1, lead2, n_lead = claim0, claim1, claim2, n_claim
+        other0, other1, other2, n_other = pay0, pay1, pay2, n_pay
+        lead_seat = claimant
         # selects, not branches: who took the pile is a coin flip for the branch predictor
-        n_0 = nx if lx == 0 else ny
-        n_1 = ny if lx == 0 else nx
-        m0 = n_0 if n_0 < m0 else m0
-        m1 = n_1 if n_1 < m1 else m1
-        if ny == 0 and out_at_end:
+        n_seat0 = n_lead if lead_seat == 0 else n_other
+        n_seat1 = n_other if lead_seat == 0 else n_lead
+        min0 = n_seat0 if n_seat0 < min0 else min0
+        min1 = n_seat1 if n_seat1 < min1 else min1
+        if n_other == 0 and out_at_end:
             # end `trick`: the other player's hand is empty, out; the taker wins
-            return TwoResult(DONE, cards, tricks, lx, m0, m1, cards)
+            return TwoResult(DONE, cards, tricks, lead_seat, min0, min1, cards)
         if detect:
             # one well-predicted test instead of a chain of short-circuit branches
-            diff = ((x0 ^ t0) | (x1 ^ t1) | (x2 ^ t2) | (y0 ^ u0) | (y1 ^ u1) | (y2 ^ u2)
-                    | np.uint64((lx ^ tl) | (nx ^ tn)))
+            diff = ((lead0 ^ tort0) | (lead1 ^ tort1) | (lead2 ^ tort2)
+                    | (other0 ^ tort_other0) | (other1 ^ tort_other1) | (other2 ^ tort_other2)
+                    | np.uint64((lead_seat ^ tort_leader) | (n_lead ^ tort_n)))
             if diff == _ZERO:
-                return _give_up(cards, tricks, m0, m1)
+                return _give_up(cards, tricks, min0, min1)
             if snapshot_due(power, lam):
-                t0, t1, t2, tn, u0, u1, u2, tl = x0, x1, x2, nx, y0, y1, y2, lx
+                tort0, tort1, tort2, tort_n = lead0, lead1, lead2, n_lead
+                tort_other0, tort_other1, tort_other2, tort_leader = other0, other1, other2, lead_seat
                 power, lam = widen(power)
             lam += 1
