@@ -80,6 +80,18 @@ def replay_bits(deck, n, prm, seed, games, rows, out_u32, out_small, seat_out, i
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _dealt_table(x, n):
+    """The multi-player pass's table of scratch ``x`` holding the hands just dealt into its planes."""
+    t = x.table
+    for s in range(n):
+        t.p0[s] = x.d0[s]
+        t.p1[s] = x.d1[s]
+        t.p2[s] = x.d2[s]
+        t.ln[s] = x.dl[s]
+    return t
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _record_win(out_u32, out_small, i, cards, tricks, w):
     """Game i was won by seat w (a fast pass proved it: no loop, no cut-off)."""
     out_u32[R_CARDS, i] = cards
@@ -143,12 +155,7 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
     plain = end == END_TRICK and not beggar and not shuffle and limit == NO_LIMIT
     for i in range(games.shape[0]):
         deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
-        t = x.table
-        for s in range(n):
-            t.p0[s] = x.d0[s]
-            t.p1[s] = x.d1[s]
-            t.p2[s] = x.d2[s]
-            t.ln[s] = x.dl[s]
+        t = _dealt_table(x, n)
         if plain:
             st, cards, tricks, w = play_multi(t, step, END_TRICK, passes_on, False, False, True, NO_LIMIT, leader_rule,
                                               x.state)
@@ -264,12 +271,7 @@ def play_uneven_bits(deck, n, prm, seed, games, sizes, leader, out_u32, out_smal
                 st, cards, tricks, w, _, _, _ = play_two(a, b, end, beggar, not shuffle, shuffle, prm[P_MAX_CARDS],
                                                          x.state)
         else:
-            t = x.table
-            for s in range(n):
-                t.p0[s] = x.d0[s]
-                t.p1[s] = x.d1[s]
-                t.p2[s] = x.d2[s]
-                t.ln[s] = x.dl[s]
+            t = _dealt_table(x, n)
             st, cards, tricks, w = play_multi(t, prm[P_STEP], end, prm[P_PASSES_ON] != 0, beggar, shuffle,
                                               not shuffle, limit, prm[P_LEADER], x.state)
         if st != FALLBACK:

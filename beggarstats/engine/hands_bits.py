@@ -25,7 +25,7 @@ from .kernel_ops import cttz, popcount, shr
 from .rulebook import next_demand_at, next_in_game
 from .state import S_CARDS, S_LEADER, S_LEFT, S_PLEN
 
-__all__ = ["MAX_CARDS", "supports", "top_card", "card_at", "put_card", "lay_paid", "deck_planes", "deal_planes",
+__all__ = ["MAX_CARDS", "supports", "top_card", "card_at", "put_card", "lay_paid", "deck_planes", "shuffled_planes", "deal_planes",
            "planes_of"]
 
 MAX_CARDS = 64
@@ -116,6 +116,23 @@ def _every_nth(x, first, n, m):
 
 
 @njit(nogil=True, cache=True, _nrt=False)
+def shuffled_planes(deck, seed, game, state, shuffled):
+    """The deck of game ``game`` of table ``seed`` shuffled (Fisher-Yates on the game's stream, the
+    random state in registers: `rng.shuffle_words`) into ``shuffled`` and returned as its three
+    planes (`deck_planes`); ``state`` ends after the shuffle. Every deal on bit-planes starts here."""
+    N = deck.shape[0]
+    s0, s1, s2, s3 = seed_words(seed, game)
+    for k in range(N):
+        shuffled[k] = deck[k]
+    s0, s1, s2, s3 = shuffle_words(shuffled, N, s0, s1, s2, s3)
+    state[0] = s0
+    state[1] = s1
+    state[2] = s2
+    state[3] = s3
+    return deck_planes(shuffled, N)
+
+
+@njit(nogil=True, cache=True, _nrt=False)
 def deal_planes(deck, n, seed, game, state, shuffled, d0, d1, d2, dl, init_out, i, per_seat):
     """Deal game ``game`` of table ``seed`` into planes exactly as `deals.deal_into` (the deck in
     canonical order, Fisher-Yates on the game's stream, card k to seat k mod n); ``state`` ends
@@ -126,15 +143,7 @@ def deal_planes(deck, n, seed, game, state, shuffled, d0, d1, d2, dl, init_out, 
     (`rng.shuffle_words`), the shuffled deck becomes three planes in one pass (`deck_planes`)
     and each seat's hand is every n-th bit of them (card k is seat k mod n's card k // n)."""
     N = deck.shape[0]
-    s0, s1, s2, s3 = seed_words(seed, game)
-    for k in range(N):
-        shuffled[k] = deck[k]
-    s0, s1, s2, s3 = shuffle_words(shuffled, N, s0, s1, s2, s3)
-    state[0] = s0
-    state[1] = s1
-    state[2] = s2
-    state[3] = s3
-    q0, q1, q2 = deck_planes(shuffled, N)
+    q0, q1, q2 = shuffled_planes(deck, seed, game, state, shuffled)
     if n == 2:
         h = N - N // 2
         d0[0] = _even_bits(q0)

@@ -18,9 +18,9 @@ import numpy as np
 from numba import njit
 
 from ..game.checks import whole
-from .hands_bits import MAX_CARDS, deck_planes
+from .hands_bits import MAX_CARDS, shuffled_planes
 from .kernel_cache import install as _install_kernel_cache
-from .rng import GameStream, seed_words, shuffle_inplace, shuffle_words, stream_state
+from .rng import GameStream, shuffle_inplace, stream_state
 
 __all__ = ["check_uneven", "uneven_deal", "deal_uneven_planes", "rotated"]
 
@@ -93,19 +93,10 @@ def deal_uneven_planes(deck, sizes, leader, seed, game, state, shuffled, d0, d1,
     into planes, rotated so that the leader is play seat 0; ``state`` ends after the deal.
 
     The shuffle keeps the random state in registers (`rng.shuffle_words`), the shuffled deck
-    becomes three planes in one pass (`hands_bits.deck_planes`) and each hand is one block of
+    becomes three planes in one pass (`hands_bits.shuffled_planes`) and each hand is one block of
     bits of them: no branch per card."""
-    N = deck.shape[0]
     n = sizes.shape[0]
-    s0, s1, s2, s3 = seed_words(seed, game)
-    for k in range(N):
-        shuffled[k] = deck[k]
-    s0, s1, s2, s3 = shuffle_words(shuffled, N, s0, s1, s2, s3)
-    state[0] = s0
-    state[1] = s1
-    state[2] = s2
-    state[3] = s3
-    q0, q1, q2 = deck_planes(shuffled, N)
+    q0, q1, q2 = shuffled_planes(deck, seed, game, state, shuffled)
     at = np.uint64(0)
     for s in range(n):
         j = s - leader
