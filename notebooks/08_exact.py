@@ -162,7 +162,10 @@ coverage
 inside = coverage[(coverage.low <= 0.95) & (0.95 <= coverage.high)]
 Markdown(f"""**Reading.** Over {SAMPLES} samples of {max(50, N_GAMES // 200):,} games of the {truth.rules.deck.label()}
 deck, the coverage of the nominal 95% intervals is """
-         + ", ".join(f"{r.coverage:.1%} [{r.low:.1%}, {r.high:.1%}] for the {r.quantity}" for r in coverage.itertuples())
+         + ", ".join(f"{r.coverage:.1%} [{r.low:.1%}, {r.high:.1%}] for the {r.quantity}"
+                     if r.samples else f"none counted for the {r.quantity} (every sample had fewer pairs than the "
+                     "t interval needs at its skewness, and the package refuses the interval there)"
+                     for r in coverage.itertuples())
          + f"; the nominal level lies inside the interval for {len(inside)} of the {len(coverage)} quantities. "
          "The loop share's Clopper-Pearson interval is exact, hence conservative: it covers at least the nominal "
          "level by construction, the more so for a rare event; a coverage interval lying wholly above the nominal "

@@ -99,7 +99,9 @@ def interval_coverage(census, *, samples: int = 200, games: int = 1000, confiden
         Level of the intervals checked (and of the interval on each coverage).
     variant : Rules, optional
         Rules dealing like the census's: also checks the paired t interval of `run.compare` (the same
-        ``games`` deals of each sample under both rules) against `exact_paired_difference`.
+        ``games`` deals of each sample under both rules) against `exact_paired_difference`; a
+        sample with fewer pairs than the interval needs at its skewness is not counted (the package
+        refuses the interval there: `PairedMoments.t_pairs_needed`).
 
     Returns
     -------
@@ -129,8 +131,10 @@ def interval_coverage(census, *, samples: int = 200, games: int = 1000, confiden
         for length in lengths:
             found[f"survival at {length:g} cards"] = _survival_at(km, length)[1:]
         if variant is not None:
-            found["paired difference (cards)"] = compare(census.rules, variant, games, seed=seed,
-                                                         n_jobs=n_jobs).interval(confidence)
+            moments = compare(census.rules, variant, games, seed=seed, n_jobs=n_jobs)
+            # below the pairs its skewness needs the package refuses the t interval: not counted
+            found["paired difference (cards)"] = (moments.interval(confidence) if moments.pairs >= moments.t_pairs_needed
+                                                  else (np.nan, np.nan))
         for name, (lo, hi) in found.items():
             if np.isfinite(lo) and np.isfinite(hi):  # a sample too small for the interval is not counted
                 counted[name] += 1
