@@ -218,5 +218,7 @@ def test_faults_in_parallel_runs_leave_the_process_sound():
     assert report["bad"] == [] and set(report["tried"]) == {"sigint", "worker-error", "no-thread"}
     limit = faults.real_limit(timeout=300)
     assert limit["status"] == 0, limit["stderr"]
-    assert all(r == {"said": "ThreadLimit", "threads left": 0, "exact": True} for r in limit["report"].values())
+    # "threads left" may be negative: a thread that was there before (a finished run's) can end meanwhile
+    assert all(r["said"] == "ThreadLimit" and r["threads left"] <= 0 and r["exact"] for r in limit["report"].values()), \
+        limit["report"]
 
