@@ -7,7 +7,6 @@ Without gcc these tests fail with a message saying so: the anchor must be rebuil
 from __future__ import annotations
 
 import csv
-import importlib.util
 import subprocess
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from beggarstats.engine.deals import random_deal
 from beggarstats.engine.fast import play_games
 from beggarstats.engine.reference import play_hands
 from beggarstats.run.records import load_records
+from _scripts import load_script
 
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
 
@@ -29,10 +29,7 @@ FIELDS = ("outcome", "winner", "cards", "tricks",
 
 
 def _throughput():
-    spec = importlib.util.spec_from_file_location("throughput", ROOT / "benchmarks" / "throughput.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/throughput.py")
 
 
 @pytest.fixture(scope="module")

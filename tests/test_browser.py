@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from _browser import Console, jupyter_lab, launch, screenshot_dir, static_server
+from _scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOK = ROOT / "notebooks" / "00_explorer.ipynb"
@@ -180,12 +181,7 @@ def test_explorer_in_jupyterlab(tmp_path, tmp_path_factory):
 # -- the results site, built and opened in the same browser ------------------------------------------
 
 def _build_site(out: Path) -> list[str]:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("build_site", ROOT / "tools" / "build_site.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.build(out)
+    return load_script("tools/build_site.py").build(out)
 
 
 def test_site_in_the_browser(tmp_path, tmp_path_factory):

@@ -8,6 +8,7 @@ import pytest
 
 import beggarstats as bs
 from beggarstats.run.compare import PairedMoments, load_moments
+from _scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 SHUFFLE = bs.Rules(shuffle_pile=True)
@@ -79,11 +80,7 @@ def test_a_saved_comparison_loads_and_a_damaged_one_is_refused(pairs, tmp_path):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_the_committed_shuffle_answer_detects_three_tenths_of_a_card(players):
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("compare_shuffle", ROOT / "data" / "compare_shuffle.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script("data/compare_shuffle.py")
     m = load_moments(ROOT / "data" / f"compare-shuffle-p{players}.json")
     assert isinstance(m, PairedMoments) and m.games == script.PAIRS[players] and m.seed == script.SEED
     assert bs.Rules.from_dict(m.rules_a) == bs.Rules(players=players, shuffle_pile=True)

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import importlib.util
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +45,7 @@ from beggarstats.run.play import rules_for_deal
 from beggarstats.engine.rng import GameStream, next_u64, stream_state
 from beggarstats.game.rules import Rules, rule_options
 from _kernel_deals import play_deals
+from _scripts import load_script
 
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
 
@@ -509,10 +509,7 @@ def test_uneven_random_deals(players):
 # golden traces of the two published games
 # -------------------------------------------------------------------------------------------------
 def _regenerate():
-    spec = importlib.util.spec_from_file_location("golden_regenerate", GOLDEN / "regenerate.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(GOLDEN / "regenerate.py")
 
 
 def _golden(name):

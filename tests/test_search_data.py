@@ -4,7 +4,6 @@ to its committed figures, the runs agree with their deals, and docs/search.md qu
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -13,6 +12,7 @@ import pandas as pd
 import pytest
 
 import beggarstats as bs
+from _scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data" / "search"
@@ -23,10 +23,7 @@ ALLOWED = {"0", "1", "2", "3", "4", "5", "6", "26", "2022"}
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("search_bench", ROOT / "benchmarks" / "search.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/search.py")
 
 
 @pytest.fixture(scope="module")

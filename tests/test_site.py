@@ -2,18 +2,16 @@
 citation file. The built site of this repository is opened in a real browser by
 tests/test_browser.py."""
 
-import importlib.util
 import re
 from pathlib import Path
 
 import nbformat
 import pytest
 import yaml
+from _scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("build_site", ROOT / "tools" / "build_site.py")
-site = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(site)
+site = load_script("tools/build_site.py")
 
 
 def test_citation_matches_the_package():
