@@ -369,7 +369,7 @@ def test_a_read_only_store_is_read_and_never_half_written(tmp_path, monkeypatch,
         else:  # root without mount: permissions do not bind; simulate the file system's refusal
             def refuse(self):
                 raise store_module.unwritable(self.path, OSError(errno.EROFS, os.strerror(errno.EROFS)))
-            monkeypatch.setattr(store_module._Lock, "__enter__", refuse)
+            monkeypatch.setattr(store_module.StoreLock, "__enter__", refuse)
         pd.testing.assert_frame_equal(bs.simulate(500, seed=13, store=store), bs.simulate(500, seed=13))
         assert verify(store) == []
         with pytest.raises(OSError, match="Cannot write to the store"):

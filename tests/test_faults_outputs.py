@@ -179,7 +179,7 @@ def test_store_and_summarize_keeps_no_summary_per_chunk(tmp_path, monkeypatch):
     (one kept per chunk grew by ~50 KB a chunk: 2 GB for a 3x10^9-game run)."""
     import weakref
 
-    real, parts, alive = summary_module._reduce_chunk, [], []
+    real, parts, alive = summary_module._reduce, [], []
 
     def reduce(*args, **kwargs):
         alive.append(sum(ref() is not None for ref in parts))
@@ -187,7 +187,7 @@ def test_store_and_summarize_keeps_no_summary_per_chunk(tmp_path, monkeypatch):
         parts.append(weakref.ref(part))
         return part
 
-    monkeypatch.setattr(summary_module, "_reduce_chunk", reduce)
+    monkeypatch.setattr(summary_module, "_reduce", reduce)
     summary_module.store_and_summarize(2000, seed=2, store=tmp_path, n_jobs=1, chunk_size=200)
     assert len(parts) == 10 and max(alive) <= 3
 

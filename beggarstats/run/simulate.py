@@ -24,7 +24,7 @@ from ..game.rules import RULES_VERSION, check_rules
 from .store import Store
 from .tables import GamesFrameBuilder, SeatsFrameBuilder, games_table, id_type, seats_table
 
-__all__ = ["simulate", "simulate_to_store", "replay", "batch_engine", "DEFAULT_CHUNK_SIZE", "PEAK_BYTES_PER_GAME", "peak_bytes_per_game"]
+__all__ = ["simulate", "simulate_to_store", "run_seed", "replay", "batch_engine", "DEFAULT_CHUNK_SIZE", "PEAK_BYTES_PER_GAME", "peak_bytes_per_game"]
 
 # Peak memory of `simulate` per game (and per seat row with per_seat), for refusing a frame that
 # cannot fit before anything is played: the frame (26.5 bytes per game, 32.6 with 32-bit trick
@@ -82,11 +82,15 @@ def _prepare(n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store=No
                                                          chunk_size=chunk_size)
     check_flag("per_seat", per_seat)
     rules = check_rules(rules)
+    return n_games, rules, run_seed(seed, store), chunk_size, bool(per_seat), start
+
+
+def run_seed(seed, store=None) -> int:
+    """The seed of a run: ``seed`` (checked), else that of the parquet store ``store`` (continuing
+    the run already in that directory), else fresh entropy."""
     if seed is None and store is not None:
-        seed = Store.seed_in(store)  # continue the run already in that directory
-    if seed is None:
-        seed = fresh_seed()
-    return n_games, rules, seed, chunk_size, bool(per_seat), start
+        seed = Store.seed_in(store)
+    return fresh_seed() if seed is None else seed
 
 
 def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, progress=False,

@@ -48,7 +48,6 @@ from .tables import attrs_of, empty_tables, to_frame, with_attrs
 __all__ = ["Store", "StoreError", "StoreBusy", "Problem", "store_key", "default_path", "load", "save", "verify",
            "write_lock", "looks_whole", "unwritable", "MANIFEST"]
 
-_Lock = StoreLock  # the lock class under the name tests/test_faults.py substitutes
 
 
 def _atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -139,7 +138,7 @@ class Store:
     # -- writing ---------------------------------------------------------------------------------
     def lock(self) -> StoreLock:
         """``with store.lock():`` -- exclusive right to write; refused (`StoreBusy`) while another run has it."""
-        return _Lock(self.path)
+        return StoreLock(self.path)
 
     def request(self, start: int, stop: int) -> None:
         """Record that games start..stop-1 are wanted (under the lock, before they are played)."""

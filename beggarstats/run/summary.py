@@ -42,13 +42,15 @@ from ..game.checks import check_seed, whole
 from .arguments import check_run
 from .limits import MAX_GAME_ID
 from .outputs import check_output_dir, write_text
-from .store import Store, StoreError, unwritable, write_lock
+from .id_ranges import subtract_ranges
+from .store import Store, StoreError
+from .store_lock import unwritable, write_lock
 from ..engine.fast import OUTCOME_CODES
 from .parallel import run_chunks
 from .seeds import fresh_seed
 from ..game.rules import RULES_VERSION, Rules, check_rules
 from .simulate import batch_engine as _batch_engine  # the seam tests substitute
-from .simulate import simulate_to_store
+from .simulate import run_seed, simulate_to_store
 
 __all__ = ["Summary", "summarize", "summarize_store", "store_and_summarize", "load_summary", "summarize_chunk", "resume_summary",
            "DEFAULT_CAP", "DEFAULT_TOP", "DEFAULT_CHECKPOINT", "SUMMARY_FILE"]
@@ -510,11 +512,6 @@ def _read_back(st: Store, chunks, lo_all: int, hi_all: int, total: Summary) -> S
     return total
 
 
-def _reduce_chunk(arrays: dict, lo: int, hi: int, *, rules, seed, cap, top) -> Summary:
-    """`_reduce` in the argument order of `simulate_to_store`'s ``reduce``."""
-    return _reduce(arrays, lo, hi, rules=rules, seed=seed, cap=cap, top=top)
-
-
 def store_and_summarize(n_games, *, store, rules=None, seed=None, n_jobs=None, chunk_size=None, progress=False,
                         per_seat=False, start=0, cap=DEFAULT_CAP, top=DEFAULT_TOP) -> tuple[Store, Summary, int]:
     """`simulate_to_store` and the `Summary` of games ``start .. start+n_games-1``, in constant memory.
@@ -534,11 +531,7 @@ def store_and_summarize(n_games, *, store, rules=None, seed=None, n_jobs=None, c
     """
     cap, top = whole("cap", cap, 1), whole("top", top, 0)
     rules = check_rules(rules)
-    seed = check_seed(seed)
-    if seed is None:  # as simulate_to_store chooses it: the store's own, else fresh entropy
-        seed = Store.seed_in(store)
-    if seed is None:
-        seed = fresh_seed()
+    seed = run_seed(check_seed(seed), store)  # as simulate_to_store chooses it
     run = {"total": Summary(rules=rules, seed=seed, cap=cap, top=top)}
     played = set()  # the chunks played: (lo, hi), a few bytes each
 
@@ -548,7 +541,7 @@ def store_and_summarize(n_games, *, store, rules=None, seed=None, n_jobs=None, c
 
     st = simulate_to_store(n_games, rules=rules, seed=seed, n_jobs=n_jobs, chunk_size=chunk_size, progress=progress,
                            store=store, per_seat=per_seat, start=start,
-                           reduce=functools.partial(_reduce_chunk, rules=rules, seed=seed, cap=cap, top=top),
+                           reduce=functools.partial(_reduce, rules=rules, seed=seed, cap=cap, top=top),
                            collect=collect)
     stop = start + n_games
     total = run["total"]
@@ -559,20 +552,6 @@ def store_and_summarize(n_games, *, store, rules=None, seed=None, n_jobs=None, c
                          f"after the run (it held {list(total.ranges)[:5]}); run `beggarstats store verify "
                          f"{st.path} --repair`, then the same command again.")
     return st, total, sum(hi - lo for lo, hi in played)
-
-
-def _missing(covered, start, stop):
-    """Sub-ranges of start..stop-1 not in ``covered`` (sorted disjoint ranges)."""
-    out, a = [], start
-    for lo, hi in covered:
-        if hi <= a or lo >= stop:
-            continue
-        if lo > a:
-            out.append((a, min(lo, stop)))
-        a = max(a, hi)
-    if a < stop:
-        out.append((a, stop))
-    return out
 
 
 def _store_file(store) -> Path:
@@ -651,10 +630,10 @@ def resume_summary(config: Summary, store, start: int, stop: int, work, **drive)
     `run.census.census`)."""
     path = None if store is None else _store_file(store)
     total = _same_run(_saved(path), config, path)
-    if not _missing(total.ranges, start, stop):
+    if not subtract_ranges([(start, stop)], total.ranges):
         return _restrict(total, start, stop)  # nothing to play (the directory may be read-only)
     if path is None:
-        return _restrict(_drive(work, total, _missing(total.ranges, start, stop), path=None, **drive), start, stop)
+        return _restrict(_drive(work, total, subtract_ranges([(start, stop)], total.ranges), path=None, **drive), start, stop)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -662,7 +641,7 @@ def resume_summary(config: Summary, store, start: int, stop: int, work, **drive)
     with write_lock(path.parent, SUMMARY_LOCK, "summary store"):  # one writer: a second run is refused
         total = _same_run(_saved(path), config, path)  # as saved by a run that held the lock before
         total.save(path)  # fails now, not after the run, if the file cannot be written
-        total = _drive(work, total, _missing(total.ranges, start, stop), path=path, **drive)
+        total = _drive(work, total, subtract_ranges([(start, stop)], total.ranges), path=path, **drive)
     return _restrict(total, start, stop)
 
 
