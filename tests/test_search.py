@@ -9,7 +9,8 @@ import pytest
 import beggarstats as bs
 from beggarstats.analysis.longest import expected_longest
 from beggarstats.analysis.summaries import tail_rate
-from beggarstats.engine.backward import as_deal, deal_sizes, main_path, predecessors, step
+from beggarstats.engine.backward import as_deal, main_path, predecessors, step
+from beggarstats.engine.rank import hand_sizes
 from beggarstats.engine.deals import random_deal
 from beggarstats.game.cards import format_deal
 from beggarstats.run.summary import load_summary
@@ -58,7 +59,7 @@ def test_main_path_follows_the_reference_game():
 
 
 def test_as_deal_turns_the_leader_to_seat_0():
-    sizes = deal_sizes(52, 3)
+    sizes = hand_sizes(bs.Rules(players=3))
     assert sizes == (18, 17, 17)
     h = ((0,) * 17, (1,) * 18, (2,) * 17)
     assert as_deal(h, 1, sizes) == ((1,) * 18, (2,) * 17, (0,) * 17)

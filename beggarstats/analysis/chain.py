@@ -66,11 +66,23 @@ class TailChain(ChainCells):
     def _totals(self, count) -> np.ndarray:
         return np.bincount(self.frm, weights=count, minlength=self.n_states)
 
+    def _by_state(self):
+        """The cells sorted by their state (``order``) and each state's slice of them (``bounds``)."""
+        if "by_state" not in self._cache:
+            order = np.argsort(self.frm, kind="stable")
+            self._cache["by_state"] = order, np.searchsorted(self.frm[order], np.arange(self.n_states + 1))
+        return self._cache["by_state"]
+
+    def _point_rate(self) -> float:
+        """The decay rate of the measured cells themselves (no resampling)."""
+        if "point_rate" not in self._cache:
+            self._cache["point_rate"] = self._rate(self.count)
+        return self._cache["point_rate"]
+
     def resampled(self, rng: np.random.Generator) -> np.ndarray:
         """The cell counts of one bootstrap draw: each state's deals resampled with replacement."""
         out = np.zeros_like(self.count)
-        order = np.argsort(self.frm, kind="stable")
-        bounds = np.searchsorted(self.frm[order], np.arange(self.n_states + 1))
+        order, bounds = self._by_state()
         for i in range(self.n_states):
             rows = order[bounds[i]:bounds[i + 1]]
             if rows.size:
@@ -110,7 +122,7 @@ class TailChain(ChainCells):
         """
         key = ("rate", confidence, replicates, seed)
         if key not in self._cache:
-            rate = self._rate(self.count)
+            rate = self._point_rate()
             boot = np.array([self._rate(c) for c in self._draws(replicates, seed)])
             q = (1 - confidence) / 2
             self._cache[key] = dict(rate=rate, low=float(np.quantile(boot, q)), high=float(np.quantile(boot, 1 - q)),
@@ -120,13 +132,12 @@ class TailChain(ChainCells):
     def quasi_stationary(self) -> pd.DataFrame:
         """The quasi-stationary split: the share of the trick boundaries of long games in each
         state (the left Perron vector of M(r) at the decay rate), with the leader's cards."""
-        r = self._rate(self.count)
-        m = self._matrix(r, self.count).toarray() if self.n_states <= 400 else None
-        if m is not None:
-            vals, vecs = np.linalg.eig(m.T)
+        m = self._matrix(self._point_rate(), self.count)
+        if self.n_states <= 400:
+            vals, vecs = np.linalg.eig(m.toarray().T)
             v = np.abs(np.real(vecs[:, np.argmax(np.abs(vals))]))
         else:
-            _, vecs = splinalg.eigs(self._matrix(r, self.count).T, k=1, which="LM")
+            _, vecs = splinalg.eigs(m.T, k=1, which="LM")
             v = np.abs(np.real(vecs[:, 0]))
         v = v / v.sum()
         return pd.DataFrame({"state": ["/".join(map(str, s)) for s in self.states],
@@ -247,9 +258,10 @@ def chain_results(chains: dict, summary, *, record: int = 8344, rate_replicates:
 def save_results(results: dict, path) -> None:
     """Write `chain_results` as JSON (floats in full)."""
     import json
-    from pathlib import Path
 
-    Path(path).write_text(json.dumps(results, indent=1) + "\n")
+    from ..run.outputs import write_text
+
+    write_text(path, json.dumps(results, indent=1) + "\n", what="tail-chain results")
 
 
 TRICK_BINS = (1, 2, 3, 5, 9, 15)  # the categories of a trick's cards: 1, 2, 3-4, 5-8, 9-14, 15 and more

@@ -19,7 +19,7 @@ player still in and holding cards, ``leader='taker'``, no Beggar jokers, no shuf
 
 from __future__ import annotations
 
-__all__ = ["step", "main_path", "predecessors", "as_deal", "deal_sizes", "check_backward_rules"]
+__all__ = ["step", "main_path", "predecessors", "as_deal", "check_backward_rules"]
 
 
 def check_backward_rules(rules) -> None:
@@ -151,11 +151,6 @@ def predecessors(hands, leader: int, *, ccw: bool = False, keep_taker: bool = Fa
             before = tuple(tuple(played[s]) + (mine[: len(mine) - k] if s == taker else hands[s]) for s in range(n))
             out.append((before, first, k))
     return out
-
-
-def deal_sizes(n_cards: int, players: int) -> tuple[int, ...]:
-    """The hand sizes of the round deal: the first ``n_cards % players`` seats get one card more."""
-    return tuple(n_cards // players + (1 if s < n_cards % players else 0) for s in range(players))
 
 
 def as_deal(hands, leader: int, sizes):

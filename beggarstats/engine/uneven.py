@@ -9,7 +9,7 @@ seat 1's, and so on. For a uniform shuffle every such cut is a uniform deal with
 
 The kernels always start with seat 0 to lead, so the deal is handed to them rotated: play seat
 ``j`` holds the hand of seat ``(leader + j) % n``. A rotation keeps every seat's neighbours in
-either direction of play, so the game is the same game; `play_seat` / `seat_of` convert.
+either direction of play, so the game is the same game; `rotated` converts.
 """
 
 from __future__ import annotations

@@ -22,11 +22,9 @@ from .exact import check_empty_end, reset, step_boundary
 from .fast import assemble, empty_raw
 from .kernel_cache import install as _install_kernel_cache
 from .state import S_CARDS, S_LEADER, S_OVER, new_bits_game
-from .uneven import check_uneven, deal_uneven_planes
+from .uneven import check_uneven, deal_uneven_planes, rotated
 
-__all__ = ["play_uneven", "uneven_steps", "STEP_KEYS"]
-
-STEP_KEYS = ("cards", "over", "leader", "held")
+__all__ = ["play_uneven", "uneven_steps"]
 
 _install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
@@ -68,7 +66,7 @@ def play_uneven(rules, seed: int, games, sizes, leader: int = 0) -> dict[str, np
                            leader, out_u32, out_small, seat_out)
     res = assemble(out_u32, out_small, seat_out, None, False)
     w = res["winner"]
-    res["winner"] = np.where(w >= 0, (w.astype(np.int64) + leader) % n, -1).astype(np.int8)
+    res["winner"] = np.where(w >= 0, rotated(n, leader)[w], -1).astype(np.int8)
     return res
 
 
@@ -126,8 +124,7 @@ def uneven_steps(rules, seed: int, games, sizes, leader: int, horizon: int) -> d
     held = np.zeros((m, n), dtype=np.int64)
     _steps(rules.deck_cards(), pack_params(rules), np.uint64(int(seed) % 2**64), games, sizes, leader, horizon,
            cards, over, lead, held)
-    # play seat j is seat (leader + j) % n of the deal
-    order = (np.arange(n) + leader) % n
+    order = rotated(n, leader)
     seat_held = np.zeros_like(held)
     seat_held[:, order] = held
-    return {"cards": cards, "over": over, "leader": (lead + leader) % n, "held": seat_held}
+    return {"cards": cards, "over": over, "leader": order[lead], "held": seat_held}

@@ -24,7 +24,8 @@ import time
 
 import pandas as pd
 
-from ..engine.backward import as_deal, check_backward_rules, deal_sizes, main_path, predecessors
+from ..engine.backward import as_deal, check_backward_rules, main_path, predecessors
+from ..engine.rank import hand_sizes
 from ..engine.deals import random_deal
 from ..game.cards import format_deal
 from ..game.checks import check_n_jobs, check_seed, whole
@@ -146,7 +147,7 @@ class _Search:
     def __init__(self, rules, seed, strategy, min_cards, nodes, top, seconds):
         self.rules, self.seed, self.strategy = rules, seed, strategy
         self.min_cards, self.nodes, self.top, self.seconds = min_cards, nodes, top, seconds
-        self.sizes = deal_sizes(rules.n_cards, rules.players)
+        self.sizes = hand_sizes(rules)
         self.ccw = rules.direction == "ccw"
         self.keep_taker = rules.end == "empty"
         self.best = {}  # random deal -> the longest deal of its family
@@ -203,8 +204,7 @@ class _Search:
                     return
 
     def _random_hands(self, game):
-        hands, _ = random_deal(self.seed, game, self.rules)
-        return tuple(tuple(int(c) for c in h) for h in hands)
+        return random_deal(self.seed, game, self.rules)[0]
 
     # -- backwards from a long deal ----------------------------------------------------------------
     def _extend(self, hands, game, cards):

@@ -20,7 +20,6 @@ import hashlib
 import io
 import itertools
 import json
-import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -28,7 +27,9 @@ import numpy as np
 
 from ..engine.uneven_play import uneven_steps
 from ..game.checks import check_n_jobs, check_seed, whole
-from ..game.rules import RULES_VERSION, Rules
+from ..engine.rank import hand_sizes
+from ..game.rules import RULES_VERSION, Rules, check_rules
+from .outputs import write_bytes, write_text
 from .parallel import run_chunks
 
 __all__ = ["chain_cells", "ChainCells", "chain_states", "state_codes", "save_cells", "load_cells", "mixing_sample", "MAX_STATES",
@@ -142,9 +143,7 @@ def chain_cells(rules=None, *, seed, n_deals: int = 20_000, horizon: int = 100, 
     -------
     ChainCells
     """
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"The value for `rules` must be a Rules, but {type(rules).__name__} was passed.")
+    rules = check_rules(rules)
     seed = check_seed(seed, none=False)
     n_deals = whole("n_deals", n_deals, 1)
     horizon = whole("horizon", horizon, 1)
@@ -162,7 +161,7 @@ def chain_cells(rules=None, *, seed, n_deals: int = 20_000, horizon: int = 100, 
     every = tuple(every[k] for k in order)
     codes = codes[order]
     n = rules.players
-    even = tuple(rules.n_cards // n + (1 if s < rules.n_cards % n else 0) for s in range(n))
+    even = hand_sizes(rules)
     step = 1 if rules.direction == "cw" else n - 1
     start_state = tuple(even[(k * step) % n] for k in range(n))
     start = int(np.searchsorted(codes, state_codes(np.array(start_state), rules.n_cards + 1)[0]))
@@ -189,10 +188,8 @@ def save_cells(cells: ChainCells, path) -> Path:
     data = buf.getvalue()
     meta = dict(format=1, rules=cells.rules.to_dict(), seed=cells.seed, horizon=cells.horizon, n_deals=cells.n_deals,
                 start=cells.start, rules_version=RULES_VERSION, sha256=hashlib.sha256(data).hexdigest())
-    for target, content in ((path, data), (path.with_suffix(".json"), (json.dumps(meta, indent=1) + "\n").encode())):
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_bytes(content)
-        os.replace(tmp, target)
+    write_bytes(path, data, what="tail-chain cells")
+    write_text(path.with_suffix(".json"), json.dumps(meta, indent=1) + "\n", what="tail-chain cells")
     return path
 
 
@@ -267,5 +264,5 @@ def mixing_sample(summary, *, first: int = 1000, every: int = 200, tail_gap: int
         res = uneven_steps(rules, seed, games, (row.leader_cards, n_cards - row.leader_cards), 0, 1)
         parts.append(pd.DataFrame(dict(source="random deal", game=row.game, at_cards=row.at_cards,
                                        leader_cards=row.leader_cards, trick_cards=res["cards"],
-                                       kept=res["over"] | (res["leader"] == 0) & ~res["over"], ended=res["over"])))
+                                       kept=res["over"] | (res["leader"] == 0), ended=res["over"])))
     return pd.concat(parts, ignore_index=True)
