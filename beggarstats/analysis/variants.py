@@ -53,6 +53,7 @@ def welch_difference(x, y, *, confidence: float = 0.95) -> tuple[float, float, f
 
 BOOTSTRAP_PAIRS = 20_000  # pairs: up to here the BCa bootstrap is affordable (scipy's jackknife is O(n^2))
 BOOTSTRAP_RESAMPLES = 9999
+BOOTSTRAP_BATCH = 1000  # resamples at a time (at 10,000 pairs: 0.4 GB, against 2.5 GB for all 9,999)
 PAIRED_INTERVALS = ("identical in every game", "paired t", "BCa bootstrap",
                     "paired t (fewer pairs than its skewness needs)")
 
@@ -113,7 +114,8 @@ def paired_difference(x, y, *, confidence: float = 0.95, seed: int = 0) -> tuple
     if method == PAIRED_INTERVALS[0]:
         return float(d[0]), float(d[0]), float(d[0]), 1.0 if d[0] == 0 else 0.0
     if method == PAIRED_INTERVALS[2]:
-        res = stats.bootstrap((d,), np.mean, method="BCa", n_resamples=BOOTSTRAP_RESAMPLES,
+        # in batches of resamples: the same draws and interval, without holding them all at once
+        res = stats.bootstrap((d,), np.mean, method="BCa", n_resamples=BOOTSTRAP_RESAMPLES, batch=BOOTSTRAP_BATCH,
                               confidence_level=check_level(confidence), rng=np.random.default_rng(seed))
         ci = res.confidence_interval
         return float(d.mean()), float(ci.low), float(ci.high), bca_p_value(d, res.bootstrap_distribution)

@@ -370,7 +370,7 @@ def small_deck_table(results, exact=None) -> pd.DataFrame:
     (family, size, deck, games) tuples of Monte Carlo runs. The figure, the findings rows and the
     prose all read this table and nothing else.
 
-    Where ``exact`` (censuses; default: the exact atlas on file, `report.atlas.load_atlas`) holds the
+    Where ``exact`` (censuses; default: the exact atlas's files of these decks, `report.atlas.census_file`) holds the
     2-player census of a deck's rules, its row is exact (`analysis.exact.exact_loop_share`): every
     distinct deal played once, equally likely in a random deal, so ``rate`` is loops / deals with no
     sampling interval (``low == high == rate``), ``n`` the distinct deals and ``design`` 'census'.
@@ -378,10 +378,12 @@ def small_deck_table(results, exact=None) -> pd.DataFrame:
     ``design`` 'sample'."""
     from ..analysis.exact import exact_loop_share
 
-    if exact is None:
-        from .atlas import load_atlas
+    if exact is None:  # the atlas's censuses of these decks alone, not the whole atlas
+        from ..run.summary import load_summary
+        from .atlas import census_file
 
-        exact = load_atlas()
+        files = (census_file(2, deck.counts, "trick") for _, _, deck, _ in results)
+        exact = [load_summary(f) for f in files if f.exists()]
     censuses = {s.rules: s for s in exact}
     table = []
     for family, size, deck, games in results:
