@@ -13,7 +13,6 @@ from __future__ import annotations
 import errno
 import importlib
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ import beggarstats as bs
 from beggarstats.cli import main
 from beggarstats.run import outputs
 from beggarstats.run.store import Store
+from _scripts import load_script
 
 summary_module = importlib.import_module("beggarstats.run.summary")
 ROOT = Path(__file__).resolve().parents[1]
@@ -211,11 +211,7 @@ def test_summarize_in_a_parquet_store_takes_its_seed(tmp_path):
 @pytest.mark.slow
 @pytest.mark.usefixtures("warm_kernels")  # a kernel compiled inside the measured child would count (a CI run: 129.7 B/game)
 def test_the_memory_estimate_is_what_benchmarks_memory_measures():
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        memory = importlib.import_module("memory")
-    finally:
-        sys.path.pop(0)
+    memory = load_script("benchmarks/memory.py")
     sim = importlib.import_module("beggarstats.run.simulate")
     # the sizes of the benchmark's rows (smaller runs carry the chunks in flight over fewer games:
     # 37.9 bytes per game at 2x10^6; the estimate is for the runs it refuses, far larger)
