@@ -9,6 +9,13 @@ arithmetically (the player at offset j of m plays card ``a*m + j`` of the run wi
 Every card that can matter - a penalty card, the card completing a tribute, a hand's last card
 (end 'empty'), the cut-off card, a player who cannot play - is left to the driver's one-card step.
 
+The card moves themselves - turning a card onto the pile, paying, the split of a plain run, laying
+the pile under a hand, comparing hands - are the numba functions of the section "card moves" below,
+on plane words: the driver's primitives call them on its `BitsGame`, and the two fast passes
+(`kernel_two`, `kernel_multi`) call the same functions on the words they keep in registers, so a
+move is written once (docs/DESIGN.md lists every place each is made; tests/test_rule_places.py
+keeps that list true and fails if a pass shifts a plane itself).
+
 `load_deal`, `play_top`, `skip_plain`, `pile_under`, `save_state`, `same_state`, `same_games` are
 plain functions compiled into the driver through `hands.py`; the rest are numba functions.
 """
@@ -21,12 +28,13 @@ from numba import njit
 from .kernel_cache import install as _install_kernel_cache
 from .constants import INIT_ACES, INIT_HELD, INIT_JACKS, INIT_JOKERS, INIT_KINGS, INIT_QUEENS, INIT_TRIBUTE
 from .rng import scatter_planes, seed_words, shuffle_words
-from .kernel_ops import cttz, popcount, shr
+from .kernel_ops import popcount
 from .rulebook import next_demand_at, next_in_game
 from .state import S_CARDS, S_LEADER, S_LEFT, S_PLEN
 
-__all__ = ["MAX_CARDS", "supports", "top_card", "card_at", "put_card", "lay_paid", "deck_planes", "shuffled_planes", "deal_planes",
-           "planes_of"]
+__all__ = ["MAX_CARDS", "supports", "top_card", "card_at", "put_card", "lay_paid", "deck_planes", "shuffled_planes",
+           "deal_planes", "planes_of", "drop", "lay_top", "lay_at", "pay", "plain_run", "run_share", "pile_as_taken",
+           "under", "planes_differ"]
 
 MAX_CARDS = 64
 _ONE = np.uint64(1)
@@ -74,6 +82,86 @@ def lay_paid(q0, q1, q2, p0, p1, p2, k, at, beggar_owed):
         q1 |= (p1 & mask) << b
         q2 |= (p2 & mask) << b
     return q0, q1, q2
+
+
+# -- card moves (numba, inlined): the exact driver's primitives below and both fast passes ---------
+# Each takes and returns plane words (and lengths), so the driver calls it on its arrays and a fast
+# pass on its registers. Shifts are plain: every ``k`` a move is given is below 64 (a payment is at
+# most a tribute, 5; a seat plays at most the shortest hand's length + 1 of a plain run, 33).
+@njit(nogil=True, cache=True, inline="always")
+def drop(p0, p1, p2, k):
+    """A hand's planes once it has played its top ``k`` cards (0 <= k < 64)."""
+    c = np.uint64(k)
+    return p0 >> c, p1 >> c, p2 >> c
+
+
+@njit(nogil=True, cache=True, inline="always")
+def lay_top(p0, p1, p2, q0, q1, q2, L):
+    """Pile append: a hand turns its top card onto a pile of ``L`` cards. Returns (the card as a uint64
+    tribute, the hand's planes, the pile's planes)."""
+    v = top_card(p0, p1, p2)
+    q0, q1, q2 = put_card(q0, q1, q2, v, L)
+    p0, p1, p2 = drop(p0, p1, p2, 1)
+    return v, p0, p1, p2, q0, q1, q2
+
+
+@njit(nogil=True, cache=True, inline="always")
+def lay_at(p0, p1, p2, k, q0, q1, q2, L):
+    """A payer's ``k`` number cards, then its card ``k`` (which demands a tribute), onto a pile of
+    ``L`` cards (the number cards set no bit). Returns (the card, the hand's planes, the pile's)."""
+    v = card_at(p0, p1, p2, k)
+    q0, q1, q2 = put_card(q0, q1, q2, v, L + k)
+    p0, p1, p2 = drop(p0, p1, p2, k + 1)
+    return v, p0, p1, p2, q0, q1, q2
+
+
+@njit(nogil=True, cache=True, inline="always")
+def pay(p0, p1, p2, k, q0, q1, q2, L, beggar_owed):
+    """A payer lays its top ``k`` cards, none of which demands a tribute, on a pile of ``L`` cards
+    (`lay_paid`). Returns (the hand's planes, the pile's planes)."""
+    q0, q1, q2 = lay_paid(q0, q1, q2, p0, p1, p2, k, L, beggar_owed)
+    p0, p1, p2 = drop(p0, p1, p2, k)
+    return p0, p1, p2, q0, q1, q2
+
+
+@njit(nogil=True, cache=True, inline="always")
+def plain_run(p0, p1, p2, n, empty_end):
+    """In plain play (nothing owed), how many cards a hand of ``n`` plays before its first that can
+    matter: its next penalty card (`rulebook.next_demand_at`), its last card (end 'empty'), or none
+    left. The event of a run round ``m`` seats is the least ``plain_run * m + offset``."""
+    a = next_demand_at(p0, p1, p2, False)
+    lim = n - 1 if empty_end else n
+    lim = lim if lim > 0 else 0
+    return a if a < lim else lim
+
+
+@njit(nogil=True, cache=True, inline="always")
+def run_share(a, j, jbest):
+    """The plain-run split: when a run's event is card ``a`` of the seat at offset ``jbest``, the seat
+    at offset ``j`` plays ``a + 1`` cards if it comes before it, else ``a``."""
+    return a + 1 if j < jbest else a
+
+
+@njit(nogil=True, cache=True, inline="always")
+def pile_as_taken(q0, q1, q2, L, shuffle, stream):
+    """The pile of ``L`` cards as it goes under the taker's hand: shuffled first under shuffle_pile
+    (`rng.scatter_planes`; a pile of one card stays as it is)."""
+    if shuffle and L > 1:
+        return scatter_planes(q0, q1, q2, L, stream)
+    return q0, q1, q2
+
+
+@njit(nogil=True, cache=True, inline="always")
+def under(p0, p1, p2, n, q0, q1, q2):
+    """Pile-under: a hand of ``n`` cards (n < 64) with the pile's planes laid under it."""
+    sh = np.uint64(n)
+    return p0 | (q0 << sh), p1 | (q1 << sh), p2 | (q2 << sh)
+
+
+@njit(nogil=True, cache=True, inline="always")
+def planes_differ(a0, a1, a2, b0, b1, b2):
+    """State comparison, hand by hand: non-zero if the planes differ (one test, not three branches)."""
+    return (a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2)
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
@@ -200,23 +288,11 @@ def load_deal(G, deal):
 
 def play_top(G, seat):
     """``seat`` turns its top card onto the pile; returns the card."""
-    v = top_card(G.p0[seat], G.p1[seat], G.p2[seat])
-    G.p0[seat] >>= _ONE
-    G.p1[seat] >>= _ONE
-    G.p2[seat] >>= _ONE
+    v, G.p0[seat], G.p1[seat], G.p2[seat], G.pile[0], G.pile[1], G.pile[2] = lay_top(
+        G.p0[seat], G.p1[seat], G.p2[seat], G.pile[0], G.pile[1], G.pile[2], G.sc[S_PLEN])
     G.ln[seat] -= 1
-    G.pile[0], G.pile[1], G.pile[2] = put_card(G.pile[0], G.pile[1], G.pile[2], v, G.sc[S_PLEN])
     G.sc[S_PLEN] += 1
     return np.int64(v)
-
-
-@njit(nogil=True, cache=True, _nrt=False)
-def _drop(G, s, k):
-    """``s`` plays its top ``k`` cards, number cards all (or paid to a Beggar joker: see below)."""
-    G.p0[s] = shr(G.p0[s], k)
-    G.p1[s] = shr(G.p1[s], k)
-    G.p2[s] = shr(G.p2[s], k)
-    G.ln[s] -= k
 
 
 def skip_plain(G, turn, owed, beggar_owed, limit, step, empty_end):
@@ -239,9 +315,9 @@ def skip_plain(G, turn, owed, beggar_owed, limit, step, empty_end):
         if room < k:
             k = room
         if k > 0:
-            G.pile[0], G.pile[1], G.pile[2] = lay_paid(G.pile[0], G.pile[1], G.pile[2], G.p0[turn], G.p1[turn],
-                                                       G.p2[turn], k, sc[S_PLEN], beggar_owed)
-            _drop(G, turn, k)
+            G.p0[turn], G.p1[turn], G.p2[turn], G.pile[0], G.pile[1], G.pile[2] = pay(
+                G.p0[turn], G.p1[turn], G.p2[turn], k, G.pile[0], G.pile[1], G.pile[2], sc[S_PLEN], beggar_owed)
+            G.ln[turn] -= k
             owed -= k
             sc[S_PLEN] += k
             sc[S_CARDS] += k
@@ -251,13 +327,7 @@ def skip_plain(G, turn, owed, beggar_owed, limit, step, empty_end):
     best = np.int64(2**62)
     s = turn
     for j in range(m):
-        a = np.int64(cttz(G.p0[s] | G.p1[s] | G.p2[s]))
-        lim = G.ln[s] - 1 if empty_end else G.ln[s]
-        if lim < 0:
-            lim = 0
-        if lim < a:
-            a = lim
-        e = a * m + j
+        e = plain_run(G.p0[s], G.p1[s], G.p2[s], G.ln[s], empty_end) * m + j
         if e < best:
             best = e
             if e < m:
@@ -271,9 +341,10 @@ def skip_plain(G, turn, owed, beggar_owed, limit, step, empty_end):
         r = k - q * m
         s = turn
         for j in range(m):
-            c = q + 1 if j < r else q
+            c = run_share(q, j, r)
             if c > 0:
-                _drop(G, s, c)
+                G.p0[s], G.p1[s], G.p2[s] = drop(G.p0[s], G.p1[s], G.p2[s], c)
+                G.ln[s] -= c
             if j == r:
                 turn = s
             s = next_in_game(G.in_game, s, step)
@@ -285,17 +356,10 @@ def skip_plain(G, turn, owed, beggar_owed, limit, step, empty_end):
 def pile_under(G, taker, shuffle, stream):
     """The pile goes under ``taker``'s hand in the order played (shuffled first if ``shuffle``)."""
     L = G.sc[S_PLEN]
-    q0 = G.pile[0]
-    q1 = G.pile[1]
-    q2 = G.pile[2]
-    if shuffle and L > 1:
-        q0, q1, q2 = scatter_planes(q0, q1, q2, L, stream)
+    q0, q1, q2 = pile_as_taken(G.pile[0], G.pile[1], G.pile[2], L, shuffle, stream)
     h = G.ln[taker]
     if L > 0:
-        sh = np.uint64(h)
-        G.p0[taker] |= q0 << sh
-        G.p1[taker] |= q1 << sh
-        G.p2[taker] |= q2 << sh
+        G.p0[taker], G.p1[taker], G.p2[taker] = under(G.p0[taker], G.p1[taker], G.p2[taker], h, q0, q1, q2)
     G.ln[taker] = h + L
     G.pile[0] = _ZERO
     G.pile[1] = _ZERO
@@ -320,8 +384,8 @@ def same_state(G, snap):
         return False
     j = 1
     for s in range(G.ln.shape[0]):
-        if (snap[j] != np.uint64(G.ln[s] * 2 + G.in_game[s]) or snap[j + 1] != G.p0[s]
-                or snap[j + 2] != G.p1[s] or snap[j + 3] != G.p2[s]):
+        if (snap[j] != np.uint64(G.ln[s] * 2 + G.in_game[s])
+                or planes_differ(snap[j + 1], snap[j + 2], snap[j + 3], G.p0[s], G.p1[s], G.p2[s]) != _ZERO):
             return False
         j += 4
     return True
@@ -332,7 +396,7 @@ def same_games(G, B):
     if G.sc[S_LEADER] != B.sc[S_LEADER]:
         return False
     for s in range(G.ln.shape[0]):
-        if (G.ln[s] != B.ln[s] or G.in_game[s] != B.in_game[s] or G.p0[s] != B.p0[s] or G.p1[s] != B.p1[s]
-                or G.p2[s] != B.p2[s]):
+        if (G.ln[s] != B.ln[s] or G.in_game[s] != B.in_game[s]
+                or planes_differ(G.p0[s], G.p1[s], G.p2[s], B.p0[s], B.p1[s], B.p2[s]) != _ZERO):
             return False
     return True
