@@ -9,7 +9,9 @@ The fast path plays a game only as far as it can prove the result: a win before 
 no repeated trick-boundary state. Anything else (a loop found, the card limit reached) is handed
 back with status `FALLBACK`, and the caller replays the game with the exact driver (`exact.py`,
 same deal, same stream), so the figures never depend on which path ran. The rules are asked of
-`rulebook.py`.
+`rulebook.py`; every card move (turning a card onto the pile, paying, the plain-run split, laying the
+pile under a hand, comparing hands) is the exact driver's own, from `hands_bits.py`, called on the
+registers.
 """
 
 from __future__ import annotations
@@ -20,13 +22,10 @@ import numpy as np
 from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
-from .rng import scatter_planes
 from .brent import snapshot_due, widen
 from .constants import DONE, FALLBACK, NO_LIMIT
-from .hands_bits import card_at, lay_paid, top_card
-from .kernel_ops import cttz as _cttz
-from .kernel_ops import shr as _shr
-from .rulebook import next_demand_at, out_at_trick_end, owed_to_beggar, sole_holder_wins
+from .hands_bits import drop, lay_at, lay_top, pay, pile_as_taken, plain_run, planes_differ, run_share, under
+from .rulebook import cut_off, next_demand_at, out_at_trick_end, owed_to_beggar, sole_holder_wins
 
 __all__ = ["play_two", "TwoResult"]
 
@@ -35,8 +34,6 @@ __all__ = ["play_two", "TwoResult"]
 # and the cards played when the loser went out.
 TwoResult = namedtuple("TwoResult", "status cards tricks winner min0 min1 out_cards")
 
-_ONE = np.uint64(1)
-_TWO = np.uint64(2)
 _ZERO = np.uint64(0)
 
 
@@ -114,25 +111,18 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, max_cards, stream):
     while True:
         # -- plain play: the leader's k-th card is play 2k, the other's play 2k+1; an event is a
         #    penalty card, a run-out, or (end `empty`) a hand's last card --
-        run_lead = np.int64(_cttz(lead0 | lead1 | lead2))
-        stop = n_lead - 1 if empty else n_lead
-        if stop < run_lead:
-            run_lead = stop
-        run_other = np.int64(_cttz(other0 | other1 | other2))
-        stop = n_other - 1 if empty else n_other
-        if stop < run_other:
-            run_other = stop
-        # the leader's event first? selects below, as the outcome is a coin flip
+        run_lead = plain_run(lead0, lead1, lead2, n_lead, empty)
+        run_other = plain_run(other0, other1, other2, n_other, empty)
+        # the leader's event first (play 2 * run_lead before 2 * run_other + 1)? selects below, as
+        # the outcome is a coin flip; the event is card `run` of offset `first`
         lead_first = run_lead <= run_other
-        played_lead = run_lead if lead_first else run_other + 1
-        played_other = run_lead if lead_first else run_other
-        lead0 = _shr(lead0, played_lead)
-        lead1 = _shr(lead1, played_lead)
-        lead2 = _shr(lead2, played_lead)
+        run = run_lead if lead_first else run_other
+        first = 0 if lead_first else 1
+        played_lead = run_share(run, 0, first)
+        played_other = run_share(run, 1, first)
+        lead0, lead1, lead2 = drop(lead0, lead1, lead2, played_lead)
         n_lead -= played_lead
-        other0 = _shr(other0, played_other)
-        other1 = _shr(other1, played_other)
-        other2 = _shr(other2, played_other)
+        other0, other1, other2 = drop(other0, other1, other2, played_other)
         n_other -= played_other
         n_pile = played_lead + played_other
         cards += n_pile
@@ -148,22 +138,16 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, max_cards, stream):
         claimant = lead_seat if lead_first else 1 - lead_seat
         if n_claim == 0:
             # the claimant must play and cannot: out; the payer wins and takes the pile
-            if cards >= limit:
+            if cut_off(cards, limit):
                 return _give_up(cards, tricks, min0, min1)
             return _won(1 - claimant, n_pile, cards, tricks, min0, min1)
         # the claimant turns its top card: a penalty card (or, end `empty`, its last card)
-        card = top_card(claim0, claim1, claim2)
-        at = np.uint64(n_pile)
-        pile0 = (card & _ONE) << at
-        pile1 = ((card >> _ONE) & _ONE) << at
-        pile2 = (card >> _TWO) << at
+        card, claim0, claim1, claim2, pile0, pile1, pile2 = lay_top(claim0, claim1, claim2, _ZERO, _ZERO, _ZERO,
+                                                                     n_pile)
         n_pile += 1
         cards += 1
-        claim0 >>= _ONE
-        claim1 >>= _ONE
-        claim2 >>= _ONE
         n_claim -= 1
-        if cards >= limit:
+        if cut_off(cards, limit):
             return _give_up(cards, tricks, min0, min1)
         if empty and n_claim == 0:
             return _won(1 - claimant, n_pile, cards, tricks, min0, min1)
@@ -179,17 +163,15 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, max_cards, stream):
                     event = n_pay - 1
                 if owed - 1 < event:
                     event = owed - 1
-                if cards + event + 1 >= limit:
+                if cut_off(cards + event + 1, limit):
                     return _give_up(cards, tricks, min0, min1)
                 if event == penalty_at:
                     k = penalty_at
                 else:
                     # the payer plays event + 1 cards; then the pile is taken, or it played its last card
                     k = event + 1
-                    pile0, pile1, pile2 = lay_paid(pile0, pile1, pile2, pay0, pay1, pay2, k, n_pile, beggar_owed)
-                    pay0 = _shr(pay0, k)
-                    pay1 = _shr(pay1, k)
-                    pay2 = _shr(pay2, k)
+                    pay0, pay1, pay2, pile0, pile1, pile2 = pay(pay0, pay1, pay2, k, pile0, pile1, pile2, n_pile,
+                                                                beggar_owed)
                     n_pay -= k
                     n_pile += k
                     cards += k
@@ -202,26 +184,18 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, max_cards, stream):
             elif n_pay < owed:
                 # the payer runs out: out; the claimant wins and takes the pile
                 cards += n_pay
-                if cards >= limit:
+                if cut_off(cards, limit):
                     return _give_up(cards, tricks, min0, min1)
                 return _won(claimant, n_pile + n_pay, cards, tricks, min0, min1)
             else:
                 k = -1
             if k >= 0 and owed > 0:
                 # a penalty card turns up after k number cards: the obligation passes back
-                if cards + k + 1 >= limit:
+                if cut_off(cards + k + 1, limit):
                     return _give_up(cards, tricks, min0, min1)
-                card = card_at(pay0, pay1, pay2, k)
-                n_pile += k
-                at = np.uint64(n_pile)
-                pile0 |= (card & _ONE) << at
-                pile1 |= ((card >> _ONE) & _ONE) << at
-                pile2 |= (card >> _TWO) << at
-                n_pile += 1
+                card, pay0, pay1, pay2, pile0, pile1, pile2 = lay_at(pay0, pay1, pay2, k, pile0, pile1, pile2, n_pile)
+                n_pile += k + 1
                 cards += k + 1
-                pay0 = _shr(pay0, k + 1)
-                pay1 = _shr(pay1, k + 1)
-                pay2 = _shr(pay2, k + 1)
                 n_pay -= k + 1
                 if empty and n_pay == 0:
                     return _won(claimant, n_pile, cards, tricks, min0, min1)
@@ -233,22 +207,16 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, max_cards, stream):
                 continue
             if owed > 0:
                 # paid in full
-                if cards + owed >= limit:
+                if cut_off(cards + owed, limit):
                     return _give_up(cards, tricks, min0, min1)
-                pile0, pile1, pile2 = lay_paid(pile0, pile1, pile2, pay0, pay1, pay2, owed, n_pile, beggar_owed)
+                pay0, pay1, pay2, pile0, pile1, pile2 = pay(pay0, pay1, pay2, owed, pile0, pile1, pile2, n_pile,
+                                                            beggar_owed)
                 cards += owed
                 n_pile += owed
-                pay0 = _shr(pay0, owed)
-                pay1 = _shr(pay1, owed)
-                pay2 = _shr(pay2, owed)
                 n_pay -= owed
             # the claimant takes the pile
-            if shuffle and n_pile > 1:
-                pile0, pile1, pile2 = scatter_planes(pile0, pile1, pile2, n_pile, stream)
-            shift = np.uint64(n_claim)
-            claim0 |= pile0 << shift
-            claim1 |= pile1 << shift
-            claim2 |= pile2 << shift
+            pile0, pile1, pile2 = pile_as_taken(pile0, pile1, pile2, n_pile, shuffle, stream)
+            claim0, claim1, claim2 = under(claim0, claim1, claim2, n_claim, pile0, pile1, pile2)
             n_claim += n_pile
             tricks += 1
             break
@@ -266,9 +234,10 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, max_cards, stream):
             return TwoResult(DONE, cards, tricks, lead_seat, min0, min1, cards)
         if detect:
             # one well-predicted test instead of a chain of short-circuit branches
-            diff = ((lead0 ^ tort0) | (lead1 ^ tort1) | (lead2 ^ tort2)
-                    | (other0 ^ tort_other0) | (other1 ^ tort_other1) | (other2 ^ tort_other2)
-                    | np.uint64((lead_seat ^ tort_leader) | (n_lead ^ tort_n)))
+            # (the other's length follows from the leader's: every card is in the two hands)
+            diff = (planes_differ(lead0, lead1, lead2, tort0, tort1, tort2)
+                    | planes_differ(other0, other1, other2, tort_other0, tort_other1, tort_other2)
+                    | np.uint64(lead_seat != tort_leader) | np.uint64(n_lead != tort_n))
             if diff == _ZERO:
                 return _give_up(cards, tricks, min0, min1)
             if snapshot_due(power, lam):
