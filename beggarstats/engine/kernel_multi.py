@@ -7,6 +7,9 @@ convention, exhausted-tribute rule, direction, joker mode and shuffle_pile. The 
 game are kept as a ring (``nxt[s]``: the next seat in the direction of play), and every scalar of
 the game lives in a local variable, so a trick touches memory only for the hands themselves.
 
+Every card move (turning a card onto the pile, paying, the plain-run split, laying the pile under a
+hand, comparing hands) is the exact driver's own, from `hands_bits.py`, called on the seats' words.
+
 Like `kernel_two` it only plays a game as far as it can prove the result: a win before any
 cut-off, with no repeated trick-boundary state. Otherwise it returns `FALLBACK` and the caller
 replays the game with the exact driver (`exact.py`).
@@ -27,13 +30,12 @@ import numpy as np
 from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
-from .rng import scatter_planes
 from .brent import snapshot_due, widen
 from .constants import DONE, FALLBACK
-from .hands_bits import card_at, lay_paid, top_card
-from .kernel_ops import cttz, shr
+from .hands_bits import drop, lay_at, lay_top, pay, pile_as_taken, plain_run, planes_differ, run_share, under
 from .kernel_two import play_two
-from .rulebook import demand, lapses, next_demand_at, next_leader, out_at_trick_end, owed_to_beggar, sole_holder_wins
+from .rulebook import (cut_off, demand, lapses, next_demand_at, next_leader, out_at_trick_end, owed_to_beggar,
+                       sole_holder_wins)
 
 __all__ = ["play_multi", "Table", "new_table", "MultiResult"]
 
@@ -44,8 +46,8 @@ Table = namedtuple("Table", "p0 p1 p2 ln in_game nxt min_cards out_cards place s
 MultiResult = namedtuple("MultiResult", "status cards tricks winner")
 
 _ONE = np.uint64(1)
-_TWO = np.uint64(2)
 _ZERO = np.uint64(0)
+_FAR = np.int64(2**62)  # beyond any play of a run
 _BRENT_FROM = 256  # the loop check starts at this trick (see the module docstring)
 
 
@@ -92,15 +94,12 @@ def _ring(ing, nxt, step):
 def _scan(h0, h1, h2, ln, nxt, base, m, empty_end):
     """A plain run from offset 0 of the play order at ``base``: the first event is card ``abest``
     of the seat at offset ``jbest`` (play ``abest * m + jbest``). Selects, fixed trip count."""
-    best = np.int64(1) << 62
+    best = _FAR
     abest = best
     jbest = 0
     for j in range(m):
         s = nxt[np.uint64(base + j)]
-        a = np.int64(cttz(h0[np.uint64(s)] | h1[np.uint64(s)] | h2[np.uint64(s)]))
-        lim = ln[np.uint64(s)] - 1 if empty_end else ln[np.uint64(s)]
-        lim = lim if lim > 0 else 0
-        a = a if a < lim else lim
+        a = plain_run(h0[np.uint64(s)], h1[np.uint64(s)], h2[np.uint64(s)], ln[np.uint64(s)], empty_end)
         e = a * m + j
         better = e < best
         best = e if better else best
@@ -112,16 +111,15 @@ def _scan(h0, h1, h2, ln, nxt, base, m, empty_end):
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _advance(h0, h1, h2, ln, nxt, base, m, abest, jbest):
     """Play the run found by `_scan`: offsets before ``jbest`` play ``abest + 1`` cards, the rest
-    ``abest`` (all of them, also for a run of no card: no branch; at most 53, so plain shifts).
+    ``abest`` (`hands_bits.run_share`; all of them, also for a run of no card: no branch).
     Returns the seat at ``jbest``."""
     turn = 0
     for j in range(m):
         s = nxt[np.uint64(base + j)]
-        c = np.uint64(abest + 1 if j < jbest else abest)
-        h0[np.uint64(s)] >>= c
-        h1[np.uint64(s)] >>= c
-        h2[np.uint64(s)] >>= c
-        ln[np.uint64(s)] -= np.int64(c)
+        u = np.uint64(s)
+        c = run_share(abest, j, jbest)
+        h0[u], h1[u], h2[u] = drop(h0[u], h1[u], h2[u], c)
+        ln[u] -= c
         turn = s if j == jbest else turn
     return turn
 
@@ -203,31 +201,22 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
                     k, turn = _plain_run(h0, h1, h2, ln, nxt, base, 6, empty_end)
                 else:
                     k, turn = _plain_run(h0, h1, h2, ln, nxt, base, m, empty_end)
-                if cards + k + 1 >= limit:
+                if cut_off(cards + k + 1, limit):
                     # (the hands are already advanced: the caller replays the game from its deal)
                     return MultiResult(FALLBACK, cards, tricks, -1)
                 L += k
                 cards += k
             elif not beg and not empty_end:
                 # the whole tribute in one step: the payer's first penalty card, run-out or payment
-                h = ln[np.uint64(turn)]
-                cp = np.int64(cttz(h0[np.uint64(turn)] | h1[np.uint64(turn)] | h2[np.uint64(turn)]))
+                u = np.uint64(turn)
+                h = ln[u]
+                cp = next_demand_at(h0[u], h1[u], h2[u], False)
                 if cp < owed:
-                    if cards + cp + 1 >= limit:
+                    if cut_off(cards + cp + 1, limit):
                         return MultiResult(FALLBACK, cards, tricks, -1)
-                    b = np.uint64(cp)
-                    v = card_at(h0[np.uint64(turn)], h1[np.uint64(turn)], h2[np.uint64(turn)], b)
-                    c1 = np.uint64(cp + 1)  # cp < owed <= 5: a plain shift
-                    h0[np.uint64(turn)] >>= c1
-                    h1[np.uint64(turn)] >>= c1
-                    h2[np.uint64(turn)] >>= c1
-                    ln[np.uint64(turn)] = h - cp - 1
-                    L += cp
-                    lb = np.uint64(L)
-                    q0 |= (v & _ONE) << lb
-                    q1 |= ((v >> _ONE) & _ONE) << lb
-                    q2 |= (v >> _TWO) << lb
-                    L += 1
+                    v, h0[u], h1[u], h2[u], q0, q1, q2 = lay_at(h0[u], h1[u], h2[u], cp, q0, q1, q2, L)
+                    ln[u] = h - cp - 1
+                    L += cp + 1
                     cards += cp + 1
                     claim = turn
                     owed = np.int64(v)
@@ -235,24 +224,19 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
                     turn = nxt[np.uint64(turn)]
                     continue
                 if h >= owed:
-                    if cards + owed >= limit:
+                    if cut_off(cards + owed, limit):
                         return MultiResult(FALLBACK, cards, tricks, -1)
-                    co = np.uint64(owed)  # a tribute, at most 5: a plain shift
-                    h0[np.uint64(turn)] >>= co
-                    h1[np.uint64(turn)] >>= co
-                    h2[np.uint64(turn)] >>= co
-                    ln[np.uint64(turn)] = h - owed
+                    h0[u], h1[u], h2[u], q0, q1, q2 = pay(h0[u], h1[u], h2[u], owed, q0, q1, q2, L, False)
+                    ln[u] = h - owed
                     L += owed
                     cards += owed
                     taker = claim
                     break
                 # runs out: plays its h cards, then cannot play (the one-card step below)
-                if cards + h >= limit:
+                if cut_off(cards + h, limit):
                     return MultiResult(FALLBACK, cards, tricks, -1)
-                h0[np.uint64(turn)] = _ZERO
-                h1[np.uint64(turn)] = _ZERO
-                h2[np.uint64(turn)] = _ZERO
-                ln[np.uint64(turn)] = 0
+                h0[u], h1[u], h2[u], q0, q1, q2 = pay(h0[u], h1[u], h2[u], h, q0, q1, q2, L, False)
+                ln[u] = 0
                 owed -= h
                 L += h
                 cards += h
@@ -267,14 +251,11 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
                 if lim < k:
                     k = lim
                 if k > 0:
-                    if cards + k + 1 >= limit:
+                    if cut_off(cards + k + 1, limit):
                         return MultiResult(FALLBACK, cards, tricks, -1)
-                    q0, q1, q2 = lay_paid(q0, q1, q2, h0[np.uint64(turn)], h1[np.uint64(turn)], h2[np.uint64(turn)], k,
-                                          L, beg)
-                    h0[np.uint64(turn)] = shr(h0[np.uint64(turn)], k)
-                    h1[np.uint64(turn)] = shr(h1[np.uint64(turn)], k)
-                    h2[np.uint64(turn)] = shr(h2[np.uint64(turn)], k)
-                    ln[np.uint64(turn)] = h - k
+                    u = np.uint64(turn)
+                    h0[u], h1[u], h2[u], q0, q1, q2 = pay(h0[u], h1[u], h2[u], k, q0, q1, q2, L, beg)
+                    ln[u] = h - k
                     owed -= k
                     L += k
                     cards += k
@@ -302,15 +283,9 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
                     break
                 turn = after
                 continue
-            v = top_card(h0[np.uint64(turn)], h1[np.uint64(turn)], h2[np.uint64(turn)])
-            h0[np.uint64(turn)] >>= _ONE
-            h1[np.uint64(turn)] >>= _ONE
-            h2[np.uint64(turn)] >>= _ONE
-            ln[np.uint64(turn)] -= 1
-            lb = np.uint64(L)
-            q0 |= (v & _ONE) << lb
-            q1 |= ((v >> _ONE) & _ONE) << lb
-            q2 |= (v >> _TWO) << lb
+            u = np.uint64(turn)
+            v, h0[u], h1[u], h2[u], q0, q1, q2 = lay_top(h0[u], h1[u], h2[u], q0, q1, q2, L)
+            ln[u] -= 1
             L += 1
             cards += 1
             played = turn
@@ -332,16 +307,13 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
                 if holder >= 0:
                     return _empty_win(holder, ing, outc, place, left, L, q0, q1, q2, h0, h1, h2, ln,
                                       minc, cards, tricks, limit)
-            if cards >= limit:
+            if cut_off(cards, limit):
                 return MultiResult(FALLBACK, cards, tricks, -1)
         # ---------------- the pile is taken: a trick boundary ----------------
-        if shuffle and L > 1:
-            q0, q1, q2 = scatter_planes(q0, q1, q2, L, stream)
-        sh = np.uint64(ln[np.uint64(taker)])
-        h0[np.uint64(taker)] |= q0 << sh
-        h1[np.uint64(taker)] |= q1 << sh
-        h2[np.uint64(taker)] |= q2 << sh
-        ln[np.uint64(taker)] += L
+        q0, q1, q2 = pile_as_taken(q0, q1, q2, L, shuffle, stream)
+        u = np.uint64(taker)
+        h0[u], h1[u], h2[u] = under(h0[u], h1[u], h2[u], ln[u], q0, q1, q2)
+        ln[u] += L
         tricks += 1
         k = 0
         m = left
@@ -366,7 +338,7 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
                 snap[0] = np.uint64(n)
                 lam = power
                 if left == 1:
-                    if cards > limit:
+                    if cut_off(cards, limit + 1):  # cut off only past the limit card's own consequences
                         return MultiResult(FALLBACK, cards, tricks, -1)
                     place[np.uint64(taker)] = 1
                     return MultiResult(DONE, cards, tricks, taker)
@@ -377,12 +349,13 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
             # Brent on the seats still in; a player going out restarts it (lam = power above): a
             # state with fewer players never repeats one with more
             m = left
-            diff = snap[0] ^ np.uint64(leader)
+            diff = np.uint64(snap[0] != np.uint64(leader))
             for j in range(m):
                 s = nxt[np.uint64(n + j)]
                 i4 = np.uint64(1 + 4 * s)
-                diff |= ((snap[i4] ^ np.uint64(ln[np.uint64(s)])) | (snap[i4 + _ONE] ^ h0[np.uint64(s)])
-                         | (snap[i4 + _TWO] ^ h1[np.uint64(s)]) | (snap[i4 + np.uint64(3)] ^ h2[np.uint64(s)]))
+                diff |= (np.uint64(snap[i4] != np.uint64(ln[np.uint64(s)]))
+                         | planes_differ(snap[i4 + _ONE], snap[i4 + np.uint64(2)], snap[i4 + np.uint64(3)],
+                                         h0[np.uint64(s)], h1[np.uint64(s)], h2[np.uint64(s)]))
             if diff == _ZERO:
                 return MultiResult(FALLBACK, cards, tricks, -1)
             if snapshot_due(power, lam):
@@ -392,7 +365,7 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
                     i4 = np.uint64(1 + 4 * s)
                     snap[i4] = np.uint64(ln[np.uint64(s)])
                     snap[i4 + _ONE] = h0[np.uint64(s)]
-                    snap[i4 + _TWO] = h1[np.uint64(s)]
+                    snap[i4 + np.uint64(2)] = h1[np.uint64(s)]
                     snap[i4 + np.uint64(3)] = h2[np.uint64(s)]
                 power, lam = widen(power)
             lam += 1
@@ -401,7 +374,7 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
             if holder >= 0:
                 return _empty_win(holder, ing, outc, place, left, 0, _ZERO, _ZERO, _ZERO, h0, h1, h2, ln,
                                   minc, cards, tricks, limit)
-        if cards >= limit:
+        if cut_off(cards, limit):
             return MultiResult(FALLBACK, cards, tricks, -1)
         if left == 2:
             # two players left (most of the late game): the rest of it in the register loop of
@@ -456,14 +429,11 @@ def _sole_holder(ln):
 @njit(nogil=True, cache=True, _nrt=False)
 def _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place, cards, tricks, limit):
     """The last player in wins and takes the pile (a trick if it holds any card)."""
-    # a win decided by the consequences of the limit card itself stands (RULES.md)
-    if cards > limit:
+    # a win decided by the consequences of the limit card itself stands (RULES.md): cut off only past them
+    if cut_off(cards, limit + 1):
         return MultiResult(FALLBACK, cards, tricks, -1)
     if L > 0:
-        sh = np.uint64(ln[w])
-        h0[w] |= q0 << sh
-        h1[w] |= q1 << sh
-        h2[w] |= q2 << sh
+        h0[w], h1[w], h2[w] = under(h0[w], h1[w], h2[w], ln[w], q0, q1, q2)
         ln[w] += L
         tricks += 1
         for s in range(ln.shape[0]):

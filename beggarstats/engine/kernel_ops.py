@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core.extending import intrinsic
 
 from .kernel_cache import install as _install_kernel_cache
 
-__all__ = ["cttz", "popcount", "shr"]
-
-_ZERO = np.uint64(0)
-
+__all__ = ["cttz", "popcount"]
 
 _install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
@@ -37,9 +33,3 @@ def popcount(typingctx, x):
         return builder.ctpop(args[0])
 
     return sig, codegen
-
-
-@njit(nogil=True, cache=True, inline="always")
-def shr(x, k):
-    """x >> k for uint64 x, also for k >= 64 (which LLVM leaves undefined)."""
-    return x >> np.uint64(k) if k < 64 else _ZERO
