@@ -616,7 +616,7 @@ def test_the_rule_table_names_real_code():
 
     listed = set()
     options = set()
-    for rule, _, option, ref, kernel in _rule_table():
+    for rule, _, option, ref, kernel, _places in _rule_table():  # places: tests/test_rule_places.py
         options.update(_names(option))
         for name in _names(ref):
             assert callable(getattr(reference._Game, name, None)), (rule, name)
