@@ -214,3 +214,52 @@ def test_the_half_deck_file_agrees_with_a_re_census_of_ranks_in_its_middle():
             assert kept[rank] == cards
     r = int(on_file.longest["game"][0])
     assert play_ranks(rules, r, r + 1)["cards"][0] == on_file.longest["cards"][0]
+
+
+def test_build_atlas_runs_the_smallest_missing_census_first_and_records_the_large_ones(tmp_path, monkeypatch, capsys):
+    """`build_atlas` on a stand-in atlas: the censuses not on file run in order of deal count, the table
+    keeps the order of ATLAS_DECKS, a file already there is not recomputed, and each census of at least
+    RECORDED_DEALS deals gets a runtimes.csv row (wall and CPU seconds, jobs, machine 'shared')."""
+    import beggarstats.report.atlas as atlas
+
+    decks = ((3, (2, 1, 1, 1, 1), "trick"), (2, (1, 1, 1, 1, 1), "trick"), (2, (3, 1, 1, 0, 0), "trick"))
+    monkeypatch.setattr(atlas, "ATLAS_DECKS", decks)
+    monkeypatch.setattr(atlas, "RECORDED_DEALS", 100)
+    census(atlas_rules(*decks[2]), n_jobs=1).save(census_file(*decks[2], root=tmp_path))
+    atlas.build_atlas(tmp_path, n_jobs=1)
+    ran = [line.split(":")[0] for line in capsys.readouterr().err.splitlines() if line.endswith("s CPU")]
+    assert ran == ["2p-1-1-1-1-1.json", "3p-2-1-1-1-1.json"]  # 120 deals before 360; the file on disk kept
+    assert [bs.n_deals(atlas_rules(*d)) for d in decks] == [360, 120, 20]
+    table = pd.read_csv(tmp_path / "atlas.csv")
+    assert list(zip(table["players"], table["numbers"])) == [(3, 2), (2, 1), (2, 3)]
+    runtimes = pd.read_csv(tmp_path / "runtimes.csv")
+    assert list(runtimes.columns) == list(atlas.RUNTIME_COLUMNS)
+    assert runtimes["file"].tolist() == ran and runtimes["deals"].tolist() == [120, 360]
+    assert (runtimes["machine"] == "shared").all() and (runtimes["jobs"] == 1).all()
+    assert (runtimes["wall_seconds"] >= 0).all() and (runtimes["cpu_seconds"] >= 0).all()
+    assert not list(tmp_path.glob(".store-*"))  # each census's store is removed once its file is written
+    with pytest.raises(ValueError, match="machine"):
+        atlas.record_runtime(dict(runtimes.iloc[0], machine="idle"), tmp_path)
+    atlas.record_runtime(dict(runtimes.iloc[0], machine="quiet", wall_seconds=1.5), tmp_path)
+    atlas.record_runtime(dict(runtimes.iloc[0], machine="quiet", wall_seconds=2.5), tmp_path)  # replaces its row
+    again = pd.read_csv(tmp_path / "runtimes.csv")
+    assert again[again["machine"] == "quiet"]["wall_seconds"].tolist() == [2.5] and len(again) == 3
+
+
+def test_runtimes_cover_every_large_census_of_the_atlas():
+    """data/census/runtimes.csv: a row for every census of the atlas with at least 10^8 deals, its deal
+    count the census's, and the half deck both on the shared machine and on a quiet one."""
+    from beggarstats.report.atlas import RUNTIME_COLUMNS
+
+    runtimes = pd.read_csv(ATLAS_DIR / "runtimes.csv")
+    assert list(runtimes.columns) == list(RUNTIME_COLUMNS)
+    assert not runtimes.duplicated(["file", "machine"]).any()
+    large = {census_file(*d).name: bs.n_deals(atlas_rules(*d)) for d in ATLAS_DECKS
+             if bs.n_deals(atlas_rules(*d)) >= 10**8}
+    assert set(large) <= set(runtimes["file"])
+    for r in runtimes.itertuples():
+        assert r.file in {census_file(*d).name for d in ATLAS_DECKS}
+        assert r.deals == bs.n_deals(atlas_rules(*ATLAS_DECKS[[census_file(*d).name for d in ATLAS_DECKS].index(r.file)]))
+        assert 0 < r.cpu_seconds <= r.jobs * r.wall_seconds * 1.05 and r.machine in ("quiet", "shared")
+    half = runtimes[runtimes["file"] == "2p-18-2-2-2-2.json"]
+    assert sorted(half["machine"]) == ["quiet", "shared"]
