@@ -35,11 +35,14 @@ from beggarstats.run.summary import load_summary
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 26
+HOUR_NODES = 10**6  # states per extended deal in the long run: every ancestor tree measured was smaller
 
 
-def runs(seconds: float, short: float):
+def runs(seconds: float, short: float, hour: float = 7200.0, wall: float | None = None):
     """(name, keyword arguments of search_long) of every run, in order."""
-    out = [("p2-random", dict(seed=SEED, seconds=seconds, strategy="random")),
+    out = [("p2-hour", dict(seed=SEED, seconds=hour, wall_seconds=wall, strategy="backward", min_cards=3000,
+                            nodes=HOUR_NODES, n_jobs=2)),
+           ("p2-random", dict(seed=SEED, seconds=seconds, strategy="random")),
            ("p2-backward", dict(seed=SEED, seconds=seconds, strategy="backward", min_cards=3600, nodes=50_000))]
     for p in range(2, 7):
         out.append((f"p{p}-committed", dict(summary=load_summary(ROOT / f"data/summary-p{p}.json"),
@@ -53,6 +56,9 @@ def runs(seconds: float, short: float):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=180.0, help="CPU seconds of each two-player search")
+    ap.add_argument("--hour", type=float, default=7200.0, help="CPU seconds of the long two-player search "
+                    "(both cores: 7,200 is one hour)")
+    ap.add_argument("--wall", type=float, default=None, help="wall-clock seconds the long search may take at most")
     ap.add_argument("--short", type=float, default=60.0, help="CPU seconds of each 3-6 player search")
     ap.add_argument("--out", type=Path, default=None, help="directory for longest.csv and runs.json")
     ap.add_argument("--only", nargs="*", help="run only these (names as printed)")
@@ -92,7 +98,7 @@ def main(argv=None) -> int:
         frames[0] = frames[0][frames[0]["run"].isin(figures)]
     for p in (2, 3):  # the kernels compiled or loaded, outside any budget
         bs.search_long(bs.Rules(players=p), seed=0, deals=1000, strategy="random")
-    for name, kw in runs(args.seconds, args.short):
+    for name, kw in runs(args.seconds, args.short, args.hour, args.wall):
         if args.only and name not in args.only:
             continue
         cpu0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
@@ -108,7 +114,8 @@ def main(argv=None) -> int:
                "longest": int(wins["cards"].max()), "longest_deal": str(wins["deal"].iloc[0]),
                "longest_cpu_seconds": float(wins["cpu_seconds"].iloc[0]), "loops": int((df["outcome"] == "loop").sum()),
                "cpu_seconds": round(cpu, 1), "wall_seconds": round(time.perf_counter() - wall0, 1),
-               "stopped": a["stopped"]}
+               "stopped": a["stopped"], "random_longest": int(a["random_longest"]),
+               "random_longest_game": int(a["random_longest_game"]), "n_jobs": int(kw.get("n_jobs", 1))}
         figures[name] = row
         frames = [f[f["run"] != name] for f in frames] + [df.assign(run=name)]
         if args.out is not None:
