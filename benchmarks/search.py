@@ -27,6 +27,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 import beggarstats as bs
@@ -40,13 +41,13 @@ HOUR_NODES = 10**6  # states per extended deal in the long run: every ancestor t
 
 def runs(seconds: float, short: float, hour: float = 7200.0, wall: float | None = None):
     """(name, keyword arguments of search_long) of every run, in order."""
-    out = [("p2-hour", dict(seed=SEED, seconds=hour, wall_seconds=wall, strategy="backward", min_cards=3000,
-                            nodes=HOUR_NODES, n_jobs=2)),
-           ("p2-random", dict(seed=SEED, seconds=seconds, strategy="random")),
-           ("p2-backward", dict(seed=SEED, seconds=seconds, strategy="backward", min_cards=3600, nodes=50_000))]
+    out = [("p2-random", dict(seed=SEED, seconds=seconds, strategy="random")),
+           ("p2-backward", dict(seed=SEED, seconds=seconds, strategy="backward", min_cards=3600, nodes=50_000)),
+           ("p2-hour", dict(seed=SEED, seconds=hour, wall_seconds=wall, strategy="backward", min_cards=3000,
+                            nodes=HOUR_NODES, n_jobs=2))]
     for p in range(2, 7):
         out.append((f"p{p}-committed", dict(summary=load_summary(ROOT / f"data/summary-p{p}.json"),
-                                              min_cards=1, nodes=20_000)))
+                                              min_cards=1, nodes=HOUR_NODES)))
     for p in range(3, 7):
         out.append((f"p{p}-backward", dict(rules=bs.Rules(players=p), seed=SEED, seconds=short,
                                            strategy="backward", min_cards=3000, nodes=20_000)))
@@ -78,8 +79,10 @@ def main(argv=None) -> int:
     if args.merge:
         figures = {}
         frames = []
-        for d in args.merge:
-            figures.update(json.loads((d / "runs.json").read_text()))
+        for d in args.merge:  # a run measured again in a later directory replaces the earlier one
+            mine = json.loads((d / "runs.json").read_text())
+            figures.update(mine)
+            frames = [f[~f["run"].isin(mine)] for f in frames]
             frames.append(pd.read_csv(d / "longest.csv", keep_default_na=False, na_values=[""]))
         order = [name for name, _ in runs(0, 0) if name in figures]
         figures = {name: figures[name] for name in order}
@@ -159,7 +162,11 @@ def markdown(figures: dict) -> str:
              "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"]
     for r in figures.values():
         src = ("the committed run (seed 2026)" if r["from"] == "committed summary"
-               else f"seed {r['seed']}, a budget of {r['seconds_budget']:g} CPU s")
+               else f"seed {r['seed']}, a budget of {r['seconds_budget']:,g} CPU s")
+        if r.get("n_jobs", 1) > 1:
+            src += f" on {r['n_jobs']} threads"
+        if r["stopped"] == "wall":
+            src += f", stopped by the wall clock after {r['cpu_seconds']:,.0f} CPU s"
         e = _expected(r)
         lines.append(f"| {r['players']} | {r['strategy']} | {src} | {r['deals']:,} | {r['states']:,} | {r['longest']:,} "
                      f"| {e['mean']:,.0f} [{e['low']:,.0f}, {e['high']:,.0f}] | {r['longest_cpu_seconds']:.1f} "
@@ -211,6 +218,72 @@ def prose(figures: dict) -> str:
     return " ".join(out)
 
 
+TARGET = 5500  # the issue's target: a deal this long in one hour on this machine
+
+
+def deals_for(longest: float, k: float = 1.0) -> float:
+    """Random deals whose expected longest (the Gumbel mean of `expected_longest`) is ``longest``,
+    when each deal counts as ``k`` (the backward search's factor K)."""
+    lo, hi = 0.0, 40.0  # log10 of the deals, bisected: the mean grows with them
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if expected_longest(_summary(2), 10**mid * k).iloc[0]["mean"] < longest:
+            lo = mid
+        else:
+            hi = mid
+    return 10**lo
+
+
+def hour_prose(figures: dict, gains: dict | None) -> str:
+    """The paragraph on the long two-player run (``p2-hour``), against the target."""
+    r = figures.get("p2-hour")
+    if r is None:
+        return ""
+    e = _expected(r)
+    out = [f"The long run (seed {r['seed']}, {r['n_jobs']} threads, every random deal of at least "
+           f"{r['min_cards']:,} cards run back through its whole ancestor tree) played {r['deals']:,} random deals in "
+           f"{r['cpu_seconds']:,.0f} CPU seconds ({r['wall_seconds']:,.0f} s of wall time on the shared machine"
+           + (", where it was stopped by the wall clock before its budget of "
+              f"{r['seconds_budget']:,.0f} CPU seconds was spent" if r["stopped"] == "wall" else "") + "). "
+           f"Its random deals alone reached {r['random_longest']:,} cards (random deal {r['random_longest_game']:,}; "
+           f"{e['mean']:,.0f} [{e['low']:,.0f}, {e['high']:,.0f}] expected of that many); run backwards, "
+           f"{r['extended']:,} of them ({r['states']:,} states) gave {r['longest']:,} cards, found after "
+           f"{r['longest_cpu_seconds']:,.0f} CPU seconds."]
+    if gains is not None:
+        k = gains["K"]
+        eb = expected_longest(_summary(2), r["deals"] * k).iloc[0]
+        out.append(f"With the measured factor K = {k:.1f} the backward search of that many deals expects "
+                   f"{eb['mean']:,.0f} [{eb['low']:,.0f}, {eb['high']:,.0f}].")
+    reached = r["longest"] >= TARGET
+    out.append(f"The target of {TARGET:,} cards was {'reached' if reached else 'not reached'}.")
+    return " ".join(out)
+
+
+def gains_prose(g: dict, figures: dict) -> str:
+    """The paragraph on the law of the gain (data/search/gains.json, benchmarks/search_gains.py)."""
+    q, k = g["gain_quantiles"], g["K"]
+    b = -np.log1p(-g["rate"])
+    rnd = figures["p2-random"]
+    hour = rnd["deals"] / rnd["cpu_seconds"] * 7200  # one hour on both cores at the random search's speed
+    e0, e1 = expected_longest(_summary(2), hour).iloc[0], expected_longest(_summary(2), hour * k).iloc[0]
+    need_r, need_b, need_lo = deals_for(TARGET), deals_for(TARGET, k), deals_for(TARGET, g["K_high"])
+    return (f"The first {g['deals']:,} random deals of seed {g['seed']} hold {g['games']:,} games of at least "
+            f"{g['min_cards']:,} cards. Each was run back through its whole ancestor tree (median "
+            f"{g['states_median']:,.0f} states, at most {g['states_max']:,}; {g['overflow']} stopped by the stack), "
+            f"in {g['backward_cpu_seconds']:,.0f} CPU seconds against {g['random_cpu_seconds']:,.0f} for playing the "
+            f"deals. {g['share_longer']:.0%} of them gained: the gain in cards has median {q['0.5']:,.0f}, 90th "
+            f"percentile {q['0.9']:,.0f}, 99th {q['0.99']:,.0f} and maximum {q['1.0']:,.0f}; Spearman's rho of gain "
+            f"and length is {g['spearman']:.3f} (p = {g['spearman_p']:.2g}). "
+            f"Weighted by the tail (a card more is rarer by a factor e^b, b = -ln(1 - {g['rate']:.6f})), a game run "
+            f"backwards is worth K = E[e^(b gain)] = {k:.1f} [{g['K_low']:.1f}, {g['K_high']:.1f}] random deals "
+            f"(95% BCa bootstrap over the games), {np.log(k) / b:,.0f} cards on the longest if the gain does not "
+            f"depend on the length. One hour on both cores at the random search's speed ({hour:.2e} deals) then "
+            f"expects {e0['mean']:,.0f} [{e0['low']:,.0f}, {e0['high']:,.0f}] cards by random search and "
+            f"{e1['mean']:,.0f} [{e1['low']:,.0f}, {e1['high']:,.0f}] run backwards. An expected longest of "
+            f"{TARGET:,} cards takes {need_r:.1e} random deals, or {need_b:.1e} run backwards ({need_lo:.1e} at the "
+            f"top of K's interval): {need_b / hour:.0f} hours on both cores.")
+
+
 def _committed_longest() -> int:
     return int(_summary(2).longest["cards"][0])
 
@@ -229,7 +302,12 @@ def blocks(out: Path) -> dict:
     """The generated blocks of docs/search.md from the data in ``out``."""
     figures = json.loads((out / "runs.json").read_text())
     deals = pd.read_csv(out / "longest.csv", keep_default_na=False, na_values=[""])
-    return {"runs": markdown(figures), "known": longest_known(figures, deals), "two": prose(figures)}
+    gains = json.loads((out / "gains.json").read_text()) if (out / "gains.json").exists() else None
+    got = {"runs": markdown(figures), "known": longest_known(figures, deals), "two": prose(figures),
+           "hour": hour_prose(figures, gains)}
+    if gains is not None:
+        got["gains"] = gains_prose(gains, figures)
+    return got
 
 
 if __name__ == "__main__":

@@ -183,6 +183,24 @@ def test_a_cpu_budget_stops_the_search():
     assert df.attrs["stopped"] == "seconds" and df.attrs["deals"] == 0 and len(df) == 0
 
 
+def test_a_wall_clock_budget_stops_the_search():
+    df = bs.search_long(seed=1, seconds=100.0, wall_seconds=1e-9, strategy="backward")
+    assert df.attrs["stopped"] == "wall" and df.attrs["deals"] == 0 and len(df) == 0
+    with pytest.raises(ValueError, match="`wall_seconds`"):
+        bs.search_long(seed=1, deals=10, wall_seconds=0)
+
+
+def test_the_random_deals_own_longest_is_reported():
+    kw = dict(seed=5, deals=20_000, top=2)
+    back = bs.search_long(strategy="backward", min_cards=1800, nodes=10**5, **kw)
+    rnd = bs.search_long(strategy="random", **kw)
+    assert (back.attrs["random_longest"], back.attrs["random_longest_game"]) == (rnd["cards"].iloc[0],
+                                                                                rnd["game"].iloc[0])
+    # the whole ancestor trees: more states than a small budget, and at least as long a deal
+    small = bs.search_long(strategy="backward", min_cards=1800, nodes=300, **kw)
+    assert back.attrs["states"] > small.attrs["states"] and back["cards"].iloc[0] >= small["cards"].iloc[0]
+
+
 @pytest.mark.parametrize("kw, words", [
     (dict(), "seed"),
     (dict(seed=1), "budget"),

@@ -8,7 +8,8 @@ CPU-time budget (``seconds``) on top:
 * ``'backward'``: the same random deals, and every one that lasts at least ``min_cards`` cards is
   *extended backwards*. Each trick-boundary state of its game is an uneven deal; the states one
   trick before it are found by running the trick backwards (`engine.backward.predecessors`), and
-  so on, depth first, for up to ``nodes`` states per deal. A state whose hand sizes are those of
+  so on, depth first, for up to ``nodes`` states per deal (compiled: `engine.backward_kernel`, the
+  same states in the same order). A state whose hand sizes are those of
   the round deal is a standard deal (seats turned so that its leader is seat 0) whose game runs
   into the long one: it lasts the cards played back to it plus what the long game had left. A
   game forgets any change within one pass through the hands (issue #26: swapping two cards of a
@@ -59,7 +60,7 @@ def _check_seconds(seconds, name="seconds"):
 
 
 def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="backward", min_cards=3000,
-                nodes=20_000, top=10, n_jobs=1, progress=False, summary=None, wall_seconds=None) -> pd.DataFrame:
+                nodes=1_000_000, top=10, n_jobs=1, progress=False, summary=None, wall_seconds=None) -> pd.DataFrame:
     """Search for long deals; return the longest found, each replayable with `beggarstats.play`.
 
     Parameters
@@ -76,7 +77,7 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
         ``seconds`` allows (the result's ``attrs['deals']`` then says how many, to reproduce it).
     seconds : float, optional
         CPU-time budget in seconds (this process, its threads included), checked between rounds of
-        `ROUND` deals and every few hundred states: the search stops once it is spent. At least
+        `ROUND` deals and between groups of ``n_jobs`` extended deals: the search stops once it is spent. At least
         one of ``deals`` and ``seconds`` must be given.
     wall_seconds : float, optional
         A wall-clock budget as well, checked at the same places (a shared machine: the CPU budget
@@ -85,11 +86,13 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
     min_cards : int
         ``'backward'``: the random deals lasting at least this many cards are extended backwards.
     nodes : int
-        ``'backward'``: states examined backwards per extended deal.
+        ``'backward'``: states examined backwards per extended deal (the default is more than the whole
+        ancestor tree of every long two-player game measured: docs/search.md).
     top : int
         Longest deals returned (loops met are returned as well, whatever their length).
     n_jobs : int
-        Workers for the random deals (threads); the backward search runs in this thread.
+        Workers (threads) for the random deals, and for the long games run backwards, each on its
+        own (the kernel releases the GIL): the result does not depend on it.
     progress : {False, True, 'notebook'}
         A progress bar over the random deals.
     summary : Summary, optional
