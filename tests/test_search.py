@@ -178,6 +178,19 @@ def test_backward_search_lengthens_the_longest_committed_deal():
     assert bs.play(best["deal"]).cards == 4845 > 4481
 
 
+def test_whole_trees_from_every_game_of_a_summary():
+    # min_cards=1: all 20 longest games of the summary run back, through their whole ancestor trees,
+    # which hold the deal a budget of 4,000 states found (above), so at least as long a deal
+    df = bs.search_long(summary=load_summary(DATA / "summary-p2.json"), min_cards=1, nodes=10**6, top=20)
+    assert df.attrs["extended"] == 20 and len(df) == 20
+    assert df["cards"].iloc[0] >= 4845 and (df["cards"] >= df["game"].map(_summary_cards())).all()
+
+
+def _summary_cards():
+    s = load_summary(DATA / "summary-p2.json")
+    return dict(zip(s.longest["game"].tolist(), s.longest["cards"].tolist()))
+
+
 def test_a_cpu_budget_stops_the_search():
     df = bs.search_long(seed=1, seconds=1e-9, strategy="random")
     assert df.attrs["stopped"] == "seconds" and df.attrs["deals"] == 0 and len(df) == 0

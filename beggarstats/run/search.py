@@ -210,10 +210,12 @@ class _Search:
         return max(self.top, 256) if self.strategy == "random" else max(self.top, TOP_EXTENDED)
 
     def from_summary(self, s, n_jobs=1):
-        self._round(s, n_jobs)
+        self._round(s, n_jobs, own=False)
         self._prune()
 
-    def _round(self, s, n_jobs):
+    def _round(self, s, n_jobs, own=True):
+        """Keep the longest games of round ``s`` and extend those of ``min_cards`` or more (``own``: a
+        round of this search, which must have kept all of them; else a summary's longest)."""
         for k in range(len(s.loops["game"])):
             g = int(s.loops["game"][k])
             self._keep(self._random_hands(g), "random", f"random deal {g} of seed {self.seed} (a loop)", g, 0, 0,
@@ -231,7 +233,7 @@ class _Search:
             self._keep(hands, "random", f"random deal {g} of seed {self.seed}", g, 0, 0, cards)
             if extend:
                 todo.append((g, hands, cards))
-        if (self.strategy == "backward" and len(longest["game"]) == s.top and s.top < s.outcomes[0]
+        if (own and self.strategy == "backward" and len(longest["game"]) == s.top and s.top < s.outcomes[0]
                 and int(longest["cards"][-1]) >= self.min_cards):
             raise RuntimeError(f"more than {s.top} games of a round last {self.min_cards} cards or more: "
                                f"raise `min_cards`")
