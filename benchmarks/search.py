@@ -32,6 +32,7 @@ import pandas as pd
 
 import beggarstats as bs
 from beggarstats.analysis.longest import expected_longest
+from beggarstats.analysis.summaries import tail_rate
 from beggarstats.run.summary import load_summary
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -280,10 +281,20 @@ def gains_prose(g: dict, figures: dict) -> str:
             f"backwards is worth K = E[e^(b gain)] = {k:.1f} [{g['K_low']:.1f}, {g['K_high']:.1f}] random deals "
             f"(95% BCa bootstrap over the games), {np.log(k) / b:,.0f} cards on the longest if the gain does not "
             f"depend on the length. One hour on both cores at the random search's speed ({hour:.2e} deals) then "
-            f"expects {e0['mean']:,.0f} [{e0['low']:,.0f}, {e0['high']:,.0f}] cards by random search and "
+            f"expects {e0['mean']:,.0f} [{e0['low']:,.0f}, {e0['high']:,.0f}] cards by random search (in brackets the "
+            f"5% and 95% points of the longest) and "
             f"{e1['mean']:,.0f} [{e1['low']:,.0f}, {e1['high']:,.0f}] run backwards. An expected longest of "
             f"{TARGET:,} cards takes {need_r:.1e} random deals, or {need_b:.1e} run backwards ({need_lo:.1e} at the "
-            f"top of K's interval): {need_b / hour:.1f} hours on both cores at that speed.")
+            f"top of K's interval): {need_b / hour:.1f} hours on both cores at that speed. The chance that one hour "
+            f"reaches it is {reach(hour):.1%} by random search and {reach(hour * k):.0%} "
+            f"[{reach(hour * g['K_low']):.0%}, {reach(hour * g['K_high']):.0%}] run backwards.")
+
+
+def reach(deals: float, length: float = TARGET) -> float:
+    """P(the longest of ``deals`` random deals >= ``length``) by the committed two-player tail:
+    1 - exp(-deals S(u) (1 - p)^(length - u)) (`analysis.longest`'s model)."""
+    t = tail_rate(_summary(2), start=0.99).iloc[0]
+    return float(-np.expm1(-deals * t["survival_at_threshold"] * (1 - t["rate"]) ** (length - t["threshold"])))
 
 
 def _committed_longest() -> int:
