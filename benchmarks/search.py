@@ -212,7 +212,7 @@ def prose(figures: dict) -> str:
     if com is not None:
         out.append(f"From the longest {com['extended']:,} deals of the committed run of {com['deals']:,} deals (its "
                    f"longest {_committed_longest():,} cards), the backward search found {com['longest']:,} cards "
-                   f"in {com['cpu_seconds']:.0f} CPU seconds.")
+                   f"in {com['cpu_seconds']:.1f} CPU seconds.")
     if rnd is not None:
         hour = expected_longest(_summary(2), [rate * 3600, rate * 7200])
         out.append(f"At the random search's speed one CPU hour expects {hour['mean'][0]:,.0f} [{hour['low'][0]:,.0f}, "
@@ -224,17 +224,18 @@ def prose(figures: dict) -> str:
 TARGET = 5500  # the issue's target: a deal this long in one hour on this machine
 
 
+@functools.lru_cache(maxsize=None)
+def _tail():
+    t = tail_rate(_summary(2), start=0.99).iloc[0]
+    return float(t["threshold"]), float(t["survival_at_threshold"]), float(t["rate"])
+
+
 def deals_for(longest: float, k: float = 1.0) -> float:
-    """Random deals whose expected longest (the Gumbel mean of `expected_longest`) is ``longest``,
-    when each deal counts as ``k`` (the backward search's factor K)."""
-    lo, hi = 0.0, 40.0  # log10 of the deals, bisected: the mean grows with them
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if expected_longest(_summary(2), 10**mid * k).iloc[0]["mean"] < longest:
-            lo = mid
-        else:
-            hi = mid
-    return 10**lo
+    """Random deals whose expected longest (the Gumbel mean of `expected_longest`: u + (ln(n S(u)) +
+    Euler's gamma) / b) is ``longest``, when each deal counts as ``k`` (the backward search's K)."""
+    u, s_u, p = _tail()
+    b = -np.log1p(-p)
+    return float(np.exp(b * (longest - u) - np.euler_gamma) / (s_u * k))
 
 
 def hour_prose(figures: dict, gains: dict | None) -> str:
@@ -293,8 +294,8 @@ def gains_prose(g: dict, figures: dict) -> str:
 def reach(deals: float, length: float = TARGET) -> float:
     """P(the longest of ``deals`` random deals >= ``length``) by the committed two-player tail:
     1 - exp(-deals S(u) (1 - p)^(length - u)) (`analysis.longest`'s model)."""
-    t = tail_rate(_summary(2), start=0.99).iloc[0]
-    return float(-np.expm1(-deals * t["survival_at_threshold"] * (1 - t["rate"]) ** (length - t["threshold"])))
+    u, s_u, p = _tail()
+    return float(-np.expm1(-deals * s_u * (1 - p) ** (length - u)))
 
 
 def _committed_longest() -> int:
