@@ -23,16 +23,13 @@ __all__ = ["ATLAS_DIR", "ATLAS_DECKS", "FIGURE_DECKS", "RUNTIME_COLUMNS", "RECOR
 ATLAS_DIR = Path(__file__).resolve().parents[2] / "data" / "census"
 
 # (players, deck counts, end). Three and four players: one of each penalty card up to 60 number cards
-# (64 cards, the census kernels' limit; 15,249,024 deals), two of each up to 12 (317,444,400 deals).
-# Left of the family up to about 10^9 deals: two of each with 13 and 14 number cards (512,794,800 and
-# 805,820,400 deals), for 3 and 4 players: about 35 CPU-minutes at the rates in runtimes.csv, which did
-# not fit this session on the shared machine. Extend the range below to 15 and run
-# `python -m beggarstats.report.atlas --jobs 2` to add them (the smallest first).
+# (64 cards, the census kernels' limit; 15,249,024 deals), two of each up to 14 (805,820,400 deals): with
+# 15 number cards two of each has 1,235,591,280 deals, past the family's bound of about 10^9 deals.
 ATLAS_DECKS = tuple(
     [(2, (k, 1, 1, 1, 1), "trick") for k in range(0, 25)]
-    + [(2, (k, 2, 2, 2, 2), "trick") for k in range(2, 13)]
+    + [(2, (k, 2, 2, 2, 2), "trick") for k in range(2, 15)]
     + [(p, (k, 1, 1, 1, 1), "trick") for p in (3, 4) for k in range(0, 61)]
-    + [(p, (k, 2, 2, 2, 2), "trick") for p in (3, 4) for k in range(2, 13)]
+    + [(p, (k, 2, 2, 2, 2), "trick") for p in (3, 4) for k in range(2, 15)]
     + [(2, (14, 2, 2, 2, 0), "trick"), (2, (14, 2, 2, 2, 0), "empty")]
     + [(2, (18, 2, 2, 2, 2), "trick")]  # the standard half deck: 3,936,933,000 deals
 )
