@@ -40,9 +40,9 @@ ABSORBED = -1  # the ``to`` of a transition in which the game ended
 MAX_STATES = 25_000  # four players with a standard deck; five (about 2.7e5 states) are refused
 # what a transition costs, for `chain_cost`: CPU seconds per card played by `uneven_steps`, measured on
 # the four-player chain (data/tail/results-players.json: its CPU time over its cards; tests check it),
-# and bytes per cell while the cells are gathered (four int64 columns and np.unique's copies)
-CPU_PER_CARD = 6e-8
-BYTES_PER_CELL = 96
+# and bytes per cell: the peak memory of measuring it over its cells (the interpreter and kernels included)
+CPU_PER_CARD = 1.1e-7
+BYTES_PER_CELL = 200
 
 
 def state_codes(counts, base: int) -> np.ndarray:

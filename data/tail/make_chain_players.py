@@ -4,12 +4,13 @@ game seen) for 3-6 players (`beggarstats.analysis.chain_players`), quoted by doc
 notebooks/09_the_tail.
 
 The chains (`beggarstats.run.tail_chain.chain_cells`, seed 2026, the deals per state and horizons of
-CHAINS below) hold millions of cells: they are written to CELLS (not committed, about 20 bytes a
-cell), and results-players.json keeps their sha256 and the cells of a few states, which
-tests/test_chain_players.py measures again.
+CHAINS below) hold millions of cells: they are written to CELLS (default data/tail/cells-players/,
+not committed: about 2 bytes a cell compressed, 7 MB for four players), and results-players.json keeps
+their sha256 and the cells of a few states, which tests/test_chain_players.py measures again.
 
     python data/tail/make_chain_players.py [CELLS]            # measure and write everything
     python data/tail/make_chain_players.py [CELLS] --results  # only the json, from the cells in CELLS
+    python data/tail/make_chain_players.py --refused          # only the cost of five and six players
 """
 
 import hashlib
@@ -56,7 +57,17 @@ def digest(cells) -> dict:
                 states=keep)
 
 
+def refused() -> dict:
+    """What five and six players would cost at the four-player chain's deals per state and horizon."""
+    return {str(p): chain_cost(bs.Rules(players=p), n_deals=CHAINS[4][0], horizon=CHAINS[4][1][0]) for p in (5, 6)}
+
+
 def main(argv):
+    if "--refused" in argv:  # only the cost of five and six players (after a change of run.tail_chain's constants)
+        results = json.loads((HERE / "results-players.json").read_text())
+        results["refused"] = refused()
+        write_text(HERE / "results-players.json", json.dumps(results, indent=1) + "\n", what="tail-chain results")
+        return
     folder = Path(next((a for a in argv if not a.startswith("--")), HERE / "cells-players"))
     folder.mkdir(parents=True, exist_ok=True)
     chains, cpu, wall, digests, rss = {}, {}, {}, {}, {}
@@ -100,8 +111,7 @@ def main(argv):
         chain = TailChain.from_cells(chain_cells(census.rules, seed=SEED, n_deals=n, horizon=h, n_jobs=-1))
         results["census"][deck] = dict(horizon=h, n_deals=n, states=chain.n_states,
                                        checks=census_check(chain, census, lengths))
-    results["refused"] = {str(p): chain_cost(bs.Rules(players=p), n_deals=CHAINS[4][0], horizon=CHAINS[4][1][0])
-                          for p in (5, 6)}
+    results["refused"] = refused()
     write_text(HERE / "results-players.json", json.dumps(results, indent=1) + "\n", what="tail-chain results")
     ru = resource.getrusage(resource.RUSAGE_SELF)
     print(f"results: {time.process_time() - c0:.1f} s CPU, peak RSS {ru.ru_maxrss / 1024:.0f} MB", flush=True)
