@@ -32,6 +32,7 @@ import pandas as pd
 from scipy import optimize, sparse
 from scipy.sparse import linalg as splinalg
 
+from ..game.checks import whole
 from ..run.tail_chain import ABSORBED, ChainCells, chain_cells
 
 __all__ = ["TailChain", "tail_chain", "chain_results", "save_results", "mixing_test", "CHECK_LENGTHS", "TRICK_BINS",
@@ -99,18 +100,43 @@ class TailChain(ChainCells):
         m = self._matrix(r, count)
         if self.n_states <= 400:
             return float(np.max(np.abs(np.linalg.eigvals(m.toarray()))))
-        return float(np.abs(splinalg.eigs(m, k=1, which="LM", return_eigenvectors=False, tol=1e-10)[0]))
+        # started from the last Perron vector found (the same root, found in fewer steps)
+        vals, vecs = splinalg.eigs(m, k=1, which="LM", tol=1e-10, v0=self._cache.get("v0"))
+        self._cache["v0"] = np.abs(np.real(vecs[:, 0])) + 1e-12
+        return float(np.abs(vals[0]))
 
-    def _rate(self, count) -> float:
+    def _rate(self, count, guess: float | None = None) -> float:
+        """The root r of rho(M(r)) = 1 under the cells ``count``; ``guess`` (a nearby root, such as
+        the point rate for a bootstrap draw) only narrows the bracket: the root is the same."""
         f = lambda r: np.log(self._rho(r, count))  # noqa: E731
+        if guess is not None and guess > 0:
+            lo, hi = 0.98 * guess, 1.02 * guess
+            while lo > 0 and f(lo) > 0:
+                lo = lo / 2 if lo > 1e-9 else 0.0
+            while f(hi) < 0:
+                hi *= 2
+            return float(optimize.brentq(f, lo, hi, xtol=1e-12))
         hi = 1.0 / self.horizon
         while f(hi) < 0:
             hi *= 2
         return float(optimize.brentq(f, 0.0, hi, xtol=1e-12))
 
     def _draws(self, replicates: int, seed: int):
+        return list(self._draw_iter(replicates, seed))
+
+    def _draw_iter(self, replicates: int, seed: int):
+        """The bootstrap draws one at a time (the same draws as `_draws`): a large chain's draws do not
+        all fit in memory at once."""
         rng = np.random.default_rng(seed)
-        return [self.resampled(rng) for _ in range(replicates)]
+        for _ in range(replicates):
+            yield self.resampled(rng)
+
+    def _draw_rate(self, k: int, seed: int, count) -> float:
+        """The decay rate of bootstrap draw ``k`` of ``seed`` (whose counts are ``count``), cached."""
+        key = ("draw_rate", seed, k)
+        if key not in self._cache:
+            self._cache[key] = self._rate(count, guess=self._point_rate())
+        return self._cache[key]
 
     # -- the answers -----------------------------------------------------------------------------
     def decay_rate(self, *, confidence: float = 0.95, replicates: int = 200, seed: int = 0) -> dict:
@@ -123,7 +149,7 @@ class TailChain(ChainCells):
         key = ("rate", confidence, replicates, seed)
         if key not in self._cache:
             rate = self._point_rate()
-            boot = np.array([self._rate(c) for c in self._draws(replicates, seed)])
+            boot = np.array([self._draw_rate(k, seed, c) for k, c in enumerate(self._draw_iter(replicates, seed))])
             q = (1 - confidence) / 2
             self._cache[key] = dict(rate=rate, low=float(np.quantile(boot, q)), high=float(np.quantile(boot, 1 - q)),
                                     half_life=float(np.log(2) / rate), replicates=replicates)
@@ -144,8 +170,26 @@ class TailChain(ChainCells):
                              "players_in": [len(s) for s in self.states],
                              "leader_cards": [s[0] for s in self.states], "share": v})
 
-    def _survival_curve(self, count, lengths) -> np.ndarray:
-        """P(length >= L) for each L of ``lengths``, from the standard deal, under the cells ``count``."""
+    def _survival_curve(self, count, lengths, exact_to: int | None = None, rate: float | None = None) -> np.ndarray:
+        """P(length >= L) for each L of ``lengths``, from the standard deal, under the cells ``count``.
+
+        With ``exact_to``, lengths beyond it are the chain's own asymptote from there on: P(length >=
+        exact_to) exp(-r (L - exact_to)), r the decay rate of ``count`` (``rate`` if given). A Markov
+        renewal process decays at exactly that rate once its split has settled on the quasi-stationary
+        one (the renewal theorem), so this is the chain's survival, not a fitted curve, as far as
+        ``exact_to`` lies past the settling (`settling` measures it); it saves running the chain card by
+        card to long lengths, which costs one pass over the cells per card.
+        """
+        lengths = np.asarray(lengths, dtype=np.int64)
+        if exact_to is not None and np.any(lengths > exact_to):
+            far = lengths > exact_to
+            near = np.append(lengths[~far], exact_to)
+            s = self._survival_curve(count, near)
+            r = self._rate(count, guess=self._point_rate()) if rate is None else rate
+            out = np.empty(len(lengths))
+            out[~far] = s[:-1]
+            out[far] = s[-1] * np.exp(-r * (lengths[far] - exact_to))
+            return out
         top = int(np.max(lengths))
         S = self.n_states
         n_i = np.maximum(self._totals(count), 1)
@@ -178,17 +222,28 @@ class TailChain(ChainCells):
                 out[k] = float(np.einsum("ti,it->", at[t0:L], q[:, d]))
         return out
 
-    def survival(self, cards, *, confidence: float = 0.95, replicates: int = 100, seed: int = 0) -> pd.DataFrame:
+    def survival(self, cards, *, confidence: float = 0.95, replicates: int = 100, seed: int = 0,
+                 exact_to: int | None = None) -> pd.DataFrame:
         """P(a game from a standard deal lasts at least ``cards`` cards), with a bootstrap
         percentile interval (``replicates`` draws, numpy Generator ``seed``).
+
+        ``exact_to``: run the chain card by card only that far and extend each draw beyond it with its
+        own decay rate (see `_survival_curve`; for chains too large to run to long lengths).
 
         Returns one row per length: ``cards``, ``survival``, ``low``, ``high``.
         """
         cards = np.atleast_1d(np.asarray(cards, dtype=np.int64))
         if cards.size == 0 or cards.min() < 0:
             raise ValueError(f"The value for `cards` must be card counts >= 0, but {cards.tolist()!r} was passed.")
-        point = self._survival_curve(self.count, cards)
-        boot = np.array([self._survival_curve(c, cards) for c in self._draws(replicates, seed)])
+        if exact_to is not None:
+            exact_to = whole("exact_to", exact_to, 1)
+        if exact_to is None:
+            point = self._survival_curve(self.count, cards)
+            boot = np.array([self._survival_curve(c, cards) for c in self._draw_iter(replicates, seed)])
+        else:
+            point = self._survival_curve(self.count, cards, exact_to, self._point_rate())
+            boot = np.array([self._survival_curve(c, cards, exact_to, self._draw_rate(k, seed, c))
+                             for k, c in enumerate(self._draw_iter(replicates, seed))])
         q = (1 - confidence) / 2
         return pd.DataFrame({"cards": cards, "survival": point, "low": np.quantile(boot, q, axis=0),
                              "high": np.quantile(boot, 1 - q, axis=0)})
@@ -206,7 +261,8 @@ CHECK_LENGTHS = (2000, 3000, 4000)  # where the 10^9-game run still counts games
 
 
 def chain_results(chains: dict, summary, *, record: int = 8344, rate_replicates: int = 200,
-                  survival_replicates: int = 50, seed: int = 0) -> dict:
+                  survival_replicates: int = 50, seed: int = 0, check_lengths=CHECK_LENGTHS,
+                  exact_to: int | None = None) -> dict:
     """The chain's answers beside the observed run, for docs/tail.md and the notebook.
 
     ``chains``: horizon -> `TailChain` of the same rules; ``summary``: the large `Summary` of those
@@ -217,7 +273,9 @@ def chain_results(chains: dict, summary, *, record: int = 8344, rate_replicates:
     beyond the longest 1%, `summaries.tail_rate`) and every count seen lies in the chain's
     interval widened by the count's own Poisson 95% range. Only a chain that agrees gives
     ``record`` odds (``record_ok``). Beside them, the curve-fit extrapolation of the run:
-    P(length > record - 1) from `summaries.tail_extrapolation`, the same event.
+    P(length > record - 1) from `summaries.tail_extrapolation`, the same event. ``check_lengths``:
+    the lengths compared with the games seen; ``exact_to``: see `TailChain.survival` (None: the
+    chain is run card by card to every length).
     """
     from scipy import stats
 
@@ -232,13 +290,13 @@ def chain_results(chains: dict, summary, *, record: int = 8344, rate_replicates:
            "observed_threshold": float(observed["threshold"]),
            "curve_fit": [float(ext["probability"]), float(ext["probability_low"]), float(ext["probability_high"])],
            "longest": int(summary.longest["cards"][0]), "horizons": {}}
-    lengths = list(CHECK_LENGTHS) + [record]
+    lengths = list(check_lengths) + [record]
     for h, ch in sorted(chains.items()):
         rate = ch.decay_rate(replicates=rate_replicates, seed=seed)
-        sv = ch.survival(lengths, replicates=survival_replicates, seed=seed)
+        sv = ch.survival(lengths, replicates=survival_replicates, seed=seed, exact_to=exact_to)
         checks = []
         agree = rate["low"] <= observed["rate_high"] and observed["rate_low"] <= rate["high"]
-        for L, row in zip(CHECK_LENGTHS, sv.itertuples()):
+        for L, row in zip(check_lengths, sv.itertuples()):
             seen = int(c[x >= L].sum())
             lo = stats.poisson.ppf(0.025, n * row.low) if n * row.low > 0 else 0
             hi = stats.poisson.ppf(0.975, n * row.high)
