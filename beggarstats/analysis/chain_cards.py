@@ -1,0 +1,191 @@
+"""The tail chain on the hand sizes and the penalty cards of the hands (two players).
+
+`run.tail_chain_cards.card_chain_cells` measures the transitions; `CardsChain` is `analysis.chain.TailChain`
+(the same decay rate - the root of rho(M(r)) = 1 -, Perron vector, survival and bootstrap, which
+do not depend on what a state is) with two differences: a standard deal starts in any state of the
+even split (`start_vector`: the chance that the leader's half of the deck holds those penalty
+cards), and the quasi-stationary split names the penalty cards of the leader.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+import pandas as pd
+
+from ..run.tail_chain import ChainCells
+from ..run.tail_chain_cards import card_chain_cells, card_start_weights, card_states, is_moves_only
+from .chain import TailChain
+
+__all__ = ["CardsChain", "tail_chain_cards", "PENALTY_NAMES", "CARD_CENSUS_DECKS", "card_results", "cards_markdown",
+           "cards_verdict"]
+
+PENALTY_NAMES = ("jacks", "queens", "kings", "aces", "jokers")
+
+
+@dataclass(frozen=True, eq=False)
+class CardsChain(TailChain):
+    """A `TailChain` whose states are ``(leader's cards, J, Q, K, A[, joker])`` (the leader's
+    penalty cards; the other hand holds the rest), with ``start_weights``: the chance of each
+    state at a standard deal."""
+
+    start_weights: np.ndarray | None = None
+
+    @classmethod
+    def from_cells(cls, cells: ChainCells) -> "CardsChain":
+        """The chain of measured cells (`card_chain_cells`, or `run.tail_chain.load_cells` of them:
+        the start weights are recomputed from the rules, and the states must be `card_states`')."""
+        if tuple(cells.states) != card_states(cells.rules):
+            raise ValueError("The cells are not those of a chain on hand sizes and penalty cards of their rules "
+                             "(their states differ from `card_states`).")
+        base = {f.name: getattr(cells, f.name) for f in fields(ChainCells)}
+        return cls(**base, start_weights=card_start_weights(cells.rules, cells.states))
+
+    def start_vector(self) -> np.ndarray:
+        return np.asarray(self.start_weights, dtype=float)
+
+    def survival(self, cards, **kwargs) -> pd.DataFrame:
+        """As `TailChain.survival`; refused for cells that kept no cards of the ends
+        (`run.tail_chain_cards.moves_only`, the committed standard-deck cells)."""
+        if is_moves_only(self):
+            raise ValueError("These cells keep the moves on but not the cards of the ends (`moves_only`): their "
+                             "decay rate is the chain's, their survival is not. Measure the full cells for it.")
+        return super().survival(cards, **kwargs)
+
+    def quasi_stationary(self) -> pd.DataFrame:
+        """The quasi-stationary split over the states: ``leader_cards``, the leader's penalty cards
+        by kind, and ``share`` (`perron_vector`)."""
+        arr = np.array(self.states)
+        out = {"state": ["/".join(map(str, s)) for s in self.states], "leader_cards": arr[:, 0]}
+        for t in range(arr.shape[1] - 1):
+            out[PENALTY_NAMES[t]] = arr[:, t + 1]
+        out["share"] = self.perron_vector()
+        return pd.DataFrame(out)
+
+
+def tail_chain_cards(rules=None, *, seed, n_deals: int = 2_000, horizon: int = 100, n_jobs=-1,
+                     progress=False) -> CardsChain:
+    """Measure the two-player trick-boundary chain on hand sizes and penalty cards from random deals
+    with given hands (`run.tail_chain_cards.card_chain_cells`, whose parameters these are) and
+    return it as a `CardsChain` (decay rate, quasi-stationary split, survival, as `bs.tail_chain`)."""
+    return CardsChain.from_cells(card_chain_cells(rules, seed=seed, n_deals=n_deals, horizon=horizon, n_jobs=n_jobs,
+                                                  progress=progress))
+
+
+# the census decks of the validation (as `analysis.chain.CENSUS_DECKS`, the decks docs/tail.md uses):
+# horizon, deals per state, the lengths compared
+CARD_CENSUS_DECKS = {"2p-24-1-1-1-1": (30, 2_000, (50, 100, 200, 400)),
+                     "2p-20-1-1-1-1": (30, 2_000, (50, 100, 200, 400))}
+
+
+def card_results(chains: dict, summary, census: dict, *, rate_replicates: int = 50, survival_replicates: int = 20,
+                 seed: int = 0) -> dict:
+    """The answers of the chain on hand sizes and penalty cards, for docs/tail.md.
+
+    ``chains``: horizon -> `CardsChain` of the standard rules, read beside ``summary`` (the large
+    `Summary`, data/summary-p2.json) by `analysis.chain.chain_results` (the same checks and the
+    same verdict as the hand-size chain); ``census``: deck name -> (`CardsChain`, census `Summary`,
+    lengths), read by `analysis.chain.census_check`. Each chain also gives its decay rate with its
+    interval and its number of states.
+    """
+    from .chain import census_check, chain_results
+
+    out = chain_results(chains, summary, rate_replicates=rate_replicates, survival_replicates=survival_replicates,
+                        seed=seed) if chains else {}
+    out["census"] = {}
+    for deck, (chain, exact, lengths) in census.items():
+        rate = chain.decay_rate(replicates=rate_replicates, seed=seed)
+        out["census"][deck] = dict(horizon=chain.horizon, n_deals=chain.n_deals, states=chain.n_states,
+                                   rate=[rate["rate"], rate["low"], rate["high"]],
+                                   checks=census_check(chain, exact, lengths))
+    return out
+
+
+def _sci(x: float) -> str:
+    return f"{x:.2e}" if x < 1e-3 else f"{x:.4f}"
+
+
+def cards_markdown(cards: dict, sizes: dict) -> str:
+    """The tables of the penalty-card chain's section of docs/tail.md, from data/tail/results-cards.json
+    (`card_results`, ``cards``) beside data/tail/results.json (the hand-size chain, ``sizes``)."""
+    lines = ["| census deck | length (cards) | exact survival | hand sizes: chain | 95% interval | exact / chain "
+             "| hand sizes and penalty cards: chain | 95% interval | exact / chain |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for deck, row in cards["census"].items():
+        old = {k["cards"]: k for k in sizes.get("census", {}).get(deck, {}).get("checks", [])}
+        for k in row["checks"]:
+            o = old.get(k["cards"])
+            first = (f"{_sci(o['chain'])} | [{_sci(o['low'])}, {_sci(o['high'])}] | {o['exact'] / o['chain']:.2f}"
+                     if o else "- | - | -")
+            lines.append(f"| {deck} | {k['cards']} | {_sci(k['exact'])} | {first} | {_sci(k['chain'])} | "
+                         f"[{_sci(k['low'])}, {_sci(k['high'])}] | {k['exact'] / k['chain']:.2f} |")
+    lines += ["", "| census deck | horizon | deals per state | states | decay rate per card (penalty-card chain) "
+              "| 95% interval |", "|---|---:|---:|---:|---:|---:|"]
+    for deck, row in cards["census"].items():
+        r = row["rate"]
+        lines.append(f"| {deck} | {row['horizon']} | {row['n_deals']:,} | {row['states']:,} | {r[0]:.5f} | "
+                     f"[{r[1]:.5f}, {r[2]:.5f}] |")
+    if not cards.get("horizons"):
+        return "\n".join(lines) + "\n\n" + cards_verdict(cards, sizes)
+    obs = cards["observed_rate"]
+    lines += ["", "| state of the chain | horizon (cards) | deals per state | states | decay rate per card | "
+              "95% interval | above the run's rate | agrees with the run |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+    for name, res in (("hand sizes", sizes), ("hand sizes and penalty cards", cards)):
+        for h, row in res["horizons"].items():
+            r = row["rate"]
+            lines.append(f"| {name} | {int(h):,} | {row['n_deals']:,} | {row.get('states', 51):,} | {r[0]:.6f} | "
+                         f"[{r[1]:.6f}, {r[2]:.6f}] | {r[0] - obs[0]:+.6f} | {'yes' if row['agrees'] else 'no'} |")
+    lines.append(f"| run of {cards['games']:,} games (geometric tail beyond {cards['observed_threshold']:,.0f} cards) "
+                 f"| - | - | - | {obs[0]:.6f} | [{obs[1]:.6f}, {obs[2]:.6f}] | - | - |")
+    lines += ["", "| state of the chain | horizon (cards) | length (cards) | games seen | games the chain expects | "
+              "95% interval |", "|---|---:|---:|---:|---:|---:|"]
+    for name, res in (("hand sizes", sizes), ("hand sizes and penalty cards", cards)):
+        for h, row in res["horizons"].items():
+            for k in row["checks"]:
+                lines.append(f"| {name} | {int(h):,} | {k['cards']:,} | {k['seen']:,} | {k['expected']:,.1f} | "
+                             f"[{k['low']:,.1f}, {k['high']:,.1f}] |")
+    rec, cf = cards["record"], cards["curve_fit"]
+    lines += ["", f"| P(length >= {rec:,} cards), two players | estimate | 95% interval | what it is |",
+              "|---|---:|---:|---|",
+              f"| geometric tail fitted beyond {cards['observed_threshold']:,.0f} cards | {_sci(cf[0])} | "
+              f"[{_sci(cf[1])}, {_sci(cf[2])}] | curve-fit extrapolation of {cards['games']:,} games "
+              f"(interval: the rate's sampling error only) |"]
+    for h, row in cards["horizons"].items():
+        if row["record_ok"]:
+            r = row["record"]
+            lines.append(f"| penalty-card chain, horizon {int(h):,} | {_sci(r[0])} | [{_sci(r[1])}, {_sci(r[2])}] | "
+                         f"the chain's survival from a standard deal (bootstrap interval over its deals) |")
+        else:
+            lines.append(f"| penalty-card chain, horizon {int(h):,} | none | - | not reported: the chain disagrees "
+                         f"with the run (decay rate {row['rate'][0]:.6f} against {obs[0]:.6f}) |")
+    return "\n".join(lines) + "\n\n" + cards_verdict(cards, sizes)
+
+
+def cards_verdict(cards: dict, sizes: dict) -> str:
+    """The sentences under the tables of `cards_markdown`: how far each chain is from the truth,
+    from the same results."""
+    out = []
+    for deck, row in cards["census"].items():
+        old = {k["cards"]: k for k in sizes.get("census", {}).get(deck, {}).get("checks", [])}
+        last = row["checks"][-1]
+        inside = sum(k["within"] for k in row["checks"])
+        o = old.get(last["cards"])
+        versus = (f", against {o['exact'] / o['chain']:.1f} times the hand-size chain's" if o else "")
+        out.append(f"- {deck}: at {last['cards']} cards the exact survival is {last['exact'] / last['chain']:.1f} "
+                   f"times the penalty-card chain's{versus}; the exact value lies inside the penalty-card chain's "
+                   f"interval at {inside} of {len(row['checks'])} lengths.")
+    obs = cards.get("observed_rate")
+    for h, row in cards.get("horizons", {}).items():
+        gap = row["rate"][0] - obs[0]
+        o = sizes.get("horizons", {}).get(h)
+        if o:
+            old_gap = o["rate"][0] - obs[0]
+            closed = f" ({1 - gap / old_gap:.0%} of the hand-size chain's gap {old_gap:+.6f} closed)"
+        else:
+            closed = ""
+        verdict = ("agrees with the run: its record odds are in the last table" if row["agrees"] else
+                   "disagrees with the run beyond the intervals, so it gives no record odds")
+        out.append(f"- standard deck, horizon {int(h):,}: the penalty-card chain's decay rate is {gap:+.6f} per card "
+                   f"from the run's{closed}; the chain {verdict}.")
+    return "\n".join(out)
