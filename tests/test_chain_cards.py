@@ -16,7 +16,7 @@ from beggarstats.engine.reference import play_hands, trick_states
 from beggarstats.engine.uneven_kinds import kinds_deal, kinds_steps
 from beggarstats.run.summary import load_summary
 from beggarstats.run.tail_chain import load_cells
-from beggarstats.run.tail_chain_cards import card_chain_cells, card_codes, card_start_weights, card_states
+from beggarstats.run.tail_chain_cards import card_chain_cells, card_codes, card_start_weights, card_states, moves_only
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = bs.Rules(deck=bs.Deck(numbers=10, jacks=1, queens=1, kings=1, aces=1))
@@ -151,3 +151,86 @@ def test_first_step_is_the_census():
     # the 16 states of the even split hold 1,000 deals each; weighted, about 3,000 deals' worth
     se = np.sqrt(exact * (1 - exact) / 3_000)
     assert np.all(np.abs(sv["survival"] - exact) < 4 * se)
+
+
+def test_census_deck_penalty_cards_bring_the_chain_closer():
+    """Validation on a census deck (docs/tail.md): with the penalty cards in the state the chain's
+    survival comes within a factor of about two of the exact survival of every deal (the hand-size
+    chain falls short by a factor of 59 at 400 cards), but still falls below it, outside its interval."""
+    census = load_summary(ROOT / "data/census/2p-24-1-1-1-1.json")
+    x, c = census.frequencies("cards", ("win", "loop", "cutoff"))
+    ch = bs.tail_chain_cards(census.rules, seed=2, n_deals=1_000, horizon=30, n_jobs=1)
+    sv = ch.survival([200, 400], replicates=10)
+    exact = np.array([c[x >= L].sum() / census.n_games for L in (200, 400)])
+    assert np.all(sv["high"] < exact)
+    assert np.all(sv["low"] > exact / 4)
+
+
+def _results():
+    return (json.loads((ROOT / "data/tail/results-cards.json").read_text()),
+            json.loads((ROOT / "data/tail/results.json").read_text()))
+
+
+def test_census_results_are_the_census():
+    cards, _ = _results()
+    for deck, row in cards["census"].items():
+        census = load_summary(ROOT / f"data/census/{deck}.json")
+        x, c = census.frequencies("cards", ("win", "loop", "cutoff"))
+        for h, pair in row.items():
+            for name in ("cards", "sizes"):
+                for k in pair[name]["checks"]:
+                    assert k["exact"] == pytest.approx(c[x >= k["cards"]].sum() / census.n_games, rel=1e-12)
+                    assert k["within"] == (k["low"] <= k["exact"] <= k["high"])
+            assert pair["cards"]["states"] == len(card_states(census.rules))
+
+
+def test_tail_page_section_is_generated_from_the_data():
+    text = (ROOT / "docs/tail.md").read_text()
+    block = re.search(r"<!-- tailcards:begin -->\n(.*?)\n<!-- tailcards:end -->", text, flags=re.S).group(1)
+    assert block == cards_markdown(*_results())
+    section = text[text.index("## The chain on hand sizes and penalty cards"):]
+    prose = re.sub(r"<!-- tailcards:begin -->.*?<!-- tailcards:end -->", " ", section, flags=re.S)
+    assert not re.findall(r"\d", re.sub(r"`[^`]*`", " ", prose))  # every number of the section is generated
+
+
+def _committed(h):
+    return load_cells(ROOT / f"data/tail/chain-cards-p2-h{h}-moves.npz")
+
+
+def test_standard_results_are_the_committed_chain():
+    """data/tail/results-cards.json against the committed moves of the standard-deck chain and the
+    10^9-game summary: the point rate recomputed (it needs the moves on only), the counts seen, and
+    the verdict: record odds only from a chain that agrees with the run."""
+    cards, _ = _results()
+    summary = load_summary(ROOT / "data/summary-p2.json")
+    x, c = summary.frequencies("cards", ("win", "loop", "cutoff"))
+    assert cards["horizons"]
+    for h, row in cards["horizons"].items():
+        cells = _committed(int(h))
+        assert (cells.horizon, cells.seed, cells.rules, cells.n_deals) == (int(h), 2026, bs.Rules(), row["n_deals"])
+        ch = CardsChain.from_cells(cells)
+        assert ch.n_states == row["states"] == len(card_states(bs.Rules()))
+        assert np.bincount(ch.frm, weights=ch.count).tolist() == [row["n_deals"]] * ch.n_states
+        assert ch._rate(ch.count) == pytest.approx(row["rate"][0], rel=1e-9)
+        assert row["rate"][1] < row["rate"][0] < row["rate"][2]
+        for check in row["checks"]:
+            assert check["seen"] == c[x >= check["cards"]].sum()
+            assert check["low"] < check["expected"] < check["high"]
+        assert row["agrees"] == (row["rate"][1] <= cards["observed_rate"][2]
+                                 and cards["observed_rate"][1] <= row["rate"][2]
+                                 and all(k["within"] for k in row["checks"]))
+        assert row["record_ok"] == row["agrees"]
+        with pytest.raises(ValueError, match="moves on"):
+            ch.survival([100])
+
+
+def test_committed_moves_are_their_recomputation():
+    cards, _ = _results()
+    h = next(iter(cards["horizons"]))
+    cells = _committed(int(h))
+    for k in (0, cells.start):
+        again = moves_only(card_chain_cells(cells.rules, seed=cells.seed, n_deals=cells.n_deals,
+                                            horizon=cells.horizon, n_jobs=1, states=[k]))
+        keep = cells.frm == k
+        for key in ("to", "cards", "count"):
+            assert np.array_equal(getattr(again, key), getattr(cells, key)[keep]), (k, key)

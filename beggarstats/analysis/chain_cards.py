@@ -73,32 +73,34 @@ def tail_chain_cards(rules=None, *, seed, n_deals: int = 2_000, horizon: int = 1
                                                   progress=progress))
 
 
-# the census decks of the validation (as `analysis.chain.CENSUS_DECKS`, the decks docs/tail.md uses):
-# horizon, deals per state, the lengths compared
-CARD_CENSUS_DECKS = {"2p-24-1-1-1-1": (30, 2_000, (50, 100, 200, 400)),
-                     "2p-20-1-1-1-1": (30, 2_000, (50, 100, 200, 400))}
+# the census decks of the validation (the decks docs/tail.md uses): horizons, deals per state of the
+# penalty-card chain and of the hand-size chain beside it, the lengths compared
+CARD_CENSUS_DECKS = {"2p-24-1-1-1-1": ((30, 120), 4_000, 20_000, (50, 100, 200, 400)),
+                     "2p-20-1-1-1-1": ((30, 120), 4_000, 20_000, (50, 100, 200, 400))}
 
 
-def card_results(chains: dict, summary, census: dict, *, rate_replicates: int = 50, survival_replicates: int = 20,
+def card_results(chains: dict, summary, census: dict, *, rate_replicates: int = 50, survival_replicates: int = 10,
                  seed: int = 0) -> dict:
     """The answers of the chain on hand sizes and penalty cards, for docs/tail.md.
 
     ``chains``: horizon -> `CardsChain` of the standard rules, read beside ``summary`` (the large
     `Summary`, data/summary-p2.json) by `analysis.chain.chain_results` (the same checks and the
-    same verdict as the hand-size chain); ``census``: deck name -> (`CardsChain`, census `Summary`,
-    lengths), read by `analysis.chain.census_check`. Each chain also gives its decay rate with its
-    interval and its number of states.
+    same verdict as the hand-size chain). ``census``: deck name -> (exact census `Summary`,
+    lengths, {horizon: (`CardsChain`, hand-size `TailChain`)}): each chain's survival against the
+    exact one (`analysis.chain.census_check`), the two chains at the same horizon side by side.
     """
     from .chain import census_check, chain_results
 
     out = chain_results(chains, summary, rate_replicates=rate_replicates, survival_replicates=survival_replicates,
                         seed=seed) if chains else {}
+    out["replicates"] = dict(rate=rate_replicates, survival=survival_replicates)
     out["census"] = {}
-    for deck, (chain, exact, lengths) in census.items():
-        rate = chain.decay_rate(replicates=rate_replicates, seed=seed)
-        out["census"][deck] = dict(horizon=chain.horizon, n_deals=chain.n_deals, states=chain.n_states,
-                                   rate=[rate["rate"], rate["low"], rate["high"]],
-                                   checks=census_check(chain, exact, lengths))
+    for deck, (exact, lengths, by_horizon) in census.items():
+        row = {}
+        for h, pair in sorted(by_horizon.items()):
+            row[str(h)] = {name: dict(n_deals=ch.n_deals, states=ch.n_states, checks=census_check(ch, exact, lengths))
+                           for name, ch in zip(("cards", "sizes"), pair)}
+        out["census"][deck] = row
     return out
 
 
@@ -109,23 +111,22 @@ def _sci(x: float) -> str:
 def cards_markdown(cards: dict, sizes: dict) -> str:
     """The tables of the penalty-card chain's section of docs/tail.md, from data/tail/results-cards.json
     (`card_results`, ``cards``) beside data/tail/results.json (the hand-size chain, ``sizes``)."""
-    lines = ["| census deck | length (cards) | exact survival | hand sizes: chain | 95% interval | exact / chain "
-             "| hand sizes and penalty cards: chain | 95% interval | exact / chain |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = ["| census deck | horizon | length (cards) | exact survival | hand sizes: chain | 95% interval | "
+             "exact / chain | hand sizes and penalty cards: chain | 95% interval | exact / chain |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for deck, row in cards["census"].items():
-        old = {k["cards"]: k for k in sizes.get("census", {}).get(deck, {}).get("checks", [])}
-        for k in row["checks"]:
-            o = old.get(k["cards"])
-            first = (f"{_sci(o['chain'])} | [{_sci(o['low'])}, {_sci(o['high'])}] | {o['exact'] / o['chain']:.2f}"
-                     if o else "- | - | -")
-            lines.append(f"| {deck} | {k['cards']} | {_sci(k['exact'])} | {first} | {_sci(k['chain'])} | "
-                         f"[{_sci(k['low'])}, {_sci(k['high'])}] | {k['exact'] / k['chain']:.2f} |")
-    lines += ["", "| census deck | horizon | deals per state | states | decay rate per card (penalty-card chain) "
-              "| 95% interval |", "|---|---:|---:|---:|---:|---:|"]
+        for h, pair in row.items():
+            for k, o in zip(pair["cards"]["checks"], pair["sizes"]["checks"]):
+                lines.append(f"| {deck} | {int(h)} | {k['cards']} | {_sci(k['exact'])} | {_sci(o['chain'])} | "
+                             f"[{_sci(o['low'])}, {_sci(o['high'])}] | {o['exact'] / o['chain']:.2f} | "
+                             f"{_sci(k['chain'])} | [{_sci(k['low'])}, {_sci(k['high'])}] | "
+                             f"{k['exact'] / k['chain']:.2f} |")
+    lines += ["", "| census deck | horizon | states (sizes / sizes and penalty cards) | deals per state |",
+              "|---|---:|---:|---:|"]
     for deck, row in cards["census"].items():
-        r = row["rate"]
-        lines.append(f"| {deck} | {row['horizon']} | {row['n_deals']:,} | {row['states']:,} | {r[0]:.5f} | "
-                     f"[{r[1]:.5f}, {r[2]:.5f}] |")
+        for h, pair in row.items():
+            lines.append(f"| {deck} | {int(h)} | {pair['sizes']['states']:,} / {pair['cards']['states']:,} | "
+                         f"{pair['sizes']['n_deals']:,} / {pair['cards']['n_deals']:,} |")
     if not cards.get("horizons"):
         return "\n".join(lines) + "\n\n" + cards_verdict(cards, sizes)
     obs = cards["observed_rate"]
@@ -167,14 +168,18 @@ def cards_verdict(cards: dict, sizes: dict) -> str:
     from the same results."""
     out = []
     for deck, row in cards["census"].items():
-        old = {k["cards"]: k for k in sizes.get("census", {}).get(deck, {}).get("checks", [])}
-        last = row["checks"][-1]
-        inside = sum(k["within"] for k in row["checks"])
-        o = old.get(last["cards"])
-        versus = (f", against {o['exact'] / o['chain']:.1f} times the hand-size chain's" if o else "")
-        out.append(f"- {deck}: at {last['cards']} cards the exact survival is {last['exact'] / last['chain']:.1f} "
-                   f"times the penalty-card chain's{versus}; the exact value lies inside the penalty-card chain's "
-                   f"interval at {inside} of {len(row['checks'])} lengths.")
+        for h, pair in row.items():
+            k, o = pair["cards"]["checks"][-1], pair["sizes"]["checks"][-1]
+            inside = sum(c["within"] for c in pair["cards"]["checks"])
+            out.append(f"- {deck}, horizon {int(h)}: at {k['cards']} cards the exact survival is "
+                       f"{k['exact'] / k['chain']:.2f} times the penalty-card chain's, against "
+                       f"{o['exact'] / o['chain']:.2f} times the hand-size chain's; the exact value lies inside the "
+                       f"penalty-card chain's interval at {inside} of {len(pair['cards']['checks'])} lengths.")
+    reps = cards.get("replicates")
+    if reps:
+        out.append(f"- intervals: a seeded bootstrap over each state's deals, {reps['rate']} draws for the decay "
+                   f"rate and {reps['survival']} for the survival of standard deals (50 for the census decks, "
+                   f"`analysis.chain.census_check`).")
     obs = cards.get("observed_rate")
     for h, row in cards.get("horizons", {}).items():
         gap = row["rate"][0] - obs[0]

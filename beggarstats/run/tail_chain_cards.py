@@ -4,8 +4,8 @@ The chain of `run.tail_chain` takes the hand sizes alone for the state of a tric
 fails its validations (docs/tail.md). Here the state of a two-player boundary is the leader's count
 and how many of each penalty card (J, Q, K, A, and jokers if the rules have them) the leader holds -
 the other hand holds the rest: ``(leader's cards, J, Q, K, A[, joker])``. A standard deck has
-26,729 such states (every split of the 16 penalty cards that fits the two hands), a census deck
-with one of each penalty card 416. Each state's transitions are measured from random uneven deals
+23,123 such states (every split of the 16 penalty cards that fits the two hands), a census deck of
+28 cards with one of each penalty card 398. Each state's transitions are measured from random uneven deals
 with those hands (`engine.uneven_kinds.kinds_steps`: the cards shuffled within each hand; state i
 plays games ``i * n_deals ..`` of the table ``seed``) played to the first trick boundary at or
 after ``horizon`` cards, as in `run.tail_chain.chain_cells`, into the same cells (from, to, cards,
@@ -32,7 +32,7 @@ from .tail_chain import ABSORBED, ChainCells
 __all__ = ["CardCells", "card_states", "card_codes", "card_start_weights", "card_chain_cells", "MAX_CARD_STATES",
            "moves_only", "is_moves_only"]
 
-MAX_CARD_STATES = 60_000  # a standard deck with jokers has about 5.4e4 states
+MAX_CARD_STATES = 60_000  # a standard deck has 23,123 states; with two jokers more
 
 
 @dataclass(frozen=True)
