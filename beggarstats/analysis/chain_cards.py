@@ -18,7 +18,7 @@ from ..run.tail_chain import ChainCells
 from ..run.tail_chain_cards import card_chain_cells, card_start_weights, card_states, is_moves_only
 from .chain import TailChain
 
-__all__ = ["CardsChain", "tail_chain_cards", "PENALTY_NAMES", "CARD_CENSUS_DECKS", "card_results", "cards_markdown",
+__all__ = ["CardsChain", "tail_chain_cards", "PENALTY_NAMES", "CARD_CENSUS_DECKS", "card_results", "card_rate_results", "cards_markdown",
            "cards_verdict"]
 
 PENALTY_NAMES = ("jacks", "queens", "kings", "aces", "jokers")
@@ -104,13 +104,39 @@ def card_results(chains: dict, summary, census: dict, *, rate_replicates: int = 
     return out
 
 
+def card_rate_results(chains: dict, summary, *, replicates: int = 50, seed: int = 0) -> dict:
+    """The decay rate of each chain (horizon -> `CardsChain`, which may be `moves_only`: the rate
+    needs nothing else) with its bootstrap interval, beside the run's tail rate (the geometric tail
+    beyond the longest 1% of ``summary``, `summaries.tail_rate`, as `analysis.chain.chain_results`).
+    A chain whose rate interval misses the run's disagrees with it and gives no record odds; one
+    whose interval overlaps it is not yet shown to agree (`chain_results` also checks the counts
+    at long lengths, which need the survival of the full cells)."""
+    from .summaries import tail_extrapolation, tail_rate
+
+    observed = tail_rate(summary, start=0.99).iloc[0]
+    ext = tail_extrapolation(summary, [8344 - 1], start=0.99).iloc[0]
+    out = {"games": int(summary.n_games), "record": 8344,
+           "observed_rate": [float(observed["rate"]), float(observed["rate_low"]), float(observed["rate_high"])],
+           "observed_threshold": float(observed["threshold"]),
+           "curve_fit": [float(ext["probability"]), float(ext["probability_low"]), float(ext["probability_high"])],
+           "replicates": dict(rate=replicates), "horizons": {}}
+    for h, ch in sorted(chains.items()):
+        rate = ch.decay_rate(replicates=replicates, seed=seed)
+        overlap = rate["low"] <= observed["rate_high"] and observed["rate_low"] <= rate["high"]
+        out["horizons"][str(h)] = dict(n_deals=ch.n_deals, states=ch.n_states,
+                                       rate=[rate["rate"], rate["low"], rate["high"]], overlaps=bool(overlap))
+    return out
+
+
 def _sci(x: float) -> str:
     return f"{x:.2e}" if x < 1e-3 else f"{x:.4f}"
 
 
-def cards_markdown(cards: dict, sizes: dict) -> str:
+def cards_markdown(cards: dict, sizes: dict, mixing=None) -> str:
     """The tables of the penalty-card chain's section of docs/tail.md, from data/tail/results-cards.json
-    (`card_results`, ``cards``) beside data/tail/results.json (the hand-size chain, ``sizes``)."""
+    (`card_results`, ``cards``) beside data/tail/results.json (the hand-size chain, ``sizes``); with
+    ``mixing`` (`analysis.chain.mixing_test` of data/tail/mixing.csv.gz against the committed
+    penalty-card chain), the long games' split against that chain's quasi-stationary split."""
     lines = ["| census deck | horizon | length (cards) | exact survival | hand sizes: chain | 95% interval | "
              "exact / chain | hand sizes and penalty cards: chain | 95% interval | exact / chain |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -131,19 +157,21 @@ def cards_markdown(cards: dict, sizes: dict) -> str:
         return "\n".join(lines) + "\n\n" + cards_verdict(cards, sizes)
     obs = cards["observed_rate"]
     lines += ["", "| state of the chain | horizon (cards) | deals per state | states | decay rate per card | "
-              "95% interval | above the run's rate | agrees with the run |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+              "95% interval | minus the run's rate | against the run |", "|---|---:|---:|---:|---:|---:|---:|---|"]
     for name, res in (("hand sizes", sizes), ("hand sizes and penalty cards", cards)):
         for h, row in res["horizons"].items():
             r = row["rate"]
             lines.append(f"| {name} | {int(h):,} | {row['n_deals']:,} | {row.get('states', 51):,} | {r[0]:.6f} | "
-                         f"[{r[1]:.6f}, {r[2]:.6f}] | {r[0] - obs[0]:+.6f} | {'yes' if row['agrees'] else 'no'} |")
+                         f"[{r[1]:.6f}, {r[2]:.6f}] | {r[0] - obs[0]:+.6f} | {_against(row)} |")
     lines.append(f"| run of {cards['games']:,} games (geometric tail beyond {cards['observed_threshold']:,.0f} cards) "
                  f"| - | - | - | {obs[0]:.6f} | [{obs[1]:.6f}, {obs[2]:.6f}] | - | - |")
     lines += ["", "| state of the chain | horizon (cards) | length (cards) | games seen | games the chain expects | "
               "95% interval |", "|---|---:|---:|---:|---:|---:|"]
     for name, res in (("hand sizes", sizes), ("hand sizes and penalty cards", cards)):
         for h, row in res["horizons"].items():
-            for k in row["checks"]:
+            if "checks" not in row:
+                lines.append(f"| {name} | {int(h):,} | - | - | not computed | - |")
+            for k in row.get("checks", []):
                 lines.append(f"| {name} | {int(h):,} | {k['cards']:,} | {k['seen']:,} | {k['expected']:,.1f} | "
                              f"[{k['low']:,.1f}, {k['high']:,.1f}] |")
     rec, cf = cards["record"], cards["curve_fit"]
@@ -153,14 +181,32 @@ def cards_markdown(cards: dict, sizes: dict) -> str:
               f"[{_sci(cf[1])}, {_sci(cf[2])}] | curve-fit extrapolation of {cards['games']:,} games "
               f"(interval: the rate's sampling error only) |"]
     for h, row in cards["horizons"].items():
-        if row["record_ok"]:
+        if row.get("record_ok"):
             r = row["record"]
             lines.append(f"| penalty-card chain, horizon {int(h):,} | {_sci(r[0])} | [{_sci(r[1])}, {_sci(r[2])}] | "
                          f"the chain's survival from a standard deal (bootstrap interval over its deals) |")
         else:
-            lines.append(f"| penalty-card chain, horizon {int(h):,} | none | - | not reported: the chain disagrees "
-                         f"with the run (decay rate {row['rate'][0]:.6f} against {obs[0]:.6f}) |")
+            lines.append(f"| penalty-card chain, horizon {int(h):,} | none | - | not reported: {_against(row)} "
+                         f"(decay rate {row['rate'][0]:.6f} against {obs[0]:.6f}) |")
+    if mixing is not None:
+        r = mixing.iloc[-1]
+        lines += ["", "| test | long-game trick boundaries | share with the leader holding 26 cards or more, long games "
+                  "| the same, quasi-stationary | chi2 | dof | p | p (Holm, with the two tests one trick ahead) |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|",
+                  f"| the split against the penalty-card chain's quasi-stationary split (horizon "
+                  f"{int(next(iter(cards['horizons']))):,}) | {r.long_games:,} | {r.share_long:.3f} | "
+                  f"{r.share_random:.3f} | {r.chi2:.2f} | {r.dof} | {r.p:.3g} | {r.p_holm:.3g} |"]
     return "\n".join(lines) + "\n\n" + cards_verdict(cards, sizes)
+
+
+def _against(row) -> str:
+    """A chain's verdict against the run: `analysis.chain.chain_results`' (rate and counts) where it was
+    reached, else from the rate intervals alone (`card_rate_results`)."""
+    if "agrees" in row:
+        return "agrees with the run" if row["agrees"] else "disagrees with the run"
+    if not row["overlaps"]:
+        return "disagrees with the run (the rate intervals do not overlap)"
+    return "not shown to agree (the rate intervals overlap; the counts were not checked)"
 
 
 def cards_verdict(cards: dict, sizes: dict) -> str:
@@ -176,10 +222,10 @@ def cards_verdict(cards: dict, sizes: dict) -> str:
                        f"{o['exact'] / o['chain']:.2f} times the hand-size chain's; the exact value lies inside the "
                        f"penalty-card chain's interval at {inside} of {len(pair['cards']['checks'])} lengths.")
     reps = cards.get("replicates")
-    if reps:
+    if reps and cards.get("horizons"):
+        survival = f" and {reps['survival']} for the survival of standard deals" if "survival" in reps else ""
         out.append(f"- intervals: a seeded bootstrap over each state's deals, {reps['rate']} draws for the decay "
-                   f"rate and {reps['survival']} for the survival of standard deals (50 for the census decks, "
-                   f"`analysis.chain.census_check`).")
+                   f"rate{survival} (50 for the census decks, `analysis.chain.census_check`).")
     obs = cards.get("observed_rate")
     for h, row in cards.get("horizons", {}).items():
         gap = row["rate"][0] - obs[0]
@@ -189,8 +235,7 @@ def cards_verdict(cards: dict, sizes: dict) -> str:
             closed = f" ({1 - gap / old_gap:.0%} of the hand-size chain's gap {old_gap:+.6f} closed)"
         else:
             closed = ""
-        verdict = ("agrees with the run: its record odds are in the last table" if row["agrees"] else
-                   "disagrees with the run beyond the intervals, so it gives no record odds")
         out.append(f"- standard deck, horizon {int(h):,}: the penalty-card chain's decay rate is {gap:+.6f} per card "
-                   f"from the run's{closed}; the chain {verdict}.")
+                   f"from the run's{closed}; the chain {_against(row)}"
+                   f"{'' if row.get('record_ok') else ', so it gives no record odds'}.")
     return "\n".join(out)
