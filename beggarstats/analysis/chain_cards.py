@@ -45,6 +45,10 @@ class CardsChain(TailChain):
     def start_vector(self) -> np.ndarray:
         return np.asarray(self.start_weights, dtype=float)
 
+    def point_rate(self) -> float:
+        """The decay rate of the measured cells themselves (`decay_rate` without its interval)."""
+        return self._point_rate()
+
     def survival(self, cards, **kwargs) -> pd.DataFrame:
         """As `TailChain.survival`; refused for cells that kept no cards of the ends
         (`run.tail_chain_cards.moves_only`, the committed standard-deck cells)."""
@@ -121,6 +125,11 @@ def card_rate_results(chains: dict, summary, *, replicates: int = 50, seed: int 
            "curve_fit": [float(ext["probability"]), float(ext["probability_low"]), float(ext["probability_high"])],
            "replicates": dict(rate=replicates), "horizons": {}}
     for h, ch in sorted(chains.items()):
+        if replicates == 0:  # the point rate alone: no interval, so no verdict
+            point = ch.point_rate()
+            out["horizons"][str(h)] = dict(n_deals=ch.n_deals, states=ch.n_states, rate=[point, None, None],
+                                           overlaps=None)
+            continue
         rate = ch.decay_rate(replicates=replicates, seed=seed)
         overlap = rate["low"] <= observed["rate_high"] and observed["rate_low"] <= rate["high"]
         out["horizons"][str(h)] = dict(n_deals=ch.n_deals, states=ch.n_states,
@@ -161,8 +170,9 @@ def cards_markdown(cards: dict, sizes: dict, mixing=None) -> str:
     for name, res in (("hand sizes", sizes), ("hand sizes and penalty cards", cards)):
         for h, row in res["horizons"].items():
             r = row["rate"]
+            interval = f"[{r[1]:.6f}, {r[2]:.6f}]" if r[1] is not None else "not computed"
             lines.append(f"| {name} | {int(h):,} | {row['n_deals']:,} | {row.get('states', 51):,} | {r[0]:.6f} | "
-                         f"[{r[1]:.6f}, {r[2]:.6f}] | {r[0] - obs[0]:+.6f} | {_against(row)} |")
+                         f"{interval} | {r[0] - obs[0]:+.6f} | {_against(row)} |")
     lines.append(f"| run of {cards['games']:,} games (geometric tail beyond {cards['observed_threshold']:,.0f} cards) "
                  f"| - | - | - | {obs[0]:.6f} | [{obs[1]:.6f}, {obs[2]:.6f}] | - | - |")
     lines += ["", "| state of the chain | horizon (cards) | length (cards) | games seen | games the chain expects | "
@@ -204,6 +214,8 @@ def _against(row) -> str:
     reached, else from the rate intervals alone (`card_rate_results`)."""
     if "agrees" in row:
         return "agrees with the run" if row["agrees"] else "disagrees with the run"
+    if row["overlaps"] is None:
+        return "not compared (no interval was computed for the chain's rate)"
     if not row["overlaps"]:
         return "disagrees with the run (the rate intervals do not overlap)"
     return "not shown to agree (the rate intervals overlap; the counts were not checked)"
@@ -222,7 +234,7 @@ def cards_verdict(cards: dict, sizes: dict) -> str:
                        f"{o['exact'] / o['chain']:.2f} times the hand-size chain's; the exact value lies inside the "
                        f"penalty-card chain's interval at {inside} of {len(pair['cards']['checks'])} lengths.")
     reps = cards.get("replicates")
-    if reps and cards.get("horizons"):
+    if reps and reps.get("rate") and cards.get("horizons"):
         survival = f" and {reps['survival']} for the survival of standard deals" if "survival" in reps else ""
         out.append(f"- intervals: a seeded bootstrap over each state's deals, {reps['rate']} draws for the decay "
                    f"rate{survival} (50 for the census decks, `analysis.chain.census_check`).")
@@ -236,6 +248,6 @@ def cards_verdict(cards: dict, sizes: dict) -> str:
         else:
             closed = ""
         out.append(f"- standard deck, horizon {int(h):,}: the penalty-card chain's decay rate is {gap:+.6f} per card "
-                   f"from the run's{closed}; the chain {_against(row)}"
+                   f"from the run's{closed}; against the run: {_against(row)}"
                    f"{'' if row.get('record_ok') else ', so it gives no record odds'}.")
     return "\n".join(out)
