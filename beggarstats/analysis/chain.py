@@ -116,10 +116,10 @@ class TailChain(ChainCells):
             while f(hi) < 0:
                 hi *= 2
             return float(optimize.brentq(f, lo, hi, xtol=1e-12))
-        hi = 1.0 / self.horizon
+        lo, hi = 0.0, 1.0 / self.horizon
         while f(hi) < 0:
             hi *= 2
-        return float(optimize.brentq(f, 0.0, hi, xtol=1e-12))
+        return float(optimize.brentq(f, lo, hi, xtol=1e-12))
 
     def _draws(self, replicates: int, seed: int):
         return list(self._draw_iter(replicates, seed))
@@ -155,9 +155,9 @@ class TailChain(ChainCells):
                                     half_life=float(np.log(2) / rate), replicates=replicates)
         return self._cache[key]
 
-    def quasi_stationary(self) -> pd.DataFrame:
-        """The quasi-stationary split: the share of the trick boundaries of long games in each
-        state (the left Perron vector of M(r) at the decay rate), with the leader's cards."""
+    def perron_vector(self) -> np.ndarray:
+        """The left Perron vector of M(r) at the decay rate, summing to 1: the share of the trick
+        boundaries of long games in each state (whatever the states are)."""
         m = self._matrix(self._point_rate(), self.count)
         if self.n_states <= 400:
             vals, vecs = np.linalg.eig(m.toarray().T)
@@ -165,10 +165,21 @@ class TailChain(ChainCells):
         else:
             _, vecs = splinalg.eigs(m.T, k=1, which="LM")
             v = np.abs(np.real(vecs[:, 0]))
-        v = v / v.sum()
+        return v / v.sum()
+
+    def quasi_stationary(self) -> pd.DataFrame:
+        """The quasi-stationary split: the share of the trick boundaries of long games in each
+        state (`perron_vector`), with the leader's cards."""
         return pd.DataFrame({"state": ["/".join(map(str, s)) for s in self.states],
                              "players_in": [len(s) for s in self.states],
-                             "leader_cards": [s[0] for s in self.states], "share": v})
+                             "leader_cards": [s[0] for s in self.states], "share": self.perron_vector()})
+
+    def start_vector(self) -> np.ndarray:
+        """The chance of each state at the first trick boundary of a standard deal (here all on
+        ``start``; a chain whose states split the deals of one hand-size split overrides it)."""
+        v = np.zeros(self.n_states)
+        v[self.start] = 1.0
+        return v
 
     def _survival_curve(self, count, lengths, exact_to: int | None = None, rate: float | None = None) -> np.ndarray:
         """P(length >= L) for each L of ``lengths``, from the standard deal, under the cells ``count``.
@@ -193,33 +204,34 @@ class TailChain(ChainCells):
         top = int(np.max(lengths))
         S = self.n_states
         n_i = np.maximum(self._totals(count), 1)
-        lo = int(self.cards.min())
-        L = int(self.cards.max()) - lo + 1
-        col = (self.cards - lo) * (S + 1) + np.where(self.to == ABSORBED, S, self.to)
-        P = sparse.csr_matrix((count / n_i[self.frm], (self.frm, col)), shape=(S, L * (S + 1)))
-        at = np.zeros((top + lo + L + 1, S))   # probability of a boundary at card t in each state
-        end = np.zeros(top + lo + L + 1)  # probability that the game ends at card t
-        at[0, self.start] = 1.0
-        for t in range(top + 1):
-            row = at[t]
-            if not row.any():
-                continue
-            out = (P.T @ row).reshape(L, S + 1)
-            at[t + lo:t + lo + L] += out[:, :S]
-            end[t + lo:t + lo + L] += out[:, S]
+        keep = self.to != ABSORBED  # the moves on (the ends count through q below)
+        lo = int(self.cards[keep].min()) if keep.any() else 1
+        L = int(self.cards[keep].max()) - lo + 1 if keep.any() else 1
+        col = (self.cards[keep] - lo) * S + self.to[keep]
+        PT = sparse.csr_matrix(((count / n_i[self.frm])[keep], (col, self.frm[keep])), shape=(L * S, S))
         # alive at L: the last boundary before L was at t < L, in state i, and the transition from
         # it takes at least L - t cards (whether it ends or moves on): a sum of positive terms,
         # exact down to the smallest probabilities (1 - cumulative ends would cancel)
         hi = int(self.cards.max())
-        dur = np.zeros((S, hi + 2))
-        np.add.at(dur, (self.frm, self.cards), count / n_i[self.frm])
-        q = np.cumsum(dur[:, ::-1], axis=1)[:, ::-1]   # q[i, d] = P_i(tau >= d)
-        out = np.ones(len(lengths))
-        for k, L in enumerate(lengths):
-            if L > 0:
-                t0 = max(0, L - hi)
-                d = L - np.arange(t0, L)               # boundaries at t = t0 .. L - 1
-                out[k] = float(np.einsum("ti,it->", at[t0:L], q[:, d]))
+        q = np.zeros((S, hi + 2))
+        np.add.at(q, (self.frm, self.cards), count / n_i[self.frm])
+        q = np.cumsum(q[:, ::-1], axis=1)[:, ::-1]   # q[i, d] = P_i(tau >= d)
+        # the probability of a boundary at card t in each state, for the cards t .. t + lo + L - 1
+        # still to come (a ring of rows: row t is final once every earlier row has moved on)
+        W = lo + L
+        at = np.zeros((W, S))
+        at[0] = self.start_vector()
+        out = np.where(lengths > 0, 0.0, 1.0)
+        for t in range(top):
+            row = at[t % W]
+            if row.any():
+                near = np.flatnonzero((lengths > t) & (lengths - hi <= t))
+                if near.size:
+                    out[near] += row @ q[:, lengths[near] - t]
+                moved = (PT @ row).reshape(L, S)
+                rows = (t + lo + np.arange(L)) % W
+                at[rows] += moved
+                row[:] = 0.0
         return out
 
     def survival(self, cards, *, confidence: float = 0.95, replicates: int = 100, seed: int = 0,
