@@ -36,7 +36,7 @@ from ..game.checks import whole
 from ..run.tail_chain import ABSORBED, ChainCells, chain_cells
 
 __all__ = ["TailChain", "tail_chain", "chain_results", "save_results", "mixing_test", "CHECK_LENGTHS", "TRICK_BINS",
-           "SPLIT_BINS", "chain_markdown", "census_check", "CENSUS_DECKS"]
+           "SPLIT_BINS", "chain_markdown", "census_check", "CENSUS_DECKS", "sci", "seen_cells"]
 
 # the census decks of the validation (data/census/): the longest games among the two-player decks
 # without loops, and one with more penalty cards; horizon, deals per state, the lengths compared
@@ -398,8 +398,15 @@ def mixing_test(sample, chain: "TailChain | None" = None) -> pd.DataFrame:
     return df
 
 
-def _sci(x: float) -> str:
+def sci(x: float) -> str:
+    """A probability as the chain tables print it: 4 decimals, or 3 significant digits below 1e-3."""
     return f"{x:.2e}" if x < 1e-3 else f"{x:.4f}"
+
+
+def seen_cells(k: dict) -> str:
+    """The cells of a long-length check as the chain tables print them: length, games seen, games the
+    chain expects and its interval (the row's leading cells are the caller's)."""
+    return f"{k['cards']:,} | {k['seen']:,} | {k['expected']:,.1f} | [{k['low']:,.1f}, {k['high']:,.1f}] |"
 
 
 def chain_markdown(results: dict, mixing: pd.DataFrame) -> str:
@@ -418,25 +425,24 @@ def chain_markdown(results: dict, mixing: pd.DataFrame) -> str:
               "|---:|---:|---:|---:|---:|"]
     for h, row in results["horizons"].items():
         for k in row["checks"]:
-            lines.append(f"| {int(h):,} | {k['cards']:,} | {k['seen']:,} | {k['expected']:,.1f} | "
-                         f"[{k['low']:,.1f}, {k['high']:,.1f}] |")
+            lines.append(f"| {int(h):,} | " + seen_cells(k))
     lines += ["", "| census deck | horizon | length (cards) | exact survival | chain | 95% interval |",
               "|---|---:|---:|---:|---:|---:|"]
     for deck, row in results.get("census", {}).items():
         for k in row["checks"]:
-            lines.append(f"| {deck} | {row['horizon']} | {k['cards']} | {_sci(k['exact'])} | {_sci(k['chain'])} | "
-                         f"[{_sci(k['low'])}, {_sci(k['high'])}] |")
+            lines.append(f"| {deck} | {row['horizon']} | {k['cards']} | {sci(k['exact'])} | {sci(k['chain'])} | "
+                         f"[{sci(k['low'])}, {sci(k['high'])}] |")
     rec = results["record"]
     cf = results["curve_fit"]
     lines += ["", f"| P(length >= {rec:,} cards), two players | estimate | 95% interval | what it is |",
               "|---|---:|---:|---|",
-              f"| geometric tail fitted beyond {results['observed_threshold']:,.0f} cards | {_sci(cf[0])} | "
-              f"[{_sci(cf[1])}, {_sci(cf[2])}] | curve-fit extrapolation of {results['games']:,} games "
+              f"| geometric tail fitted beyond {results['observed_threshold']:,.0f} cards | {sci(cf[0])} | "
+              f"[{sci(cf[1])}, {sci(cf[2])}] | curve-fit extrapolation of {results['games']:,} games "
               f"(interval: the rate's sampling error only) |"]
     for h, row in results["horizons"].items():
         if row["record_ok"]:
             r = row["record"]
-            lines.append(f"| tail chain, horizon {int(h):,} | {_sci(r[0])} | [{_sci(r[1])}, {_sci(r[2])}] | "
+            lines.append(f"| tail chain, horizon {int(h):,} | {sci(r[0])} | [{sci(r[1])}, {sci(r[2])}] | "
                          f"the chain's survival (bootstrap interval) |")
         else:
             lines.append(f"| tail chain, horizon {int(h):,} | none | - | not reported: the chain disagrees with "

@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..run.tail_chain import ChainCells
 from ..run.tail_chain_cards import card_chain_cells, card_start_weights, card_states, is_moves_only
-from .chain import TailChain
+from .chain import TailChain, sci, seen_cells
 
 __all__ = ["CardsChain", "tail_chain_cards", "PENALTY_NAMES", "CARD_CENSUS_DECKS", "card_results", "card_rate_results", "cards_markdown",
            "cards_verdict"]
@@ -137,10 +137,6 @@ def card_rate_results(chains: dict, summary, *, replicates: int = 50, seed: int 
     return out
 
 
-def _sci(x: float) -> str:
-    return f"{x:.2e}" if x < 1e-3 else f"{x:.4f}"
-
-
 def cards_markdown(cards: dict, sizes: dict, mixing=None) -> str:
     """The tables of the penalty-card chain's section of docs/tail.md, from data/tail/results-cards.json
     (`card_results`, ``cards``) beside data/tail/results.json (the hand-size chain, ``sizes``); with
@@ -152,9 +148,9 @@ def cards_markdown(cards: dict, sizes: dict, mixing=None) -> str:
     for deck, row in cards["census"].items():
         for h, pair in row.items():
             for k, o in zip(pair["cards"]["checks"], pair["sizes"]["checks"]):
-                lines.append(f"| {deck} | {int(h)} | {k['cards']} | {_sci(k['exact'])} | {_sci(o['chain'])} | "
-                             f"[{_sci(o['low'])}, {_sci(o['high'])}] | {o['exact'] / o['chain']:.2f} | "
-                             f"{_sci(k['chain'])} | [{_sci(k['low'])}, {_sci(k['high'])}] | "
+                lines.append(f"| {deck} | {int(h)} | {k['cards']} | {sci(k['exact'])} | {sci(o['chain'])} | "
+                             f"[{sci(o['low'])}, {sci(o['high'])}] | {o['exact'] / o['chain']:.2f} | "
+                             f"{sci(k['chain'])} | [{sci(k['low'])}, {sci(k['high'])}] | "
                              f"{k['exact'] / k['chain']:.2f} |")
     lines += ["", "| census deck | horizon | states (sizes / sizes and penalty cards) | deals per state |",
               "|---|---:|---:|---:|"]
@@ -182,18 +178,17 @@ def cards_markdown(cards: dict, sizes: dict, mixing=None) -> str:
             if "checks" not in row:
                 lines.append(f"| {name} | {int(h):,} | - | - | not computed | - |")
             for k in row.get("checks", []):
-                lines.append(f"| {name} | {int(h):,} | {k['cards']:,} | {k['seen']:,} | {k['expected']:,.1f} | "
-                             f"[{k['low']:,.1f}, {k['high']:,.1f}] |")
+                lines.append(f"| {name} | {int(h):,} | " + seen_cells(k))
     rec, cf = cards["record"], cards["curve_fit"]
     lines += ["", f"| P(length >= {rec:,} cards), two players | estimate | 95% interval | what it is |",
               "|---|---:|---:|---|",
-              f"| geometric tail fitted beyond {cards['observed_threshold']:,.0f} cards | {_sci(cf[0])} | "
-              f"[{_sci(cf[1])}, {_sci(cf[2])}] | curve-fit extrapolation of {cards['games']:,} games "
+              f"| geometric tail fitted beyond {cards['observed_threshold']:,.0f} cards | {sci(cf[0])} | "
+              f"[{sci(cf[1])}, {sci(cf[2])}] | curve-fit extrapolation of {cards['games']:,} games "
               f"(interval: the rate's sampling error only) |"]
     for h, row in cards["horizons"].items():
         if row.get("record_ok"):
             r = row["record"]
-            lines.append(f"| penalty-card chain, horizon {int(h):,} | {_sci(r[0])} | [{_sci(r[1])}, {_sci(r[2])}] | "
+            lines.append(f"| penalty-card chain, horizon {int(h):,} | {sci(r[0])} | [{sci(r[1])}, {sci(r[2])}] | "
                          f"the chain's survival from a standard deal (bootstrap interval over its deals) |")
         else:
             lines.append(f"| penalty-card chain, horizon {int(h):,} | none | - | not reported: {_against(row)} "

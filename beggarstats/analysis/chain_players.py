@@ -15,14 +15,10 @@ from the curve fit (a geometric tail beyond the longest 1%, with the spread of t
 
 from __future__ import annotations
 
-from .chain import chain_results
+from .chain import chain_results, sci, seen_cells
 from .summaries import record_range
 
 __all__ = ["twice_longest", "curve_fit_odds", "players_results", "players_markdown", "odds_markdown"]
-
-
-def _sci(x: float) -> str:
-    return f"{x:.2e}" if x < 1e-3 else f"{x:.4f}"
 
 
 def twice_longest(summary) -> int:
@@ -87,8 +83,7 @@ def players_markdown(results: dict) -> str:
             continue
         for h, row in ch["horizons"].items():
             for k in row["checks"]:
-                lines.append(f"| {p} | {int(h):,} | {k['cards']:,} | {k['seen']:,} | {k['expected']:,.1f} | "
-                             f"[{k['low']:,.1f}, {k['high']:,.1f}] |")
+                lines.append(f"| {p} | {int(h):,} | " + seen_cells(k))
     lines += ["", "| players | states | deals per state | horizon (cards) | cards to play | CPU-hours to measure | "
               "cells, at most | memory of the cells (GB) |", "|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for p, c in results["refused"].items():
@@ -98,8 +93,8 @@ def players_markdown(results: dict) -> str:
               "|---|---:|---:|---:|---:|---:|---:|"]
     for deck, row in results["census"].items():
         for k in row["checks"]:
-            lines.append(f"| {deck} | {row['horizon']} | {row['n_deals']:,} | {k['cards']} | {_sci(k['exact'])} | "
-                         f"{_sci(k['chain'])} | [{_sci(k['low'])}, {_sci(k['high'])}] |")
+            lines.append(f"| {deck} | {row['horizon']} | {row['n_deals']:,} | {k['cards']} | {sci(k['exact'])} | "
+                         f"{sci(k['chain'])} | [{sci(k['low'])}, {sci(k['high'])}] |")
     return "\n".join(lines)
 
 
@@ -112,10 +107,10 @@ def odds_markdown(results: dict) -> str:
         cf = entry["curve_fit_odds"]
         g = cf["geometric"]
         length = f"{cf['length']:,} (longest {cf['longest']:,} of {cf['games']:,})"
-        lines.append(f"| {p} | {length} | {_sci(g[0])} | [{_sci(g[1])}, {_sci(g[2])}] | curve-fit extrapolation: "
+        lines.append(f"| {p} | {length} | {sci(g[0])} | [{sci(g[1])}, {sci(g[2])}] | curve-fit extrapolation: "
                      f"geometric tail fitted beyond {cf['threshold']:,.0f} cards, the longest 1% (interval: the "
                      f"rate's sampling error only) |")
-        lines.append(f"| {p} | {cf['length']:,} | - | [{_sci(cf['range'][0])}, {_sci(cf['range'][1])}] | range over "
+        lines.append(f"| {p} | {cf['length']:,} | - | [{sci(cf['range'][0])}, {sci(cf['range'][1])}] | range over "
                      f"the tail models that fit the games seen (geometric beyond {cf['thresholds'][0]:,.0f} to "
                      f"{cf['thresholds'][1]:,.0f} cards, log-linear hazard): the uncertainty of the extrapolation |")
         ch = entry.get("chain")
@@ -123,7 +118,7 @@ def odds_markdown(results: dict) -> str:
             for h, row in ch["horizons"].items():
                 if row["record_ok"]:
                     r = row["record"]
-                    lines.append(f"| {p} | {cf['length']:,} | {_sci(r[0])} | [{_sci(r[1])}, {_sci(r[2])}] | tail "
+                    lines.append(f"| {p} | {cf['length']:,} | {sci(r[0])} | [{sci(r[1])}, {sci(r[2])}] | tail "
                                  f"chain, horizon {int(h):,}: its survival (bootstrap interval) |")
                 else:
                     lines.append(f"| {p} | {cf['length']:,} | none | - | tail chain, horizon {int(h):,}: not reported, "
