@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import joblib
 import pandas as pd
@@ -36,6 +35,7 @@ from ..game.cards import format_deal
 from ..game.checks import check_n_jobs, check_seed, whole
 from ..game.rules import check_rules
 from .limits import MAX_GAME_ID
+from .parallel import run_chunks
 from .play import play
 from .progress import progress_bar
 from .summary import Summary, summarize
@@ -154,6 +154,12 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
     return search.frame()
 
 
+def _extend_range(lo, hi, *, todo, sizes, nodes, ccw, keep_taker):
+    """Run back the long games ``todo[lo:hi]`` (game, hands, cards): a task of `run_chunks`."""
+    return [extend_deal_hands(hands, cards, sizes=sizes, nodes=nodes, ccw=ccw, keep_taker=keep_taker)
+            for _, hands, cards in todo[lo:hi]]
+
+
 class _Search:
     """The state of one search: the best deals so far, the budget spent."""
 
@@ -240,20 +246,22 @@ class _Search:
         self._extend_all(todo, n_jobs)
 
     def _extend_all(self, todo, n_jobs):
-        """Extend the deals of ``todo`` (game, hands, cards), ``n_jobs`` at a time (the kernel runs
-        without the GIL), kept in their order whatever ``n_jobs``; the clock is read between groups."""
+        """Extend the deals of ``todo`` (game, hands, cards), ``n_jobs`` at a time on joblib's workers
+        (the kernel runs without the GIL), kept in their order whatever ``n_jobs``; the clock is read
+        between groups."""
         workers = max(1, joblib.effective_n_jobs(n_jobs))
-        run = functools.partial(extend_deal_hands, sizes=self.sizes, nodes=self.nodes, ccw=self.ccw,
-                                keep_taker=self.keep_taker)
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            for lo in range(0, len(todo), workers):
-                if self.out_of_time():
-                    self.stop()
-                    return
-                group = todo[lo: lo + workers]
-                found = list(pool.map(lambda t: run(t[1], t[2]), group))
-                for (g, _, cards), f in zip(group, found):
-                    self._kept(g, cards, f)
+        for lo in range(0, len(todo), workers):
+            if self.out_of_time():
+                self.stop()
+                return
+            group = todo[lo: lo + workers]
+            found = [None] * len(group)
+            work = functools.partial(_extend_range, todo=group, sizes=self.sizes, nodes=self.nodes, ccw=self.ccw,
+                                     keep_taker=self.keep_taker)
+            run_chunks(work, [(0, len(group))], sink=lambda a, b, res: found.__setitem__(slice(a, b), res),
+                       n_jobs=n_jobs, chunk_size=1)
+            for (g, _, cards), f in zip(group, found):
+                self._kept(g, cards, f)
 
     def _random_hands(self, game):
         return random_deal(self.seed, game, self.rules)[0]
