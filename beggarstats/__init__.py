@@ -49,6 +49,7 @@ _LAZY = {
     "compare": (".run.compare", "compare"),
     "search_long": (".run.search", "search_long"),
     "tail_chain": (".analysis.chain", "tail_chain"),
+    "tail_chain_cards": (".analysis.chain_cards", "tail_chain_cards"),
 }
 
 __all__ = [
@@ -56,6 +57,7 @@ __all__ = [
     "GameResult", "Trick", "simulate_matches", "play", "load_records", "replay_records",
     "RULES_VERSION", "Rules", "replay", "simulate", "simulate_to_store", "load", "save",
     "verify", "Summary", "summarize", "compare", "search_long", "tail_chain",
+    "tail_chain_cards",
 ]
 
 

@@ -27,32 +27,40 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 import beggarstats as bs
 from beggarstats.analysis.longest import expected_longest
+from beggarstats.analysis.summaries import tail_rate
 from beggarstats.run.summary import load_summary
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 26
+HOUR_NODES = 10**6  # states per extended deal in the long run: every ancestor tree measured was smaller
 
 
-def runs(seconds: float, short: float):
+def runs(seconds: float, short: float, hour: float = 7200.0, wall: float | None = None):
     """(name, keyword arguments of search_long) of every run, in order."""
     out = [("p2-random", dict(seed=SEED, seconds=seconds, strategy="random")),
-           ("p2-backward", dict(seed=SEED, seconds=seconds, strategy="backward", min_cards=3600, nodes=50_000))]
+           ("p2-backward", dict(seed=SEED, seconds=seconds, strategy="backward", min_cards=3600, nodes=50_000)),
+           ("p2-hour", dict(seed=SEED, seconds=hour, wall_seconds=wall, strategy="backward", min_cards=3000,
+                            nodes=HOUR_NODES, n_jobs=2))]
     for p in range(2, 7):
         out.append((f"p{p}-committed", dict(summary=load_summary(ROOT / f"data/summary-p{p}.json"),
-                                              min_cards=1, nodes=20_000)))
+                                              min_cards=1, nodes=HOUR_NODES)))
     for p in range(3, 7):
         out.append((f"p{p}-backward", dict(rules=bs.Rules(players=p), seed=SEED, seconds=short,
-                                           strategy="backward", min_cards=3000, nodes=20_000)))
+                                           strategy="backward", min_cards=3000, nodes=HOUR_NODES)))
     return out
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=180.0, help="CPU seconds of each two-player search")
+    ap.add_argument("--hour", type=float, default=7200.0, help="CPU seconds of the long two-player search "
+                    "(both cores: 7,200 is one hour)")
+    ap.add_argument("--wall", type=float, default=None, help="wall-clock seconds the long search may take at most")
     ap.add_argument("--short", type=float, default=60.0, help="CPU seconds of each 3-6 player search")
     ap.add_argument("--out", type=Path, default=None, help="directory for longest.csv and runs.json")
     ap.add_argument("--only", nargs="*", help="run only these (names as printed)")
@@ -72,8 +80,10 @@ def main(argv=None) -> int:
     if args.merge:
         figures = {}
         frames = []
-        for d in args.merge:
-            figures.update(json.loads((d / "runs.json").read_text()))
+        for d in args.merge:  # a run measured again in a later directory replaces the earlier one
+            mine = json.loads((d / "runs.json").read_text())
+            figures.update(mine)
+            frames = [f[~f["run"].isin(mine)] for f in frames]
             frames.append(pd.read_csv(d / "longest.csv", keep_default_na=False, na_values=[""]))
         order = [name for name, _ in runs(0, 0) if name in figures]
         figures = {name: figures[name] for name in order}
@@ -92,7 +102,7 @@ def main(argv=None) -> int:
         frames[0] = frames[0][frames[0]["run"].isin(figures)]
     for p in (2, 3):  # the kernels compiled or loaded, outside any budget
         bs.search_long(bs.Rules(players=p), seed=0, deals=1000, strategy="random")
-    for name, kw in runs(args.seconds, args.short):
+    for name, kw in runs(args.seconds, args.short, args.hour, args.wall):
         if args.only and name not in args.only:
             continue
         cpu0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
@@ -108,7 +118,9 @@ def main(argv=None) -> int:
                "longest": int(wins["cards"].max()), "longest_deal": str(wins["deal"].iloc[0]),
                "longest_cpu_seconds": float(wins["cpu_seconds"].iloc[0]), "loops": int((df["outcome"] == "loop").sum()),
                "cpu_seconds": round(cpu, 1), "wall_seconds": round(time.perf_counter() - wall0, 1),
-               "stopped": a["stopped"]}
+               "stopped": a["stopped"], "random_longest": int(a["random_longest"]),
+               "random_longest_game": int(a["random_longest_game"]), "n_jobs": int(kw.get("n_jobs", 1)),
+               "backward_search": "compiled" if a["strategy"] == "backward" else ""}
         figures[name] = row
         frames = [f[f["run"] != name] for f in frames] + [df.assign(run=name)]
         if args.out is not None:
@@ -148,15 +160,20 @@ def _expected(r: dict):
 def markdown(figures: dict) -> str:
     """The table of docs/search.md (tests/test_search_data.py checks it against runs.json)."""
     lines = ["| players | strategy | deals from | deals tried | states backwards | longest found (cards) "
-             "| expected of that many random deals [5%, 95%] | found after (CPU s) | run (CPU s) | wall (s) |",
-             "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "| expected of that many random deals [5%, 95%] | found after (CPU s) | run (CPU s) | wall (s) "
+             "| backward search |",
+             "|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in figures.values():
         src = ("the committed run (seed 2026)" if r["from"] == "committed summary"
-               else f"seed {r['seed']}, a budget of {r['seconds_budget']:g} CPU s")
+               else f"seed {r['seed']}, a budget of {r['seconds_budget']:,g} CPU s")
+        if r.get("n_jobs", 1) > 1:
+            src += f" on {r['n_jobs']} threads"
+        if r["stopped"] == "wall":
+            src += f", stopped by the wall clock after {r['cpu_seconds']:,.0f} CPU s"
         e = _expected(r)
         lines.append(f"| {r['players']} | {r['strategy']} | {src} | {r['deals']:,} | {r['states']:,} | {r['longest']:,} "
                      f"| {e['mean']:,.0f} [{e['low']:,.0f}, {e['high']:,.0f}] | {r['longest_cpu_seconds']:.1f} "
-                     f"| {r['cpu_seconds']:.1f} | {r['wall_seconds']:,.0f} |")
+                     f"| {r['cpu_seconds']:,.1f} | {r['wall_seconds']:,.0f} | {r.get('backward_search', '')} |")
     return "\n".join(lines)
 
 
@@ -195,13 +212,90 @@ def prose(figures: dict) -> str:
     if com is not None:
         out.append(f"From the longest {com['extended']:,} deals of the committed run of {com['deals']:,} deals (its "
                    f"longest {_committed_longest():,} cards), the backward search found {com['longest']:,} cards "
-                   f"in {com['cpu_seconds']:.0f} CPU seconds.")
+                   f"in {com['cpu_seconds']:.1f} CPU seconds.")
     if rnd is not None:
         hour = expected_longest(_summary(2), [rate * 3600, rate * 7200])
         out.append(f"At the random search's speed one CPU hour expects {hour['mean'][0]:,.0f} [{hour['low'][0]:,.0f}, "
                    f"{hour['high'][0]:,.0f}] cards and one hour on both cores of this machine {hour['mean'][1]:,.0f} "
                    f"[{hour['low'][1]:,.0f}, {hour['high'][1]:,.0f}].")
     return " ".join(out)
+
+
+TARGET = 5500  # the issue's target: a deal this long in one hour on this machine
+
+
+@functools.lru_cache(maxsize=None)
+def _tail():
+    t = tail_rate(_summary(2), start=0.99).iloc[0]
+    return float(t["threshold"]), float(t["survival_at_threshold"]), float(t["rate"])
+
+
+def deals_for(longest: float, k: float = 1.0) -> float:
+    """Random deals whose expected longest (the Gumbel mean of `expected_longest`: u + (ln(n S(u)) +
+    Euler's gamma) / b) is ``longest``, when each deal counts as ``k`` (the backward search's K)."""
+    u, s_u, p = _tail()
+    b = -np.log1p(-p)
+    return float(np.exp(b * (longest - u) - np.euler_gamma) / (s_u * k))
+
+
+def hour_prose(figures: dict, gains: dict | None) -> str:
+    """The paragraph on the long two-player run (``p2-hour``), against the target."""
+    r = figures.get("p2-hour")
+    if r is None:
+        return ""
+    e = _expected(r)
+    out = [f"The long run (seed {r['seed']}, {r['n_jobs']} threads, every random deal of at least "
+           f"{r['min_cards']:,} cards run back through its whole ancestor tree) played {r['deals']:,} random deals in "
+           f"{r['cpu_seconds']:,.0f} CPU seconds ({r['wall_seconds']:,.0f} s of wall time on the shared machine"
+           + (", where it was stopped by the wall clock before its budget of "
+              f"{r['seconds_budget']:,.0f} CPU seconds was spent" if r["stopped"] == "wall" else "") + "). "
+           f"Its random deals alone reached {r['random_longest']:,} cards (random deal {r['random_longest_game']:,}; "
+           f"{e['mean']:,.0f} [{e['low']:,.0f}, {e['high']:,.0f}] expected of that many); run backwards, "
+           f"{r['extended']:,} of them ({r['states']:,} states) gave {r['longest']:,} cards, found after "
+           f"{r['longest_cpu_seconds']:,.0f} CPU seconds."]
+    if gains is not None:
+        k = gains["K"]
+        eb = expected_longest(_summary(2), r["deals"] * k).iloc[0]
+        out.append(f"With the measured factor K = {k:.1f} the backward search of that many deals expects "
+                   f"{eb['mean']:,.0f} [{eb['low']:,.0f}, {eb['high']:,.0f}].")
+    reached = r["longest"] >= TARGET
+    out.append(f"The target of {TARGET:,} cards was {'reached' if reached else 'not reached'}.")
+    return " ".join(out)
+
+
+def gains_prose(g: dict, figures: dict) -> str:
+    """The paragraph on the law of the gain (data/search/gains.json, benchmarks/search_gains.py)."""
+    q, k = g["gain_quantiles"], g["K"]
+    b = -np.log1p(-g["rate"])
+    rnd = figures["p2-random"]
+    hour = rnd["deals"] / rnd["cpu_seconds"] * 7200  # one hour on both cores at the random search's speed
+    e0, e1 = expected_longest(_summary(2), hour).iloc[0], expected_longest(_summary(2), hour * k).iloc[0]
+    need_r, need_b, need_lo = deals_for(TARGET), deals_for(TARGET, k), deals_for(TARGET, g["K_high"])
+    return (f"The first {g['deals']:,} random deals of seed {g['seed']} hold {g['games']:,} games of at least "
+            f"{g['min_cards']:,} cards. Each was run back through its whole ancestor tree (median "
+            f"{g['states_median']:,.0f} states, at most {g['states_max']:,}; {g['overflow']} stopped by the stack), "
+            f"in {g['backward_cpu_seconds']:,.0f} CPU seconds against {g['random_cpu_seconds']:,.0f} for playing the "
+            f"deals. {g['share_longer']:.0%} of them gained: the gain in cards has median {q['0.5']:,.0f}, 90th "
+            f"percentile {q['0.9']:,.0f}, 99th {q['0.99']:,.0f} and maximum {q['1.0']:,.0f}; Spearman's rho of gain "
+            f"and length is {g['spearman']:.3f} (p = {g['spearman_p']:.2g}). "
+            f"Weighted by the tail (a card more is rarer by a factor e^b, b = -ln(1 - {g['rate']:.6f})), a game run "
+            f"backwards is worth K = E[e^(b gain)] = {k:.1f} [{g['K_low']:.1f}, {g['K_high']:.1f}] random deals "
+            f"(95% BCa bootstrap over the games), {np.log(k) / b:,.0f} cards on the longest if the gain does not "
+            f"depend on the length. One hour on both cores at the random search's speed ({hour:.2e} deals) then "
+            f"expects {e0['mean']:,.0f} [{e0['low']:,.0f}, {e0['high']:,.0f}] cards by random search (in brackets the "
+            f"5% and 95% points of the longest) and "
+            f"{e1['mean']:,.0f} [{e1['low']:,.0f}, {e1['high']:,.0f}] run backwards. An expected longest of "
+            f"{TARGET:,} cards takes {need_r:.1e} random deals, or {need_b:.1e} run backwards ({need_lo:.1e} at the "
+            f"top of K's interval): {need_b / hour:.1f} hours on both cores at that speed. The chance that one hour "
+            f"reaches it is {reach(hour):.1%} by random search and {reach(hour * k):.0%} "
+            f"[{reach(hour * g['K_low']):.0%}, {reach(hour * g['K_high']):.0%}] run backwards.")
+
+
+def reach(deals: float, length: float = TARGET) -> float:
+    """P(the longest of ``deals`` random deals >= ``length``) by the committed two-player tail:
+    1 - exp(-deals S(u) (1 - p)^(length - u)) (`analysis.longest`'s model)."""
+    u, s_u, p = _tail()
+    return float(-np.expm1(-deals * s_u * (1 - p) ** (length - u)))
 
 
 def _committed_longest() -> int:
@@ -222,7 +316,12 @@ def blocks(out: Path) -> dict:
     """The generated blocks of docs/search.md from the data in ``out``."""
     figures = json.loads((out / "runs.json").read_text())
     deals = pd.read_csv(out / "longest.csv", keep_default_na=False, na_values=[""])
-    return {"runs": markdown(figures), "known": longest_known(figures, deals), "two": prose(figures)}
+    gains = json.loads((out / "gains.json").read_text()) if (out / "gains.json").exists() else None
+    got = {"runs": markdown(figures), "known": longest_known(figures, deals), "two": prose(figures),
+           "hour": hour_prose(figures, gains)}
+    if gains is not None:
+        got["gains"] = gains_prose(gains, figures)
+    return got
 
 
 if __name__ == "__main__":

@@ -125,19 +125,70 @@ deck grows: at the largest deck of each parity the shares are {odd.seat0_share.i
 {even.seat0_share.iloc[-1]:.4f}.""")
 
 # %% [markdown]
+# ## Three and four players, two of each penalty card
+#
+# The family of the standard half deck dealt to three and four players: how often a deal never ends,
+# beside two players with the same deck, and what the never-ending deals do once they loop. Each cycle
+# is seen on the seats still in the game and compared with the cycles of the two-player game of the
+# same deck (`seats_in_view`; `tests/test_atlas.py` does it for every deck, this cell for the smallest
+# decks that loop).
+
+# %%
+from beggarstats.run.cycles import seats_in_view
+
+many = atlas[(atlas.players > 2) & (atlas.jacks == 2) & (atlas.queens == 2) & (atlas.kings == 2) & (atlas.aces == 2)]
+family = atlas[(atlas.jacks == 2) & (atlas.queens == 2) & (atlas.kings == 2) & (atlas.aces == 2)
+               & (atlas.numbers <= many.numbers.max())]
+fig, ax = plt.subplots(figsize=(7, 4))
+sns.lineplot(data=family.assign(loops_per_million=1e6 * family.loop_share, players=family.players.astype(str)),
+             x="numbers", y="loops_per_million", hue="players", style="players", markers=True, ax=ax)
+ax.set(xlabel="number cards (and two each of J, Q, K, A)", ylabel="never-ending deals per million (exact)",
+       title="Two of each penalty card: never-ending deals by players")
+ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True));
+family.pivot(index="numbers", columns="players", values="loops")
+
+# %%
+looping = sorted(many[many.loops > 0].numbers.unique())[:2]
+views = {(p, k): seats_in_view(load_summary(census_file(p, (k, 2, 2, 2, 2), "trick")),
+                               load_summary(census_file(2, (k, 2, 2, 2, 2), "trick")))
+         for p in (3, 4) for k in looping}
+seen = pd.concat([v.assign(players=p, numbers=k) for (p, k), v in views.items()])
+seen.groupby(["players", "numbers"]).agg(cycles=("cycle", "size"), deals=("deals", "sum"),
+                                         seats_in=("seats_in", "max"), two_player_cycle=("in_fewer", "all"))
+
+# %%
+by_k = family.pivot(index="numbers", columns="players", values="loops")
+only_two = [k for k in by_k.index if by_k.loc[k, 2] > 0 or (by_k.loc[k, [3, 4]] == 0).all()]  # no loop without two
+ratio = (by_k[[3, 4]].div(by_k[2], axis=0))[by_k[2] > 0]
+Markdown(f"""**Reading.** With two of each penalty card, three and four players have between {ratio.min().min():.2f} and
+{ratio.max().max():.2f} times as many never-ending deals as two players with the same deck (where two players have any):
+{", ".join(f"{by_k.loc[k, 3]:,} and {by_k.loc[k, 4]:,} deals for three and four players against {by_k.loc[k, 2]:,} for two with {k} number cards" for k in by_k.index if by_k.loc[k].max() > 0)}.
+In the decks of {" and ".join(map(str, looping))} number cards, every one of the {len(seen):,} distinct cycles of three and four
+players has {"exactly two" if (seen.seats_in == 2).all() else "more than two"} players left in the game, and
+{"every one" if seen.in_fewer.all() else "not every one"} of them, seen on those two, is a cycle of the two-player game of the same
+deck: there a deal of three or four players never ends only by leaving two players in a two-player loop.
+{"Every" if len(only_two) == len(by_k) else "Not every"} deck of the atlas that loops
+with three or four players loops with two.""")
+
+# %% [markdown]
 # ## The standard half deck
 #
 # The standard half deck (two each of J, Q, K, A, padded with number cards to half the standard deck)
 # for two players: the first exact table of it, from the census in `data/census/`
-# (`data/census/runtimes.csv` holds the time it took).
+# (`data/census/runtimes.csv` holds the time it took, on a quiet machine and on a shared one).
 
 # %%
 half = load_summary(census_file(2, (18, 2, 2, 2, 2), "trick"))
-runtime = pd.read_csv(ATLAS_DIR / "runtimes.csv").set_index("file").loc[census_file(2, (18, 2, 2, 2, 2), "trick").name]
+runtimes = pd.read_csv(ATLAS_DIR / "runtimes.csv")
+runs = runtimes[runtimes.file == census_file(2, (18, 2, 2, 2, 2), "trick").name].set_index("machine")
+quiet, shared = runs.loc["quiet"], runs.loc["shared"]
 Markdown(deck_markdown(2, (18, 2, 2, 2, 2)) + f"""
 
-**Reading.** All {half.n_games:,} deals of the standard half deck were played once
-({runtime.wall_seconds / 60:.0f} minutes wall, {runtime.cpu_seconds / 60:.0f} CPU-minutes on {runtime.jobs} threads).
+**Reading.** All {half.n_games:,} deals of the standard half deck were played once: in
+{quiet.wall_seconds / 60:.1f} minutes wall ({quiet.cpu_seconds / 60:.1f} CPU-minutes, {quiet.jobs} threads) on this
+2-core machine started with nothing else running (package installs shared its first minutes), and in {shared.wall_seconds / 60:.1f} minutes wall
+({shared.cpu_seconds / 60:.1f} CPU-minutes) while other work shared it; {half.n_games / quiet.cpu_seconds / 1e6:.2f}
+million deals per CPU-second.
 {"None of them loops: the half deck has no cycle." if half.outcomes[1] == 0 else f"{int(half.outcomes[1]):,} of them never end."}
 The longest lasts {int(half.longest["cards"][0]):,} cards (rank {int(half.longest["game"][0]):,}:
 `{bs.format_deal(bs.deal_at(int(half.longest["game"][0]), half.rules))}`).""")

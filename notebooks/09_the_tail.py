@@ -105,6 +105,27 @@ ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=2)
 plt.show()
 
 # %% [markdown]
+# ## Three to six players
+#
+# The chains for three and four players (`python data/tail/make_chain_players.py`,
+# `data/tail/results-players.json`) held to their runs of `data/summary-p3.json` and `-p4.json` and to
+# census decks of three and four players; five and six players are not measured (their cost is in
+# docs/tail.md). Then the odds of a game at least twice the longest seen, for three to six players, each row
+# saying what it is: the curve-fit extrapolation with the range of the tail models, and the chain only
+# where it agrees with its run.
+
+# %%
+from beggarstats.analysis.chain_players import odds_markdown, players_markdown
+
+players = json.loads((DATA / "tail" / "results-players.json").read_text())
+display(Markdown(players_markdown(players)))
+display(Markdown(odds_markdown(players)))
+agree = [f"{p} players, horizon {h}" for p, e in players["players"].items() if "chain" in e
+         for h, row in e["chain"]["horizons"].items() if row["agrees"]]
+display(Markdown("Chains that agree with their run: " + (", ".join(agree) if agree else
+                 "none, so no odds come from a chain for any player count.")))
+
+# %% [markdown]
 # ## A small chain, live
 #
 # The same measurement with `N_GAMES` random uneven deals in all (spread over the states) at the

@@ -81,7 +81,7 @@ def test_readme_numbers_come_from_the_atlas():
     section = readme.split("## Exact answers: every deal of a small deck", 1)[1].split("\n## ", 1)[0]
     half = deck_markdown(2, (18, 2, 2, 2, 2))  # the half deck's row, generated from atlas.csv
     assert half in section
-    prose = re.sub(r"```.*?```|`[^`]*`", " ", section.replace(half, " "), flags=re.S)
+    prose = " ".join(re.sub(r"```.*?```|`[^`]*`", " ", section.replace(half, " "), flags=re.S).split())
     italian = load_summary(census_file(2, (14, 2, 2, 2, 0), "trick"))
     empty = load_summary(census_file(2, (14, 2, 2, 2, 0), "empty"))
     lengths, counts = empty.frequencies("cards", ("win", "loop", "cutoff"))
@@ -91,13 +91,44 @@ def test_readme_numbers_come_from_the_atlas():
              int(cycles["tricks"][0]), int(cycles["cards"][0]), len(ON_FILE),
              max(c[0] for _, c, _ in two if c[1] == 1), max(c[0] for _, c, _ in two if c[1] == 2 and c[0] != 18),
              bs.n_deals(bs.Rules(deck=bs.Deck(18, 2, 2, 2, 2))), 95, 2, 8}  # §2, 95%, 08_exact
-    runtime = pd.read_csv(ATLAS_DIR / "runtimes.csv").set_index("file").loc["2p-18-2-2-2-2.json"]
-    facts |= {round(runtime["wall_seconds"] / 60), round(runtime["cpu_seconds"] / 60), int(runtime["jobs"]), 18}
+    runtimes = pd.read_csv(ATLAS_DIR / "runtimes.csv")
+    runs = runtimes[runtimes["file"] == "2p-18-2-2-2-2.json"].set_index("machine")
+    for machine in ("quiet", "shared"):  # minutes, to one decimal, in the order wall, CPU
+        wall, cpu = (round(runs.loc[machine, c] / 60, 1) for c in ("wall_seconds", "cpu_seconds"))
+        assert f"{wall} minutes wall and {cpu} CPU-minutes" in prose
+        facts |= {wall, cpu}
+    facts |= {int(runs.loc["quiet", "jobs"]), 18}
+    assert (runs["deals"] == bs.n_deals(bs.Rules(deck=bs.Deck(18, 2, 2, 2, 2)))).all()
+    assert runs.loc["quiet", "wall_seconds"] <= 30 * 60  # issue #22: the half deck within 30 minutes
     assert load_summary(census_file(2, (18, 2, 2, 2, 2), "trick")).outcomes[1] == 0 and "none of them loops" in prose
-    assert runtime["deals"] == bs.n_deals(bs.Rules(deck=bs.Deck(18, 2, 2, 2, 2)))
     assert len(cycles) == 1 and "a single cycle" in prose and bool(cycles["half_swap"][0])
-    quoted = {int(x.replace(",", "")) for x in re.findall(r"(?<![\w.])\d[\d,]*(?![\w])", prose)}
-    assert quoted <= facts, sorted(quoted - facts)
+    # three and four players: how far each family goes, and what of the family up to a billion deals is left
+    many = [(p, c) for p, c, _ in ATLAS_DECKS if p > 2]
+    top_one, top_two = (max(c[0] for p, c in many if c[1] == j) for j in (1, 2))
+    assert all((p, (k, j, j, j, j)) in many for p in (3, 4) for j, top in ((1, top_one), (2, top_two))
+               for k in range(0 if j == 1 else 2, top + 1))
+    facts |= {top_one, top_one + 4, top_two, 3, 4}  # 60 number cards and four penalty cards: 64
+    left = [k for k in range(top_two + 1, 15) if bs.n_deals(atlas_rules(3, (k, 2, 2, 2, 2), "trick")) <= 10**9]
+    assert bs.n_deals(atlas_rules(3, (15, 2, 2, 2, 2), "trick")) > 10**9 and top_one == 60  # 64 cards: the kernels' limit
+    if left:
+        sizes = [bs.n_deals(atlas_rules(3, (k, 2, 2, 2, 2), "trick")) for k in left]
+        sep = " and " if len(left) == 2 else " to "
+        assert f"{left[0]}{sep}{left[-1]} number cards ({sizes[0]:,}{sep}{sizes[-1]:,} deals" in prose
+        facts |= {left[0], left[-1], sizes[0], sizes[-1]}
+    # the finding: loops of three and four players are two-player cycles (tested deck by deck above)
+    loops = {p: int(load_summary(census_file(p, (8, 2, 2, 2, 2), "trick")).outcomes[1]) for p in (2, 3, 4)}
+    n8 = bs.n_deals(atlas_rules(2, (8, 2, 2, 2, 2), "trick"))
+    assert (f"{loops[2]:,} of the {n8:,} deals of 8 number cards for two players, {loops[3]:,} for three and "
+            f"{loops[4]:,} for four") in prose
+    facts |= {*loops.values(), n8}
+    looping = [k for k in range(2, top_two + 1)
+               if any(load_summary(census_file(p, (k, 2, 2, 2, 2), "trick")).outcomes[1] for p in (2, 3, 4))]
+    quiet = max(looping) + 1  # from here to the largest deck of the atlas, no deal loops for 2, 3 or 4 players
+    assert quiet <= top_two
+    assert f"With {quiet} to {top_two} number cards no deal loops, for two, three or four players." in prose
+    facts |= {quiet}
+    quoted = {float(x.replace(",", "")) for x in re.findall(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?!\w)", prose)}
+    assert quoted <= {float(f) for f in facts}, sorted(quoted - {float(f) for f in facts})
     assert "(True, 3488400, 16)" in section and italian.exact
 
 
@@ -214,3 +245,98 @@ def test_the_half_deck_file_agrees_with_a_re_census_of_ranks_in_its_middle():
             assert kept[rank] == cards
     r = int(on_file.longest["game"][0])
     assert play_ranks(rules, r, r + 1)["cards"][0] == on_file.longest["cards"][0]
+
+
+def test_build_atlas_runs_the_smallest_missing_census_first_and_records_the_large_ones(tmp_path, monkeypatch, capsys):
+    """`build_atlas` on a stand-in atlas: the censuses not on file run in order of deal count, the table
+    keeps the order of ATLAS_DECKS, a file already there is not recomputed, and each census of at least
+    RECORDED_DEALS deals gets a runtimes.csv row (wall and CPU seconds, jobs, machine 'shared')."""
+    import beggarstats.report.atlas as atlas
+
+    decks = ((3, (2, 1, 1, 1, 1), "trick"), (2, (1, 1, 1, 1, 1), "trick"), (2, (3, 1, 1, 0, 0), "trick"))
+    monkeypatch.setattr(atlas, "ATLAS_DECKS", decks)
+    monkeypatch.setattr(atlas, "RECORDED_DEALS", 100)
+    census(atlas_rules(*decks[2]), n_jobs=1).save(census_file(*decks[2], root=tmp_path))
+    atlas.build_atlas(tmp_path, n_jobs=1)
+    ran = [line.split(":")[0] for line in capsys.readouterr().err.splitlines() if line.endswith("s CPU")]
+    assert ran == ["2p-1-1-1-1-1.json", "3p-2-1-1-1-1.json"]  # 120 deals before 360; the file on disk kept
+    assert [bs.n_deals(atlas_rules(*d)) for d in decks] == [360, 120, 20]
+    table = pd.read_csv(tmp_path / "atlas.csv")
+    assert list(zip(table["players"], table["numbers"])) == [(3, 2), (2, 1), (2, 3)]
+    runtimes = pd.read_csv(tmp_path / "runtimes.csv")
+    assert list(runtimes.columns) == list(atlas.RUNTIME_COLUMNS)
+    assert runtimes["file"].tolist() == ran and runtimes["deals"].tolist() == [120, 360]
+    assert (runtimes["machine"] == "shared").all() and (runtimes["jobs"] == 1).all()
+    assert (runtimes["wall_seconds"] >= 0).all() and (runtimes["cpu_seconds"] >= 0).all()
+    assert not list(tmp_path.glob(".store-*"))  # each census's store is removed once its file is written
+    with pytest.raises(ValueError, match="machine"):
+        atlas.record_runtime(dict(runtimes.iloc[0], machine="idle"), tmp_path)
+    atlas.record_runtime(dict(runtimes.iloc[0], machine="quiet", wall_seconds=1.5), tmp_path)
+    atlas.record_runtime(dict(runtimes.iloc[0], machine="quiet", wall_seconds=2.5), tmp_path)  # replaces its row
+    again = pd.read_csv(tmp_path / "runtimes.csv")
+    assert again[again["machine"] == "quiet"]["wall_seconds"].tolist() == [2.5] and len(again) == 3
+
+
+def test_runtimes_cover_every_large_census_of_the_atlas():
+    """data/census/runtimes.csv: a row for every census of the atlas with at least 10^8 deals, its deal
+    count the census's, and the half deck both on the shared machine and on a quiet one."""
+    from beggarstats.report.atlas import RUNTIME_COLUMNS
+
+    runtimes = pd.read_csv(ATLAS_DIR / "runtimes.csv")
+    assert list(runtimes.columns) == list(RUNTIME_COLUMNS)
+    assert not runtimes.duplicated(["file", "machine"]).any()
+    large = {census_file(*d).name: bs.n_deals(atlas_rules(*d)) for d in ATLAS_DECKS
+             if bs.n_deals(atlas_rules(*d)) >= 10**8}
+    assert set(large) <= set(runtimes["file"])
+    for r in runtimes.itertuples():
+        assert r.file in {census_file(*d).name for d in ATLAS_DECKS}
+        assert r.deals == bs.n_deals(atlas_rules(*ATLAS_DECKS[[census_file(*d).name for d in ATLAS_DECKS].index(r.file)]))
+        assert 0 < r.cpu_seconds <= r.jobs * r.wall_seconds * 1.05 and r.machine in ("quiet", "shared")
+    half = runtimes[runtimes["file"] == "2p-18-2-2-2-2.json"]
+    assert sorted(half["machine"]) == ["quiet", "shared"]
+
+
+def test_seats_in_view_finds_a_cycle_of_fewer_players_or_says_it_is_not_one():
+    """`run.cycles.seats_in_view` on the 3-player census of 6/2/2/2/2 (108 cycles): against the 2-player
+    census of the same deck every cycle is two players left and one of its cycles; against a census of
+    only its first 1,000 ranks (no loop) none is; another deck is refused."""
+    from beggarstats.run.cycles import seats_in_view
+
+    three, two = (load_summary(census_file(p, (6, 2, 2, 2, 2), "trick")) for p in (3, 2))
+    view = seats_in_view(three, two)
+    assert len(view) == len(loop_cycles(three)[1]) == 108 and view["deals"].sum() == three.outcomes[1]
+    assert (view["seats_in"] == 2).all() and view["in_fewer"].all()
+    assert set(view["tricks"]) <= set(loop_cycles(two)[1]["tricks"])
+    none = census(two.rules, stop=1000, n_jobs=1)
+    assert none.outcomes[1] == 0 and not seats_in_view(three, none)["in_fewer"].any()
+    with pytest.raises(ValueError, match="fewer players"):
+        seats_in_view(three, load_summary(census_file(2, (7, 2, 2, 2, 2), "trick")))
+    with pytest.raises(ValueError, match="needs two censuses"):
+        seats_in_view(three, bs.summarize(10, rules=two.rules, seed=1, n_jobs=1))
+
+
+MANY = [(p, c) for p, c, end in ON_FILE if p > 2 and c[1:] == (2, 2, 2, 2)]  # all of them (first test)
+
+
+@pytest.mark.slow  # every cycle of the 3- and 4-player decks with two of each: about a minute of CPU
+@pytest.mark.parametrize("deck", [d for d in MANY if load_summary(census_file(*d, "trick")).outcomes[1]],
+                         ids=lambda d: census_file(*d, "trick").stem)
+def test_every_loop_of_three_or_four_players_is_a_two_player_cycle(deck):
+    """The finding of README's census section: with three or four players and two of each penalty card,
+    every never-ending deal is two players looping after the others are out, in a cycle of the
+    two-player game of the same deck."""
+    from beggarstats.run.cycles import seats_in_view
+
+    players, counts = deck
+    view = seats_in_view(load_summary(census_file(players, counts, "trick")), load_summary(census_file(2, counts, "trick")))
+    assert (view["seats_in"] == 2).all() and view["in_fewer"].all()
+
+
+def test_three_and_four_players_loop_only_where_two_do():
+    """With two of each penalty card, a 3- or 4-player deck has never-ending deals only if the same deck
+    has some for two players (the loops are two-player cycles), for every deck of the atlas."""
+    two = {c: load_summary(census_file(2, c, "trick")).outcomes[1] for p, c, _ in ATLAS_DECKS
+           if p == 2 and c[1:] == (2, 2, 2, 2)}
+    for players, counts in MANY:
+        if load_summary(census_file(players, counts, "trick")).outcomes[1]:
+            assert two[counts] > 0, (players, counts)

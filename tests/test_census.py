@@ -159,7 +159,7 @@ def test_resumes_after_a_kill(tmp_path):
 
 def test_loops_as_cycles():
     from beggarstats.engine.cycles import canonical_cycle, cycle_states, half_swap
-    from beggarstats.engine.cycles import _mirror
+    from beggarstats.engine.cycles import mirror_state
     from beggarstats.run.cycles import loop_cycles
 
     rules = bs.Rules(deck=bs.Deck(7, 2, 2, 1, 0))  # 23,760 deals, dozens of loops
@@ -178,7 +178,7 @@ def test_loops_as_cycles():
         assert half_swap(states) == bool(cycles["half_swap"][row.cycle])
         if half_swap(states):
             k = len(states) // 2
-            assert states[k] == _mirror(states[0]) and states[k] != states[0]
+            assert states[k] == mirror_state(states[0]) and states[k] != states[0]
         forms.add(canonical_cycle(states))
         assert cycles["tricks"][row.cycle] == row.loop_tricks and cycles["cards"][row.cycle] == row.loop_cards
     assert len(forms) == len(cycles)

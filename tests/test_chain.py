@@ -12,8 +12,8 @@ import beggarstats as bs
 from beggarstats.analysis.chain import TailChain, chain_markdown, mixing_test
 from beggarstats.analysis.summaries import RECORD_CARDS
 from beggarstats.run.summary import load_summary
-from beggarstats.run.tail_chain import (ABSORBED, chain_cells, chain_states, load_cells, mixing_sample, save_cells,
-                                         state_codes)
+from beggarstats.run.tail_chain import (ABSORBED, chain_cells, chain_cost, chain_states, load_cells, mixing_sample,
+                                         save_cells, state_codes)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -158,12 +158,15 @@ def test_tail_page_is_generated_from_the_data():
     block = re.search(r"<!-- tail:begin -->\n(.*?)\n<!-- tail:end -->", text, flags=re.S).group(1)
     res = json.loads((ROOT / "data/tail/results.json").read_text())
     assert block == chain_markdown(res, _mixing_table()[1])
-    prose = re.sub(r"<!-- tail:begin -->.*?<!-- tail:end -->", " ", text, flags=re.S)
+    prose = re.sub(r"<!-- tail(-players)?:begin -->.*?<!-- tail(-players)?:end -->", " ", text, flags=re.S)
+    prose = re.sub(r"<!-- tailcards:begin -->.*?<!-- tailcards:end -->", " ", prose, flags=re.S)  # test_chain_cards.py
     prose = re.sub(r"`[^`]*`", " ", prose)
     defaults = {k: v.default for k, v in inspect.signature(mixing_sample).parameters.items()}
     allowed = {f"{len(chain_states(52, 3)):,}", f"{len(chain_states(52, 4)):,}", f"{defaults['first']:,}",
                str(defaults["every"]), str(defaults["tail_gap"]), f"{RECORD_CARDS:,}", "2", "3", "4", "5", "6",
                "1", "0"}
+    # the three-to-six-player section (tests/test_chain_players.py checks its tables)
+    allowed |= {f"{chain_cost(bs.Rules(players=p), n_deals=1, horizon=1)['states']:,}" for p in (5, 6)}
     assert set(re.findall(r"\d[\d,.]*\d|\d", prose)) <= allowed
 
 

@@ -215,9 +215,11 @@ def test_the_memory_estimate_is_what_benchmarks_memory_measures():
     sim = importlib.import_module("beggarstats.run.simulate")
     # the sizes of the benchmark's rows (smaller runs carry the chunks in flight over fewer games:
     # 37.9 bytes per game at 2x10^6; the estimate is for the runs it refuses, far larger)
+    # The estimate bounds the peak, so it is held to the highest of three runs: with per-seat rows the
+    # peak varies with when the chunks arrive (107.6, 123.0 and 123.5 bytes per game in one sitting,
+    # where one run alone failed CI's upper bound).
     for n, per_seat in ((5_000_000, False), (500_000, True)):
-        m = memory.measure("simulate", n, 2, per_seat)
-        measured = m["peak"] / n
+        measured = max(memory.measure("simulate", n, 2, per_seat)["peak"] for _ in range(3)) / n
         estimate = sim.peak_bytes_per_game(bs.Rules(), per_seat)
         assert measured <= estimate <= 1.25 * measured, (per_seat, measured, estimate)
 

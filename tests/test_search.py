@@ -66,6 +66,86 @@ def test_as_deal_turns_the_leader_to_seat_0():
     assert as_deal(h, 0, sizes) is None
 
 
+def _kernel_state(hands):
+    n, width = len(hands), sum(map(len, hands))
+    h = np.zeros((n, width), np.int8)
+    for s, x in enumerate(hands):
+        h[s, : len(x)] = x
+    return h, np.array([len(x) for x in hands], np.int64)
+
+
+@pytest.mark.parametrize("rules", [bs.Rules(), bs.Rules(players=3), bs.Rules(players=4, direction="ccw"),
+                                   bs.Rules(end="empty")], ids=["p2", "p3", "p4-ccw", "p2-empty"])
+def test_the_compiled_predecessors_are_the_python_ones(rules):
+    from beggarstats.engine.backward_kernel import predecessor_list
+
+    ccw, keep = rules.direction == "ccw", rules.end == "empty"
+    compared = found = 0
+    for game in range(8):
+        path = main_path(_hands(11, game, rules), ccw=ccw)
+        states = [(h, ld) for h, ld, _ in path[1:60]]
+        # and states found backwards, which are not states of a random game
+        states += [(b, f) for h, ld in states[:20] for b, f, _ in predecessors(h, ld, ccw=ccw, keep_taker=keep)]
+        for hands, leader in states:
+            h, ln = _kernel_state(hands)
+            n, width = h.shape
+            oh, oln = np.zeros((width * n, n, width), np.int8), np.zeros((width * n, n), np.int64)
+            olead, ok = np.zeros(width * n, np.int64), np.zeros(width * n, np.int64)
+            cnt = predecessor_list(h, ln, leader, ccw, keep, oh, oln, olead, ok)
+            got = [(tuple(tuple(int(c) for c in oh[j, s, : oln[j, s]]) for s in range(n)), int(olead[j]), int(ok[j]))
+                   for j in range(cnt)]
+            assert got == predecessors(hands, leader, ccw=ccw, keep_taker=keep)
+            compared += 1
+            found += cnt
+    assert compared > 200 and found > 50
+
+
+def _python_extend(hands, cards, sizes, nodes, ccw=False, keep_taker=False):
+    """The backward search as run/search.py ran it in Python: the reference for the kernel."""
+    path = main_path(hands, 0, ccw=ccw)
+    used, best = 0, (cards, None)
+    for b, (h, lead, at) in enumerate(path):
+        before = path[b - 1][:2] if b else None
+        stack = [(p, pl, c, 1) for p, pl, c in reversed(predecessors(h, lead, ccw=ccw, keep_taker=keep_taker))
+                 if (p, pl) != before]
+        used += 1
+        while stack and used < nodes:
+            p, pl, back, depth = stack.pop()
+            deal = as_deal(p, pl, sizes)
+            if deal is not None and cards - at + back > best[0]:
+                best = (cards - at + back, deal, b, depth, back)
+            used += 1
+            stack.extend((q, ql, back + c, depth + 1) for q, ql, c in
+                         reversed(predecessors(p, pl, ccw=ccw, keep_taker=keep_taker)))
+        if used >= nodes:
+            break
+    return best, used, len(path)
+
+
+@pytest.mark.parametrize("rules, nodes", [(bs.Rules(), 3000), (bs.Rules(players=3), 2000),
+                                          (bs.Rules(players=4, direction="ccw"), 2000), (bs.Rules(end="empty"), 3000)],
+                         ids=["p2", "p3", "p4-ccw", "p2-empty"])
+def test_the_compiled_search_examines_the_python_states(rules, nodes):
+    from beggarstats.engine.backward_kernel import extend_deal_hands
+
+    ccw, keep, sizes = rules.direction == "ccw", rules.end == "empty", hand_sizes(rules)
+    longer = 0
+    for game in range(12):
+        hands = _hands(3, game, rules)
+        r = bs.play(format_deal(hands), rules)
+        if r.outcome != "win":
+            continue
+        (cards, deal, *where), used, boundaries = _python_extend(hands, r.cards, sizes, nodes, ccw, keep)
+        got = extend_deal_hands(hands, r.cards, sizes, nodes, ccw=ccw, keep_taker=keep)
+        assert (got["cards"], got["deal"], got["states"], got["boundaries"]) == (cards, deal, used, boundaries)
+        assert not got["overflow"]
+        if deal is not None:
+            assert [got["boundary"], got["depth"], got["back"]] == where
+            assert bs.play(format_deal(deal), rules).cards == cards > r.cards
+            longer += 1
+    assert longer >= 2
+
+
 def _plain(df):
     return df.drop(columns=["cpu_seconds"]).reset_index(drop=True)
 
@@ -98,9 +178,40 @@ def test_backward_search_lengthens_the_longest_committed_deal():
     assert bs.play(best["deal"]).cards == 4845 > 4481
 
 
+def test_whole_trees_from_every_game_of_a_summary():
+    # min_cards=1: all 20 longest games of the summary run back, through their whole ancestor trees,
+    # which hold the deal a budget of 4,000 states found (above), so at least as long a deal
+    df = bs.search_long(summary=load_summary(DATA / "summary-p2.json"), min_cards=1, nodes=10**6, top=20)
+    assert df.attrs["extended"] == 20 and len(df) == 20
+    assert df["cards"].iloc[0] >= 4845 and (df["cards"] >= df["game"].map(_summary_cards())).all()
+
+
+def _summary_cards():
+    s = load_summary(DATA / "summary-p2.json")
+    return dict(zip(s.longest["game"].tolist(), s.longest["cards"].tolist()))
+
+
 def test_a_cpu_budget_stops_the_search():
     df = bs.search_long(seed=1, seconds=1e-9, strategy="random")
     assert df.attrs["stopped"] == "seconds" and df.attrs["deals"] == 0 and len(df) == 0
+
+
+def test_a_wall_clock_budget_stops_the_search():
+    df = bs.search_long(seed=1, seconds=100.0, wall_seconds=1e-9, strategy="backward")
+    assert df.attrs["stopped"] == "wall" and df.attrs["deals"] == 0 and len(df) == 0
+    with pytest.raises(ValueError, match="`wall_seconds`"):
+        bs.search_long(seed=1, deals=10, wall_seconds=0)
+
+
+def test_the_random_deals_own_longest_is_reported():
+    kw = dict(seed=5, deals=20_000, top=2)
+    back = bs.search_long(strategy="backward", min_cards=1800, nodes=10**5, **kw)
+    rnd = bs.search_long(strategy="random", **kw)
+    assert (back.attrs["random_longest"], back.attrs["random_longest_game"]) == (rnd["cards"].iloc[0],
+                                                                                rnd["game"].iloc[0])
+    # the whole ancestor trees: more states than a small budget, and at least as long a deal
+    small = bs.search_long(strategy="backward", min_cards=1800, nodes=300, **kw)
+    assert back.attrs["states"] > small.attrs["states"] and back["cards"].iloc[0] >= small["cards"].iloc[0]
 
 
 @pytest.mark.parametrize("kw, words", [

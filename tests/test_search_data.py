@@ -69,7 +69,7 @@ def test_the_docs_quote_the_committed_data():
     bench = _bench()
     text = DOC.read_text()
     assert bench.fill_blocks(text, bench.blocks(DATA)) == text, "run: python benchmarks/search.py --docs docs/search.md --out data/search"
-    assert set(bench.BLOCK.findall(text)) == {"runs", "two", "known"}
+    assert set(bench.BLOCK.findall(text)) == {"runs", "two", "known", "gains", "hour"}
 
 
 def test_no_number_outside_the_generated_blocks():
@@ -82,3 +82,30 @@ def test_no_number_outside_the_generated_blocks():
     assert sorted(set(numbers) - allowed) == []
     record = next(r for r in bs.load_records() if r["name"] == "Nessler 2022")
     assert int(next(p for p in published if p["name"] == "Nessler 2022")["cards"]) == record["cards"]
+
+
+def test_the_gain_figures_are_those_of_their_games():
+    gains = load_script("benchmarks/search_gains.py")
+    df = pd.read_csv(DATA / "gains.csv", keep_default_na=False)
+    committed = json.loads((DATA / "gains.json").read_text())
+    fig = gains.figures(df)
+    for key in ("games", "K", "K_low", "K_high", "gain_quantiles", "share_longer", "spearman", "states_median",
+                "states_max", "overflow"):
+        assert fig[key] == pytest.approx(committed[key]), key
+    assert (df["found"] == df["cards"] + df["gain"]).all() and (df["cards"] >= committed["min_cards"]).all()
+    # every tree searched to its end: none reached the budget of states
+    assert (df["states"] < committed["nodes"]).all() and committed["overflow"] == 0
+
+
+@pytest.mark.parametrize("quick", [pytest.param(True), pytest.param(False, marks=pytest.mark.slow)])
+def test_the_deals_found_backwards_replay(quick):
+    df = pd.read_csv(DATA / "gains.csv", keep_default_na=False)
+    found = df[df["gain"] > 0].sort_values("gain", ascending=False)
+    for row in (found.head(5) if quick else found).itertuples():
+        assert bs.play(row.deal).cards == row.found
+    # and the games they came from are the random deals of the table, that long
+    from beggarstats.engine.deals import random_deal
+
+    committed = json.loads((DATA / "gains.json").read_text())
+    for row in df.head(5).itertuples():
+        assert bs.play(bs.format_deal(random_deal(committed["seed"], row.game, bs.Rules())[0])).cards == row.cards

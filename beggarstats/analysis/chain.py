@@ -32,10 +32,11 @@ import pandas as pd
 from scipy import optimize, sparse
 from scipy.sparse import linalg as splinalg
 
+from ..game.checks import whole
 from ..run.tail_chain import ABSORBED, ChainCells, chain_cells
 
 __all__ = ["TailChain", "tail_chain", "chain_results", "save_results", "mixing_test", "CHECK_LENGTHS", "TRICK_BINS",
-           "SPLIT_BINS", "chain_markdown", "census_check", "CENSUS_DECKS"]
+           "SPLIT_BINS", "chain_markdown", "census_check", "CENSUS_DECKS", "sci", "seen_cells"]
 
 # the census decks of the validation (data/census/): the longest games among the two-player decks
 # without loops, and one with more penalty cards; horizon, deals per state, the lengths compared
@@ -99,18 +100,43 @@ class TailChain(ChainCells):
         m = self._matrix(r, count)
         if self.n_states <= 400:
             return float(np.max(np.abs(np.linalg.eigvals(m.toarray()))))
-        return float(np.abs(splinalg.eigs(m, k=1, which="LM", return_eigenvectors=False, tol=1e-10)[0]))
+        # started from the last Perron vector found (the same root, found in fewer steps)
+        vals, vecs = splinalg.eigs(m, k=1, which="LM", tol=1e-10, v0=self._cache.get("v0"))
+        self._cache["v0"] = np.abs(np.real(vecs[:, 0])) + 1e-12
+        return float(np.abs(vals[0]))
 
-    def _rate(self, count) -> float:
+    def _rate(self, count, guess: float | None = None) -> float:
+        """The root r of rho(M(r)) = 1 under the cells ``count``; ``guess`` (a nearby root, such as
+        the point rate for a bootstrap draw) only narrows the bracket: the root is the same."""
         f = lambda r: np.log(self._rho(r, count))  # noqa: E731
-        hi = 1.0 / self.horizon
+        if guess is not None and guess > 0:
+            lo, hi = 0.98 * guess, 1.02 * guess
+            while lo > 0 and f(lo) > 0:
+                lo = lo / 2 if lo > 1e-9 else 0.0
+            while f(hi) < 0:
+                hi *= 2
+            return float(optimize.brentq(f, lo, hi, xtol=1e-12))
+        lo, hi = 0.0, 1.0 / self.horizon
         while f(hi) < 0:
             hi *= 2
-        return float(optimize.brentq(f, 0.0, hi, xtol=1e-12))
+        return float(optimize.brentq(f, lo, hi, xtol=1e-12))
 
     def _draws(self, replicates: int, seed: int):
+        return list(self._draw_iter(replicates, seed))
+
+    def _draw_iter(self, replicates: int, seed: int):
+        """The bootstrap draws one at a time (the same draws as `_draws`): a large chain's draws do not
+        all fit in memory at once."""
         rng = np.random.default_rng(seed)
-        return [self.resampled(rng) for _ in range(replicates)]
+        for _ in range(replicates):
+            yield self.resampled(rng)
+
+    def _draw_rate(self, k: int, seed: int, count) -> float:
+        """The decay rate of bootstrap draw ``k`` of ``seed`` (whose counts are ``count``), cached."""
+        key = ("draw_rate", seed, k)
+        if key not in self._cache:
+            self._cache[key] = self._rate(count, guess=self._point_rate())
+        return self._cache[key]
 
     # -- the answers -----------------------------------------------------------------------------
     def decay_rate(self, *, confidence: float = 0.95, replicates: int = 200, seed: int = 0) -> dict:
@@ -123,15 +149,15 @@ class TailChain(ChainCells):
         key = ("rate", confidence, replicates, seed)
         if key not in self._cache:
             rate = self._point_rate()
-            boot = np.array([self._rate(c) for c in self._draws(replicates, seed)])
+            boot = np.array([self._draw_rate(k, seed, c) for k, c in enumerate(self._draw_iter(replicates, seed))])
             q = (1 - confidence) / 2
             self._cache[key] = dict(rate=rate, low=float(np.quantile(boot, q)), high=float(np.quantile(boot, 1 - q)),
                                     half_life=float(np.log(2) / rate), replicates=replicates)
         return self._cache[key]
 
-    def quasi_stationary(self) -> pd.DataFrame:
-        """The quasi-stationary split: the share of the trick boundaries of long games in each
-        state (the left Perron vector of M(r) at the decay rate), with the leader's cards."""
+    def perron_vector(self) -> np.ndarray:
+        """The left Perron vector of M(r) at the decay rate, summing to 1: the share of the trick
+        boundaries of long games in each state (whatever the states are)."""
         m = self._matrix(self._point_rate(), self.count)
         if self.n_states <= 400:
             vals, vecs = np.linalg.eig(m.toarray().T)
@@ -139,56 +165,97 @@ class TailChain(ChainCells):
         else:
             _, vecs = splinalg.eigs(m.T, k=1, which="LM")
             v = np.abs(np.real(vecs[:, 0]))
-        v = v / v.sum()
+        return v / v.sum()
+
+    def quasi_stationary(self) -> pd.DataFrame:
+        """The quasi-stationary split: the share of the trick boundaries of long games in each
+        state (`perron_vector`), with the leader's cards."""
         return pd.DataFrame({"state": ["/".join(map(str, s)) for s in self.states],
                              "players_in": [len(s) for s in self.states],
-                             "leader_cards": [s[0] for s in self.states], "share": v})
+                             "leader_cards": [s[0] for s in self.states], "share": self.perron_vector()})
 
-    def _survival_curve(self, count, lengths) -> np.ndarray:
-        """P(length >= L) for each L of ``lengths``, from the standard deal, under the cells ``count``."""
+    def start_vector(self) -> np.ndarray:
+        """The chance of each state at the first trick boundary of a standard deal (here all on
+        ``start``; a chain whose states split the deals of one hand-size split overrides it)."""
+        v = np.zeros(self.n_states)
+        v[self.start] = 1.0
+        return v
+
+    def _survival_curve(self, count, lengths, exact_to: int | None = None, rate: float | None = None) -> np.ndarray:
+        """P(length >= L) for each L of ``lengths``, from the standard deal, under the cells ``count``.
+
+        With ``exact_to``, lengths beyond it are the chain's own asymptote from there on: P(length >=
+        exact_to) exp(-r (L - exact_to)), r the decay rate of ``count`` (``rate`` if given). A Markov
+        renewal process decays at exactly that rate once its split has settled on the quasi-stationary
+        one (the renewal theorem), so this is the chain's survival, not a fitted curve, as far as
+        ``exact_to`` lies past the settling (`settling` measures it); it saves running the chain card by
+        card to long lengths, which costs one pass over the cells per card.
+        """
+        lengths = np.asarray(lengths, dtype=np.int64)
+        if exact_to is not None and np.any(lengths > exact_to):
+            far = lengths > exact_to
+            near = np.append(lengths[~far], exact_to)
+            s = self._survival_curve(count, near)
+            r = self._rate(count, guess=self._point_rate()) if rate is None else rate
+            out = np.empty(len(lengths))
+            out[~far] = s[:-1]
+            out[far] = s[-1] * np.exp(-r * (lengths[far] - exact_to))
+            return out
         top = int(np.max(lengths))
         S = self.n_states
         n_i = np.maximum(self._totals(count), 1)
-        lo = int(self.cards.min())
-        L = int(self.cards.max()) - lo + 1
-        col = (self.cards - lo) * (S + 1) + np.where(self.to == ABSORBED, S, self.to)
-        P = sparse.csr_matrix((count / n_i[self.frm], (self.frm, col)), shape=(S, L * (S + 1)))
-        at = np.zeros((top + lo + L + 1, S))   # probability of a boundary at card t in each state
-        end = np.zeros(top + lo + L + 1)  # probability that the game ends at card t
-        at[0, self.start] = 1.0
-        for t in range(top + 1):
-            row = at[t]
-            if not row.any():
-                continue
-            out = (P.T @ row).reshape(L, S + 1)
-            at[t + lo:t + lo + L] += out[:, :S]
-            end[t + lo:t + lo + L] += out[:, S]
+        keep = self.to != ABSORBED  # the moves on (the ends count through q below)
+        lo = int(self.cards[keep].min()) if keep.any() else 1
+        L = int(self.cards[keep].max()) - lo + 1 if keep.any() else 1
+        col = (self.cards[keep] - lo) * S + self.to[keep]
+        PT = sparse.csr_matrix(((count / n_i[self.frm])[keep], (col, self.frm[keep])), shape=(L * S, S))
         # alive at L: the last boundary before L was at t < L, in state i, and the transition from
         # it takes at least L - t cards (whether it ends or moves on): a sum of positive terms,
         # exact down to the smallest probabilities (1 - cumulative ends would cancel)
         hi = int(self.cards.max())
-        dur = np.zeros((S, hi + 2))
-        np.add.at(dur, (self.frm, self.cards), count / n_i[self.frm])
-        q = np.cumsum(dur[:, ::-1], axis=1)[:, ::-1]   # q[i, d] = P_i(tau >= d)
-        out = np.ones(len(lengths))
-        for k, L in enumerate(lengths):
-            if L > 0:
-                t0 = max(0, L - hi)
-                d = L - np.arange(t0, L)               # boundaries at t = t0 .. L - 1
-                out[k] = float(np.einsum("ti,it->", at[t0:L], q[:, d]))
+        q = np.zeros((S, hi + 2))
+        np.add.at(q, (self.frm, self.cards), count / n_i[self.frm])
+        q = np.cumsum(q[:, ::-1], axis=1)[:, ::-1]   # q[i, d] = P_i(tau >= d)
+        # the probability of a boundary at card t in each state, for the cards t .. t + lo + L - 1
+        # still to come (a ring of rows: row t is final once every earlier row has moved on)
+        W = lo + L
+        at = np.zeros((W, S))
+        at[0] = self.start_vector()
+        out = np.where(lengths > 0, 0.0, 1.0)
+        for t in range(top):
+            row = at[t % W]
+            if row.any():
+                near = np.flatnonzero((lengths > t) & (lengths - hi <= t))
+                if near.size:
+                    out[near] += row @ q[:, lengths[near] - t]
+                moved = (PT @ row).reshape(L, S)
+                rows = (t + lo + np.arange(L)) % W
+                at[rows] += moved
+                row[:] = 0.0
         return out
 
-    def survival(self, cards, *, confidence: float = 0.95, replicates: int = 100, seed: int = 0) -> pd.DataFrame:
+    def survival(self, cards, *, confidence: float = 0.95, replicates: int = 100, seed: int = 0,
+                 exact_to: int | None = None) -> pd.DataFrame:
         """P(a game from a standard deal lasts at least ``cards`` cards), with a bootstrap
         percentile interval (``replicates`` draws, numpy Generator ``seed``).
+
+        ``exact_to``: run the chain card by card only that far and extend each draw beyond it with its
+        own decay rate (see `_survival_curve`; for chains too large to run to long lengths).
 
         Returns one row per length: ``cards``, ``survival``, ``low``, ``high``.
         """
         cards = np.atleast_1d(np.asarray(cards, dtype=np.int64))
         if cards.size == 0 or cards.min() < 0:
             raise ValueError(f"The value for `cards` must be card counts >= 0, but {cards.tolist()!r} was passed.")
-        point = self._survival_curve(self.count, cards)
-        boot = np.array([self._survival_curve(c, cards) for c in self._draws(replicates, seed)])
+        if exact_to is not None:
+            exact_to = whole("exact_to", exact_to, 1)
+        if exact_to is None:
+            point = self._survival_curve(self.count, cards)
+            boot = np.array([self._survival_curve(c, cards) for c in self._draw_iter(replicates, seed)])
+        else:
+            point = self._survival_curve(self.count, cards, exact_to, self._point_rate())
+            boot = np.array([self._survival_curve(c, cards, exact_to, self._draw_rate(k, seed, c))
+                             for k, c in enumerate(self._draw_iter(replicates, seed))])
         q = (1 - confidence) / 2
         return pd.DataFrame({"cards": cards, "survival": point, "low": np.quantile(boot, q, axis=0),
                              "high": np.quantile(boot, 1 - q, axis=0)})
@@ -206,7 +273,8 @@ CHECK_LENGTHS = (2000, 3000, 4000)  # where the 10^9-game run still counts games
 
 
 def chain_results(chains: dict, summary, *, record: int = 8344, rate_replicates: int = 200,
-                  survival_replicates: int = 50, seed: int = 0) -> dict:
+                  survival_replicates: int = 50, seed: int = 0, check_lengths=CHECK_LENGTHS,
+                  exact_to: int | None = None) -> dict:
     """The chain's answers beside the observed run, for docs/tail.md and the notebook.
 
     ``chains``: horizon -> `TailChain` of the same rules; ``summary``: the large `Summary` of those
@@ -217,7 +285,9 @@ def chain_results(chains: dict, summary, *, record: int = 8344, rate_replicates:
     beyond the longest 1%, `summaries.tail_rate`) and every count seen lies in the chain's
     interval widened by the count's own Poisson 95% range. Only a chain that agrees gives
     ``record`` odds (``record_ok``). Beside them, the curve-fit extrapolation of the run:
-    P(length > record - 1) from `summaries.tail_extrapolation`, the same event.
+    P(length > record - 1) from `summaries.tail_extrapolation`, the same event. ``check_lengths``:
+    the lengths compared with the games seen; ``exact_to``: see `TailChain.survival` (None: the
+    chain is run card by card to every length).
     """
     from scipy import stats
 
@@ -232,13 +302,13 @@ def chain_results(chains: dict, summary, *, record: int = 8344, rate_replicates:
            "observed_threshold": float(observed["threshold"]),
            "curve_fit": [float(ext["probability"]), float(ext["probability_low"]), float(ext["probability_high"])],
            "longest": int(summary.longest["cards"][0]), "horizons": {}}
-    lengths = list(CHECK_LENGTHS) + [record]
+    lengths = list(check_lengths) + [record]
     for h, ch in sorted(chains.items()):
         rate = ch.decay_rate(replicates=rate_replicates, seed=seed)
-        sv = ch.survival(lengths, replicates=survival_replicates, seed=seed)
+        sv = ch.survival(lengths, replicates=survival_replicates, seed=seed, exact_to=exact_to)
         checks = []
         agree = rate["low"] <= observed["rate_high"] and observed["rate_low"] <= rate["high"]
-        for L, row in zip(CHECK_LENGTHS, sv.itertuples()):
+        for L, row in zip(check_lengths, sv.itertuples()):
             seen = int(c[x >= L].sum())
             lo = stats.poisson.ppf(0.025, n * row.low) if n * row.low > 0 else 0
             hi = stats.poisson.ppf(0.975, n * row.high)
@@ -328,8 +398,15 @@ def mixing_test(sample, chain: "TailChain | None" = None) -> pd.DataFrame:
     return df
 
 
-def _sci(x: float) -> str:
+def sci(x: float) -> str:
+    """A probability as the chain tables print it: 4 decimals, or 3 significant digits below 1e-3."""
     return f"{x:.2e}" if x < 1e-3 else f"{x:.4f}"
+
+
+def seen_cells(k: dict) -> str:
+    """The cells of a long-length check as the chain tables print them: length, games seen, games the
+    chain expects and its interval (the row's leading cells are the caller's)."""
+    return f"{k['cards']:,} | {k['seen']:,} | {k['expected']:,.1f} | [{k['low']:,.1f}, {k['high']:,.1f}] |"
 
 
 def chain_markdown(results: dict, mixing: pd.DataFrame) -> str:
@@ -348,25 +425,24 @@ def chain_markdown(results: dict, mixing: pd.DataFrame) -> str:
               "|---:|---:|---:|---:|---:|"]
     for h, row in results["horizons"].items():
         for k in row["checks"]:
-            lines.append(f"| {int(h):,} | {k['cards']:,} | {k['seen']:,} | {k['expected']:,.1f} | "
-                         f"[{k['low']:,.1f}, {k['high']:,.1f}] |")
+            lines.append(f"| {int(h):,} | " + seen_cells(k))
     lines += ["", "| census deck | horizon | length (cards) | exact survival | chain | 95% interval |",
               "|---|---:|---:|---:|---:|---:|"]
     for deck, row in results.get("census", {}).items():
         for k in row["checks"]:
-            lines.append(f"| {deck} | {row['horizon']} | {k['cards']} | {_sci(k['exact'])} | {_sci(k['chain'])} | "
-                         f"[{_sci(k['low'])}, {_sci(k['high'])}] |")
+            lines.append(f"| {deck} | {row['horizon']} | {k['cards']} | {sci(k['exact'])} | {sci(k['chain'])} | "
+                         f"[{sci(k['low'])}, {sci(k['high'])}] |")
     rec = results["record"]
     cf = results["curve_fit"]
     lines += ["", f"| P(length >= {rec:,} cards), two players | estimate | 95% interval | what it is |",
               "|---|---:|---:|---|",
-              f"| geometric tail fitted beyond {results['observed_threshold']:,.0f} cards | {_sci(cf[0])} | "
-              f"[{_sci(cf[1])}, {_sci(cf[2])}] | curve-fit extrapolation of {results['games']:,} games "
+              f"| geometric tail fitted beyond {results['observed_threshold']:,.0f} cards | {sci(cf[0])} | "
+              f"[{sci(cf[1])}, {sci(cf[2])}] | curve-fit extrapolation of {results['games']:,} games "
               f"(interval: the rate's sampling error only) |"]
     for h, row in results["horizons"].items():
         if row["record_ok"]:
             r = row["record"]
-            lines.append(f"| tail chain, horizon {int(h):,} | {_sci(r[0])} | [{_sci(r[1])}, {_sci(r[2])}] | "
+            lines.append(f"| tail chain, horizon {int(h):,} | {sci(r[0])} | [{sci(r[1])}, {sci(r[2])}] | "
                          f"the chain's survival (bootstrap interval) |")
         else:
             lines.append(f"| tail chain, horizon {int(h):,} | none | - | not reported: the chain disagrees with "

@@ -34,8 +34,8 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--strategy", choices=["backward", "random"], default="backward", help="how to search (default backward)")
     p.add_argument("--min-cards", type=whole_number, default=3000,
                    help="backward: extend the random deals at least this long (default 3000)")
-    p.add_argument("--nodes", type=whole_number, default=20_000,
-                   help="backward: states examined per extended deal (default 20000)")
+    p.add_argument("--nodes", type=whole_number, default=1_000_000,
+                   help="backward: states examined per extended deal (default 1000000: whole ancestor trees)")
     p.add_argument("--top", type=whole_number, default=10, help="longest deals printed (default 10)")
     add_jobs_option(p)
     add_progress_option(p)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .reference import trick_states
 
-__all__ = ["cycle_states", "canonical_cycle", "half_swap", "state_text"]
+__all__ = ["cycle_states", "canonical_cycle", "half_swap", "mirror_state", "state_text"]
 
 
 def cycle_states(deal, rules, start_tricks: int, period: int) -> list[tuple]:
@@ -31,7 +31,8 @@ def canonical_cycle(states) -> tuple:
     return min(states[k:] + states[:k] for k in range(len(states)))
 
 
-def _mirror(state):
+def mirror_state(state):
+    """A two-seat state with the seats exchanged (leader, who is in, hands)."""
     leader, in_game, hands = state
     return (1 - leader, in_game[::-1], hands[::-1])
 
@@ -43,7 +44,7 @@ def half_swap(states) -> bool:
     k = len(states)
     if k % 2 or len(states[0][1]) != 2:
         return False
-    return all(states[(i + k // 2) % k] == _mirror(states[i]) for i in range(k))
+    return all(states[(i + k // 2) % k] == mirror_state(states[i]) for i in range(k))
 
 
 def state_text(state) -> str:

@@ -3,29 +3,33 @@
 One file per census, ``<players>p-<numbers>-<J>-<Q>-<K>-<A>[-empty].json`` (`Summary.save`: JSON with
 a checksum), and ``atlas.csv``, the table of `analysis.exact.exact_table` over them with the
 distinct cycles of `run.cycles.loop_cycles`. ``python -m beggarstats.report.atlas [--jobs N]``
-computes the censuses not yet on file (each resumable through its own store) and rewrites the
-table; `load_atlas` reads the censuses back.
+computes the censuses not yet on file, the smallest first (each resumable through its own store),
+adds the wall and CPU time of each large one to ``runtimes.csv``, and rewrites the table;
+`load_atlas` reads the censuses back.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["ATLAS_DIR", "ATLAS_DECKS", "FIGURE_DECKS", "atlas_rules", "census_file", "build_atlas", "load_atlas",
-           "deck_markdown"]
+__all__ = ["ATLAS_DIR", "ATLAS_DECKS", "FIGURE_DECKS", "RUNTIME_COLUMNS", "RECORDED_DEALS", "atlas_rules",
+           "census_file", "build_atlas", "load_atlas", "record_runtime", "deck_markdown"]
 
 ATLAS_DIR = Path(__file__).resolve().parents[2] / "data" / "census"
 
-# (players, deck counts, end): the decks whose census finished within this session's CPU budget.
+# (players, deck counts, end). Three and four players: one of each penalty card up to 60 number cards
+# (64 cards, the census kernels' limit; 15,249,024 deals), two of each up to 14 (805,820,400 deals): with
+# 15 number cards two of each has 1,235,591,280 deals, past the family's bound of about 10^9 deals.
 ATLAS_DECKS = tuple(
     [(2, (k, 1, 1, 1, 1), "trick") for k in range(0, 25)]
-    + [(2, (k, 2, 2, 2, 2), "trick") for k in range(2, 13)]
-    + [(p, (k, 1, 1, 1, 1), "trick") for p in (3, 4) for k in range(0, {3: 60, 4: 59}[p])]
-    + [(p, (k, 2, 2, 2, 2), "trick") for p in (3, 4) for k in range(2, 7)]
+    + [(2, (k, 2, 2, 2, 2), "trick") for k in range(2, 15)]
+    + [(p, (k, 1, 1, 1, 1), "trick") for p in (3, 4) for k in range(0, 61)]
+    + [(p, (k, 2, 2, 2, 2), "trick") for p in (3, 4) for k in range(2, 15)]
     + [(2, (14, 2, 2, 2, 0), "trick"), (2, (14, 2, 2, 2, 0), "empty")]
     + [(2, (18, 2, 2, 2, 2), "trick")]  # the standard half deck: 3,936,933,000 deals
 )
@@ -59,27 +63,68 @@ def load_atlas(root=None) -> list:
     return [load_summary(f) for f in (census_file(*d, root=root) for d in ATLAS_DECKS) if f.exists()]
 
 
+RUNTIME_COLUMNS = ("file", "deals", "wall_seconds", "cpu_seconds", "jobs", "machine", "source")
+RECORDED_DEALS = 10**7  # `build_atlas` adds a census of at least this many deals to runtimes.csv
+
+
+def record_runtime(row: dict, root=None) -> Path:
+    """Add ``row`` (the keys of `RUNTIME_COLUMNS`) to ``runtimes.csv``, replacing the row of the same
+    file and machine ('quiet': nothing else ran; 'shared': other work shared the machine)."""
+    import pandas as pd
+
+    if set(row) != set(RUNTIME_COLUMNS):
+        raise ValueError(f"A runtime row needs exactly the columns {RUNTIME_COLUMNS}, but has {sorted(row)}.")
+    if row["machine"] not in ("quiet", "shared"):
+        raise ValueError(f"The value for `machine` must be 'quiet' or 'shared', but {row['machine']!r} was passed.")
+    path = Path(root or ATLAS_DIR) / "runtimes.csv"
+    table = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=list(RUNTIME_COLUMNS))
+    table = table[(table["file"] != row["file"]) | (table["machine"] != row["machine"])]
+    table = pd.concat([table, pd.DataFrame([row], columns=list(RUNTIME_COLUMNS))], ignore_index=True)
+    table.to_csv(path, index=False)
+    return path
+
+
 def build_atlas(root=None, *, n_jobs=-1, progress=False) -> None:
-    """Run every census of `ATLAS_DECKS` not yet on file, then write ``atlas.csv``."""
+    """Run every census of `ATLAS_DECKS` not yet on file, the fewest deals first (what finishes in a
+    limited time is then as many decks as possible), then write ``atlas.csv`` in the order of
+    `ATLAS_DECKS`. A census of at least `RECORDED_DEALS` deals adds its wall and process CPU time (the
+    kernels run in threads) to ``runtimes.csv`` as run on a 'shared' machine."""
+    import resource
     import shutil
     import sys
 
+    import joblib
+
     from ..analysis.exact import exact_table
+    from ..engine.rank import n_deals
     from ..run.census import census
     from ..run.cycles import loop_cycles
 
     root = Path(root or ATLAS_DIR)
     root.mkdir(parents=True, exist_ok=True)
-    for deck in ATLAS_DECKS:
+    missing = sorted((d for d in ATLAS_DECKS if not census_file(*d, root=root).exists()),
+                     key=lambda d: n_deals(atlas_rules(*d)))  # stable: ties keep the order of ATLAS_DECKS
+    for deck in missing:
         path = census_file(*deck, root=root)
-        if path.exists():
-            continue
         store = root / (".store-" + path.stem)
-        t0 = time.perf_counter()
+        resumed = store.exists()
+        load = os.getloadavg()[0]
+        t0, c0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
         s = census(atlas_rules(*deck), n_jobs=n_jobs, progress=progress, store=store)
+        c1 = resource.getrusage(resource.RUSAGE_SELF)
+        wall, cpu = time.perf_counter() - t0, (c1.ru_utime + c1.ru_stime) - (c0.ru_utime + c0.ru_stime)
         s.save(path)
         shutil.rmtree(store, ignore_errors=True)
-        print(f"{path.name}: {s.n_games:,} deals, {s.outcomes[1]} loops, {time.perf_counter() - t0:.1f} s",
+        if s.n_games >= RECORDED_DEALS:
+            record_runtime({
+                "file": path.name, "deals": s.n_games, "wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1),
+                "jobs": joblib.effective_n_jobs(n_jobs), "machine": "shared",
+                "source": (f"python -m beggarstats.report.atlas --jobs {n_jobs} (niceness {os.nice(0)}), other work "
+                           f"sharing the 2-core machine; wall and process CPU (resource.getrusage) around census(); "
+                           f"1-minute load average {load:.1f} at its start, {os.getloadavg()[0]:.1f} at its end"
+                           + ("; resumed from its store, so the times are those of the rest only" if resumed else ""))},
+                root)
+        print(f"{path.name}: {s.n_games:,} deals, {s.outcomes[1]} loops, {wall:.1f} s wall, {cpu:.1f} s CPU",
               file=sys.stderr, flush=True)
     summaries = load_atlas(root)
     table = exact_table(summaries, [len(loop_cycles(s)[1]) for s in summaries])

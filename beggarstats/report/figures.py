@@ -382,7 +382,8 @@ def small_deck_table(results, exact=None) -> pd.DataFrame:
         from ..run.summary import load_summary
         from .atlas import census_file
 
-        files = (census_file(2, deck.counts, "trick") for _, _, deck, _ in results)
+        root = data_folder() / "census"  # a pip-installed package has no data/: the clone's, as for the runs
+        files = (census_file(2, deck.counts, "trick", root=root) for _, _, deck, _ in results)
         exact = [load_summary(f) for f in files if f.exists()]
     censuses = {s.rules: s for s in exact}
     table = []

@@ -8,7 +8,8 @@ CPU-time budget (``seconds``) on top:
 * ``'backward'``: the same random deals, and every one that lasts at least ``min_cards`` cards is
   *extended backwards*. Each trick-boundary state of its game is an uneven deal; the states one
   trick before it are found by running the trick backwards (`engine.backward.predecessors`), and
-  so on, depth first, for up to ``nodes`` states per deal. A state whose hand sizes are those of
+  so on, depth first, for up to ``nodes`` states per deal (compiled: `engine.backward_kernel`, the
+  same states in the same order). A state whose hand sizes are those of
   the round deal is a standard deal (seats turned so that its leader is seat 0) whose game runs
   into the long one: it lasts the cards played back to it plus what the long game had left. A
   game forgets any change within one pass through the hands (issue #26: swapping two cards of a
@@ -20,17 +21,21 @@ Every deal returned is replayed by the reference engine (`play`) and reported as
 
 from __future__ import annotations
 
+import functools
 import time
 
+import joblib
 import pandas as pd
 
-from ..engine.backward import as_deal, check_backward_rules, main_path, predecessors
+from ..engine.backward import check_backward_rules
+from ..engine.backward_kernel import extend_deal_hands
 from ..engine.rank import hand_sizes
 from ..engine.deals import random_deal
 from ..game.cards import format_deal
 from ..game.checks import check_n_jobs, check_seed, whole
 from ..game.rules import check_rules
 from .limits import MAX_GAME_ID
+from .parallel import run_chunks
 from .play import play
 from .progress import progress_bar
 from .summary import Summary, summarize
@@ -41,20 +46,21 @@ STRATEGIES = ("random", "backward")
 ROUND = 2**22  # random deals per round: the CPU budget is checked between rounds
 COLUMNS = ("deal", "players", "rules", "outcome", "winner", "cards", "tricks", "loop_start_cards", "loop_cards",
            "strategy", "how", "game", "boundary", "tricks_back", "cpu_seconds", "deals_tried")
-_CHECK_EVERY = 256  # states examined between two looks at the clock
+TOP_EXTENDED = 1 << 14  # longest games kept per round of a backward search (all must reach min_cards)
 
 
-def _check_seconds(seconds):
+def _check_seconds(seconds, name="seconds"):
     if seconds is None:
         return None
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
-        raise ValueError(f"The value for `seconds` must be a number of CPU seconds > 0 or None, "
+        raise ValueError(f"The value for `{name}` must be a number of {'CPU ' if name == 'seconds' else ''}seconds "
+                         f"> 0 or None, "
                          f"but {seconds!r} was passed.")
     return float(seconds)
 
 
 def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="backward", min_cards=3000,
-                nodes=20_000, top=10, n_jobs=1, progress=False, summary=None) -> pd.DataFrame:
+                nodes=1_000_000, top=10, n_jobs=1, progress=False, summary=None, wall_seconds=None) -> pd.DataFrame:
     """Search for long deals; return the longest found, each replayable with `beggarstats.play`.
 
     Parameters
@@ -71,17 +77,22 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
         ``seconds`` allows (the result's ``attrs['deals']`` then says how many, to reproduce it).
     seconds : float, optional
         CPU-time budget in seconds (this process, its threads included), checked between rounds of
-        `ROUND` deals and every few hundred states: the search stops once it is spent. At least
+        `ROUND` deals and between groups of ``n_jobs`` extended deals: the search stops once it is spent. At least
         one of ``deals`` and ``seconds`` must be given.
+    wall_seconds : float, optional
+        A wall-clock budget as well, checked at the same places (a shared machine: the CPU budget
+        may not be spent by a deadline); a search stopped by it says ``stopped='wall'``.
     strategy : {'backward', 'random'}
     min_cards : int
         ``'backward'``: the random deals lasting at least this many cards are extended backwards.
     nodes : int
-        ``'backward'``: states examined backwards per extended deal.
+        ``'backward'``: states examined backwards per extended deal (the default is more than the whole
+        ancestor tree of every long two-player game measured: docs/search.md).
     top : int
         Longest deals returned (loops met are returned as well, whatever their length).
     n_jobs : int
-        Workers for the random deals (threads); the backward search runs in this thread.
+        Workers (threads) for the random deals, and for the long games run backwards, each on its
+        own (the kernel releases the GIL): the result does not depend on it.
     progress : {False, True, 'notebook'}
         A progress bar over the random deals.
     summary : Summary, optional
@@ -100,8 +111,9 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
         from) and ``tricks_back`` (tricks played back from there; both 0 for a random deal),
         ``cpu_seconds`` (CPU time of the search when found), ``deals_tried`` (random deals played by
         then). ``attrs``: rules, seed, strategy, deals (random deals tried), states (examined
-        backwards), extended (deals extended), cpu_seconds, wall_seconds, stopped ('deals' or
-        'seconds').
+        backwards), extended (deals extended), cpu_seconds, wall_seconds, stopped ('deals',
+        'seconds' or 'wall'), random_longest and random_longest_game (the longest of the random deals
+        themselves, what the random strategy finds in the same deals).
     """
     if summary is not None:
         if not isinstance(summary, Summary) or summary.exact:
@@ -114,6 +126,7 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
     seed = check_seed(seed, none=False)
     deals = whole("deals", deals, 1, MAX_GAME_ID, none=True)
     seconds = _check_seconds(seconds)
+    wall_seconds = _check_seconds(wall_seconds, "wall_seconds")
     if deals is None and seconds is None and summary is None:
         raise ValueError("Give a budget: `deals` (random deals to try, reproducible) and/or `seconds` (CPU seconds).")
     if strategy not in STRATEGIES:
@@ -128,11 +141,11 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
     top = whole("top", top, 1)
     n_jobs = check_n_jobs(n_jobs)
     bar = progress_bar(progress, deals or 0, unit="deal", desc=f"search ({strategy})")
-    search = _Search(rules, seed, strategy, min_cards, nodes, top, seconds)
+    search = _Search(rules, seed, strategy, min_cards, nodes, top, seconds, wall_seconds)
     try:
         if summary is not None:
             search.tried = summary.n_games
-            search.from_summary(summary)
+            search.from_summary(summary, n_jobs)
         else:
             search.run(deals, n_jobs, bar)
     finally:
@@ -141,12 +154,20 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
     return search.frame()
 
 
+def _extend_range(lo, hi, *, todo, sizes, nodes, ccw, keep_taker):
+    """Run back the long games ``todo[lo:hi]`` (game, hands, cards): a task of `run_chunks`."""
+    return [extend_deal_hands(hands, cards, sizes=sizes, nodes=nodes, ccw=ccw, keep_taker=keep_taker)
+            for _, hands, cards in todo[lo:hi]]
+
+
 class _Search:
     """The state of one search: the best deals so far, the budget spent."""
 
-    def __init__(self, rules, seed, strategy, min_cards, nodes, top, seconds):
+    def __init__(self, rules, seed, strategy, min_cards, nodes, top, seconds, wall_seconds=None):
         self.rules, self.seed, self.strategy = rules, seed, strategy
         self.min_cards, self.nodes, self.top, self.seconds = min_cards, nodes, top, seconds
+        self.wall_seconds, self.out_by = wall_seconds, "seconds"
+        self.random_longest, self.random_longest_game = 0, -1
         self.sizes = hand_sizes(rules)
         self.ccw = rules.direction == "ccw"
         self.keep_taker = rules.end == "empty"
@@ -162,77 +183,97 @@ class _Search:
         return time.process_time() - self.cpu0
 
     def out_of_time(self) -> bool:
-        return self.seconds is not None and self.cpu() >= self.seconds
+        if self.seconds is not None and self.cpu() >= self.seconds:
+            return True
+        if self.wall_seconds is not None and time.perf_counter() - self.wall0 >= self.wall_seconds:
+            self.out_by = "wall"
+            return True
+        return False
+
+    def stop(self):
+        self.stopped = self.out_by
 
     # -- the random deals ------------------------------------------------------------------------
     def run(self, deals, n_jobs, bar):
         lo = 0
         while deals is None or lo < deals:
             if self.out_of_time():
-                self.stopped = "seconds"
+                self.stop()
                 return
             hi = lo + ROUND if deals is None else min(deals, lo + ROUND)
-            s = summarize(hi - lo, rules=self.rules, seed=self.seed, start=lo, n_jobs=n_jobs,
-                          top=max(self.top, 256))
+            s = summarize(hi - lo, rules=self.rules, seed=self.seed, start=lo, n_jobs=n_jobs, top=self._round_top())
             self.tried = hi
             if bar is not None:
                 bar.update(hi - lo)
-            self._round(s)
+            self._round(s, n_jobs)
             self._prune()
             lo = hi
-            if self.stopped == "seconds":
+            if self.stopped != "deals":
                 return
 
-    def from_summary(self, s):
-        self._round(s)
+    def _round_top(self):
+        # every game of the round that is extended must be among its longest
+        return max(self.top, 256) if self.strategy == "random" else max(self.top, TOP_EXTENDED)
+
+    def from_summary(self, s, n_jobs=1):
+        self._round(s, n_jobs, own=False)
         self._prune()
 
-    def _round(self, s):
+    def _round(self, s, n_jobs, own=True):
+        """Keep the longest games of round ``s`` and extend those of ``min_cards`` or more (``own``: a
+        round of this search, which must have kept all of them; else a summary's longest)."""
         for k in range(len(s.loops["game"])):
             g = int(s.loops["game"][k])
             self._keep(self._random_hands(g), "random", f"random deal {g} of seed {self.seed} (a loop)", g, 0, 0,
                        None, loop=True)
         longest = s.longest
+        todo = []
         for k in range(len(longest["game"])):
             g, cards = int(longest["game"][k]), int(longest["cards"][k])
+            if (cards, -g) > (self.random_longest, -self.random_longest_game):
+                self.random_longest, self.random_longest_game = cards, g
+            extend = self.strategy == "backward" and cards >= self.min_cards
+            if k >= self.top and not extend:
+                break  # not among the longest families: pruned at once
             hands = self._random_hands(g)
             self._keep(hands, "random", f"random deal {g} of seed {self.seed}", g, 0, 0, cards)
-            if self.strategy == "backward" and cards >= self.min_cards:
-                self._extend(hands, g, cards)
-                if self.out_of_time():
-                    self.stopped = "seconds"
-                    return
+            if extend:
+                todo.append((g, hands, cards))
+        if (own and self.strategy == "backward" and len(longest["game"]) == s.top and s.top < s.outcomes[0]
+                and int(longest["cards"][-1]) >= self.min_cards):
+            raise RuntimeError(f"more than {s.top} games of a round last {self.min_cards} cards or more: "
+                               f"raise `min_cards`")
+        self._extend_all(todo, n_jobs)
+
+    def _extend_all(self, todo, n_jobs):
+        """Extend the deals of ``todo`` (game, hands, cards), ``n_jobs`` at a time on joblib's workers
+        (the kernel runs without the GIL), kept in their order whatever ``n_jobs``; the clock is read
+        between groups."""
+        workers = max(1, joblib.effective_n_jobs(n_jobs))
+        for lo in range(0, len(todo), workers):
+            if self.out_of_time():
+                self.stop()
+                return
+            group = todo[lo: lo + workers]
+            found = [None] * len(group)
+            work = functools.partial(_extend_range, todo=group, sizes=self.sizes, nodes=self.nodes, ccw=self.ccw,
+                                     keep_taker=self.keep_taker)
+            run_chunks(work, [(0, len(group))], sink=lambda a, b, res: found.__setitem__(slice(a, b), res),
+                       n_jobs=n_jobs, chunk_size=1)
+            for (g, _, cards), f in zip(group, found):
+                self._kept(g, cards, f)
 
     def _random_hands(self, game):
         return random_deal(self.seed, game, self.rules)[0]
 
     # -- backwards from a long deal ----------------------------------------------------------------
-    def _extend(self, hands, game, cards):
-        """Examine up to ``nodes`` states before the trick-boundary states of random deal ``game``
-        (``cards`` long), depth first from each boundary in turn; keep the deals met."""
+    def _kept(self, game, cards, found):
         self.extended += 1
-        path = main_path(hands, 0, ccw=self.ccw)
-        used = 0
-        for b, (h, lead, at) in enumerate(path):
-            before = path[b - 1][:2] if b else None
-            stack = [(p, pl, c, 1) for p, pl, c in reversed(predecessors(h, lead, ccw=self.ccw,
-                                                                          keep_taker=self.keep_taker))
-                     if (p, pl) != before]  # the deal's own path was searched from the boundary before
-            used += 1
-            while stack and used < self.nodes:
-                p, pl, back, depth = stack.pop()
-                deal = as_deal(p, pl, self.sizes)
-                if deal is not None:
-                    self._keep(deal, "backward", f"{depth} tricks ({back} cards) back from trick boundary {b} of "
-                               f"random deal {game} of seed {self.seed}", game, b, depth, cards - at + back)
-                used += 1
-                if used % _CHECK_EVERY == 0 and self.out_of_time():
-                    break
-                stack.extend((q, ql, back + c, depth + 1) for q, ql, c in
-                             reversed(predecessors(p, pl, ccw=self.ccw, keep_taker=self.keep_taker)))
-            if used >= self.nodes or self.out_of_time():
-                break
-        self.states += used
+        self.states += found["states"]
+        if found["deal"] is not None:
+            self._keep(found["deal"], "backward", f"{found['depth']} tricks ({found['back']} cards) back from trick "
+                       f"boundary {found['boundary']} of random deal {game} of seed {self.seed}", game,
+                       found["boundary"], found["depth"], found["cards"])
 
     # -- the deals kept -------------------------------------------------------------------------
     def _keep(self, hands, strategy, how, game, boundary, back, cards, loop=False):
@@ -274,5 +315,6 @@ class _Search:
         df.attrs.update({"rules": self.rules.to_dict(), "seed": self.seed, "strategy": self.strategy,
                          "deals": self.tried, "min_cards": self.min_cards, "nodes": self.nodes,
                          "states": self.states, "extended": self.extended, "cpu_seconds": round(self.cpu(), 3),
-                         "wall_seconds": round(time.perf_counter() - self.wall0, 3), "stopped": self.stopped})
+                         "wall_seconds": round(time.perf_counter() - self.wall0, 3), "stopped": self.stopped,
+                         "random_longest": self.random_longest, "random_longest_game": self.random_longest_game})
         return df

@@ -31,9 +31,12 @@ __all__ = ["simulate", "simulate_to_store", "run_seed", "replay", "batch_engine"
 # counts, 4 more past 2^32 ids; 23 per seat row) and a margin for the chunks in flight.
 # benchmarks/memory.py measured (5x10^6 games, issue #21) a peak of 27.9 bytes per game with
 # n_jobs=1 and 29.4 with 2, and 123.3 per game with 2 seats' rows (5x10^5 games; 128.9 in a later
-# run of the merged main): the estimate is 32 (+4 past 2^32 ids) and 52 per seat row, 2-15% above
-# those (the old 40 and 32 were 36-43% above the games' peak and 16% below the seats').
-PEAK_BYTES_PER_GAME = 32
+# run of the merged main): the estimate was 32 (+4 past 2^32 ids) and 52 per seat row, 2-15% above
+# those (the old 40 and 32 were 36-43% above the games' peak and 16% below the seats'). The peak varies
+# from run to run with when the chunks arrive: three runs in one sitting (stop 29) gave up to 33.1
+# bytes per game with 2 jobs, and 107.6-123.5 with 2 seats' rows, so the estimate is 34: a bound on
+# the highest of three runs, not on one.
+PEAK_BYTES_PER_GAME = 34
 _PEAK_BYTES_PER_WIDE_ID = 4
 _PEAK_BYTES_PER_SEAT = 52
 

@@ -9,8 +9,8 @@ cards played make the cells (from, to, cards, count) that `analysis.chain.TailCh
 (`bs.tail_chain` measures and reads in one call).
 
 The number of states is the number of compositions of the deck into 2..players positive parts:
-51 for two players, 1,326 for three, 22,151 for four; five and six players (about 2.7e5 and 2.6e6
-states) are refused rather than grouped.
+51 for two players, 1,326 for three, 22,151 for four; five and six players (272,051 and 2,621,111
+states) are refused with what they would cost (`chain_cost`) rather than grouped.
 """
 
 from __future__ import annotations
@@ -33,11 +33,16 @@ from .outputs import write_bytes, write_text
 from .parallel import run_chunks
 
 __all__ = ["chain_cells", "ChainCells", "chain_states", "state_codes", "save_cells", "load_cells", "mixing_sample", "MAX_STATES",
-           "ABSORBED"]
+           "ABSORBED", "chain_cost", "CPU_PER_CARD", "BYTES_PER_CELL"]
 
 ABSORBED = -1  # the ``to`` of a transition in which the game ended
 
 MAX_STATES = 25_000  # four players with a standard deck; five (about 2.7e5 states) are refused
+# what a transition costs, for `chain_cost`: CPU seconds per card played by `uneven_steps`, measured on
+# the four-player chain (data/tail/results-players.json: its CPU time over its cards; tests check it),
+# and bytes per cell: the peak memory of measuring it over its cells (the interpreter and kernels included)
+CPU_PER_CARD = 1.1e-7
+BYTES_PER_CELL = 200
 
 
 def state_codes(counts, base: int) -> np.ndarray:
@@ -86,6 +91,18 @@ def _count_states(n_cards: int, players: int) -> int:
     from math import comb
 
     return sum(comb(n_cards - 1, m - 1) for m in range(2, players + 1))
+
+
+def chain_cost(rules, *, n_deals: int, horizon: int) -> dict:
+    """What `chain_cells` would take for ``rules``: ``states``, ``deals`` (states x n_deals),
+    ``cards`` (deals x horizon: each deal plays to the horizon unless its game ends first, so this
+    is about right for horizons below the mean game length), ``cpu_hours`` (at `CPU_PER_CARD`),
+    ``cells`` (at most one per deal) and ``memory_gb`` (at `BYTES_PER_CELL`)."""
+    states = _count_states(rules.n_cards, rules.players)
+    deals = states * int(n_deals)
+    cells = deals
+    return dict(states=states, deals=deals, cards=float(deals) * horizon, cpu_hours=deals * horizon * CPU_PER_CARD / 3600,
+                cells=cells, memory_gb=cells * BYTES_PER_CELL / 1e9)
 
 
 def _seat_sizes(state, step: int):
@@ -150,8 +167,12 @@ def chain_cells(rules=None, *, seed, n_deals: int = 20_000, horizon: int = 100, 
     n_jobs = check_n_jobs(n_jobs)
     n_states = _count_states(rules.n_cards, rules.players)
     if n_states > MAX_STATES:
+        cost = chain_cost(rules, n_deals=n_deals, horizon=horizon)
         raise ValueError(f"The chain of {rules.players} players and {rules.n_cards} cards has {n_states:,} states, "
-                         f"more than the {MAX_STATES:,} measured here: pass `rules` with fewer players or cards.")
+                         f"more than the {MAX_STATES:,} measured here: at n_deals={n_deals:,} and horizon={horizon:,} "
+                         f"it would play about {cost['cards']:.2g} cards (about {cost['cpu_hours']:.3g} CPU-hours) and "
+                         f"hold up to {cost['cells']:.2g} cells (about {cost['memory_gb']:.3g} GB): pass `rules` with "
+                         f"fewer players or cards.")
     if (n_states * n_deals + n_deals) >= 2**63:
         raise ValueError("The value for `n_deals` is too large: the game ids of the states would not fit in int64.")
     every = chain_states(rules.n_cards, rules.players)

@@ -1,0 +1,68 @@
+"""Write data/tail/chain-cards-p2-h{H}-moves.npz/.json and data/tail/results-cards.json: the tail chain of
+the standard two-player game on hand sizes and penalty cards, measured from random deals with given
+hands (`beggarstats.run.tail_chain_cards.card_chain_cells`, seed 2026, ``N_DEALS`` deals per state),
+its decay rate beside the billion-game run's (`analysis.chain_cards.card_rate_results`), and the census
+decks' validation (`analysis.chain_cards.CARD_CENSUS_DECKS`, whose small chains - penalty cards and
+hand sizes alone, side by side - are measured on the spot): what docs/tail.md's penalty-card
+section quotes, beside data/tail/results.json.
+
+The standard deck's cells are millions (most deals end, each at its own card count), so only their
+moves on are committed (`run.tail_chain_cards.moves_only`); the decay rate and its bootstrap need
+nothing else and are computed from the committed file.
+
+    python data/tail/make_chain_cards.py --measure   # measure the standard deck's cells (writes the moves)
+    python data/tail/make_chain_cards.py --census    # the census decks into results-cards.json
+    python data/tail/make_chain_cards.py --standard  # the standard deck's rate into results-cards.json
+"""
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import beggarstats as bs
+from beggarstats.analysis.chain import TailChain, save_results
+from beggarstats.analysis.chain_cards import CARD_CENSUS_DECKS, CardsChain, card_rate_results, card_results
+from beggarstats.run.summary import load_summary
+from beggarstats.run.tail_chain import chain_cells, load_cells, save_cells
+from beggarstats.run.tail_chain_cards import card_chain_cells, moves_only
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results-cards.json"
+SEED = 2026
+N_DEALS = {1000: 1_000}  # horizon (cards) -> deals per state of the standard deck
+RATE_REPLICATES = 20  # few: the machine was shared when these were computed
+
+
+def _update(part: dict) -> None:
+    old = json.loads(RESULTS.read_text()) if RESULTS.exists() else {"census": {}}
+    save_results({**old, **part}, RESULTS)
+
+
+def main(argv):
+    started = time.process_time()
+    if "--measure" in argv:
+        for h, n in N_DEALS.items():
+            cells = card_chain_cells(bs.Rules(), seed=SEED, n_deals=n, horizon=h, n_jobs=-1)
+            save_cells(moves_only(cells), HERE / f"chain-cards-p2-h{h}-moves.npz")
+            print(f"horizon {h}: {time.process_time() - started:.1f} s CPU, {cells.count.size:,} cells", flush=True)
+    if "--census" in argv:
+        census = {}
+        for deck, (horizons, n_cards, n_sizes, lengths) in CARD_CENSUS_DECKS.items():
+            exact = load_summary(HERE.parent / "census" / f"{deck}.json")
+            pairs = {h: (CardsChain.from_cells(card_chain_cells(exact.rules, seed=SEED, n_deals=n_cards, horizon=h,
+                                                                n_jobs=-1)),
+                         TailChain.from_cells(chain_cells(exact.rules, seed=SEED, n_deals=n_sizes, horizon=h,
+                                                          n_jobs=-1)))
+                     for h in horizons}
+            census[deck] = (exact, lengths, pairs)
+        _update({"census": card_results({}, None, census)["census"]})
+        print(f"census decks: {time.process_time() - started:.1f} s CPU", flush=True)
+    if "--standard" in argv:
+        chains = {h: CardsChain.from_cells(load_cells(HERE / f"chain-cards-p2-h{h}-moves.npz")) for h in N_DEALS}
+        _update(card_rate_results(chains, load_summary(HERE.parent / "summary-p2.json"), replicates=RATE_REPLICATES))
+        print(f"standard deck: {time.process_time() - started:.1f} s CPU", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
