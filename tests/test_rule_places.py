@@ -27,7 +27,7 @@ DRIVERS = ("exact", "kernel_two", "kernel_multi")  # a kernel in one of these is
 # `lay_at`, a payer's run and its penalty card at once, is the fast passes' alone)
 MOVES = {"lay_top": "play_top", "lay_at": None, "pay": "skip_plain", "plain_run": "skip_plain",
          "run_share": "skip_plain", "pile_as_taken": "pile_under", "under": "pile_under",
-         "planes_differ": "same_state"}
+         "planes_differ": "same_state", "counts_differ": "same_state"}
 PRIMITIVES = ("load_deal", "play_top", "skip_plain", "pile_under", "save_state", "same_state", "same_games")
 # what moving cards on planes is made of: only the moves (and the plane helpers they use) may do it
 PLANE_OPS = (ast.LShift, ast.RShift, ast.BitXor)

@@ -32,7 +32,8 @@ from numba import njit
 from .kernel_cache import install as _install_kernel_cache
 from .brent import snapshot_due, widen
 from .constants import DONE, FALLBACK
-from .hands_bits import drop, lay_at, lay_top, pay, pile_as_taken, plain_run, planes_differ, run_share, under
+from .hands_bits import (counts_differ, drop, lay_at, lay_top, pay, pile_as_taken, plain_run, planes_differ, run_share,
+                         under)
 from .kernel_two import play_two
 from .rulebook import (cut_off, demand, lapses, next_demand_at, next_leader, out_at_trick_end, owed_to_beggar,
                        sole_holder_wins)
@@ -349,11 +350,11 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
             # Brent on the seats still in; a player going out restarts it (lam = power above): a
             # state with fewer players never repeats one with more
             m = left
-            diff = np.uint64(snap[0] != np.uint64(leader))
+            diff = counts_differ(snap[0], leader)
             for j in range(m):
                 s = nxt[np.uint64(n + j)]
                 i4 = np.uint64(1 + 4 * s)
-                diff |= (np.uint64(snap[i4] != np.uint64(ln[np.uint64(s)]))
+                diff |= (counts_differ(snap[i4], ln[np.uint64(s)])
                          | planes_differ(snap[i4 + _ONE], snap[i4 + np.uint64(2)], snap[i4 + np.uint64(3)],
                                          h0[np.uint64(s)], h1[np.uint64(s)], h2[np.uint64(s)]))
             if diff == _ZERO:

@@ -24,7 +24,8 @@ from numba import njit
 from .kernel_cache import install as _install_kernel_cache
 from .brent import snapshot_due, widen
 from .constants import DONE, FALLBACK, NO_LIMIT
-from .hands_bits import drop, lay_at, lay_top, pay, pile_as_taken, plain_run, planes_differ, run_share, under
+from .hands_bits import (counts_differ, drop, lay_at, lay_top, pay, pile_as_taken, plain_run, planes_differ, run_share,
+                         under)
 from .rulebook import cut_off, next_demand_at, out_at_trick_end, owed_to_beggar, sole_holder_wins
 
 __all__ = ["play_two", "TwoResult"]
@@ -237,7 +238,7 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, max_cards, stream):
             # (the other's length follows from the leader's: every card is in the two hands)
             diff = (planes_differ(lead0, lead1, lead2, tort0, tort1, tort2)
                     | planes_differ(other0, other1, other2, tort_other0, tort_other1, tort_other2)
-                    | np.uint64(lead_seat != tort_leader) | np.uint64(n_lead != tort_n))
+                    | counts_differ(lead_seat, tort_leader) | counts_differ(n_lead, tort_n))
             if diff == _ZERO:
                 return _give_up(cards, tricks, min0, min1)
             if snapshot_due(power, lam):
