@@ -125,14 +125,21 @@ def pay(p0, p1, p2, k, q0, q1, q2, L, beggar_owed):
 
 
 @njit(nogil=True, cache=True, inline="always")
-def plain_run(p0, p1, p2, n, empty_end):
+def plain_run(p0, p1, p2, n, empty_end, may_be_empty):
     """In plain play (nothing owed), how many cards a hand of ``n`` plays before its first that can
     matter: its next penalty card (`rulebook.next_demand_at`), its last card (end 'empty'), or none
-    left. The event of a run round ``m`` seats is the least ``plain_run * m + offset``."""
+    left. The event of a run round ``m`` seats is the least ``plain_run * m + offset``.
+
+    An empty hand plays none. Under end 'empty' one can be in a run only with 3 or more players
+    (with two the game ends when a hand empties), so the two-player pass passes a literal False for
+    ``may_be_empty`` and compiles without the clamp: any clamp in its loop, a select or not, costs
+    it 3-7% (benchmarks/side_by_side.py: LLVM then turns the selects of the run into branches)."""
     a = next_demand_at(p0, p1, p2, False)
-    # (an empty hand plays none: under end 'empty' too, without a clamp the plain ends pay for)
-    lim = n - 1 if empty_end and n > 0 else n
-    return a if a < lim else lim
+    lim = n - 1 if empty_end else n
+    a = a if a < lim else lim
+    if may_be_empty:
+        a = a if a > 0 else 0
+    return a
 
 
 @njit(nogil=True, cache=True, inline="always")
@@ -335,7 +342,7 @@ def skip_plain(G, turn, owed, beggar_owed, limit, step, empty_end):
     best = np.int64(2**62)
     s = turn
     for j in range(m):
-        e = plain_run(G.p0[s], G.p1[s], G.p2[s], G.ln[s], empty_end) * m + j
+        e = plain_run(G.p0[s], G.p1[s], G.p2[s], G.ln[s], empty_end, True) * m + j
         if e < best:
             best = e
             if e < m:

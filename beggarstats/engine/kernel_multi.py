@@ -100,7 +100,7 @@ def _scan(h0, h1, h2, ln, nxt, base, m, empty_end):
     jbest = 0
     for j in range(m):
         s = nxt[np.uint64(base + j)]
-        a = plain_run(h0[np.uint64(s)], h1[np.uint64(s)], h2[np.uint64(s)], ln[np.uint64(s)], empty_end)
+        a = plain_run(h0[np.uint64(s)], h1[np.uint64(s)], h2[np.uint64(s)], ln[np.uint64(s)], empty_end, True)
         e = a * m + j
         better = e < best
         best = e if better else best

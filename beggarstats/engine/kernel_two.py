@@ -112,8 +112,8 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, max_cards, stream):
     while True:
         # -- plain play: the leader's k-th card is play 2k, the other's play 2k+1; an event is a
         #    penalty card, a run-out, or (end `empty`) a hand's last card --
-        run_lead = plain_run(lead0, lead1, lead2, n_lead, empty)
-        run_other = plain_run(other0, other1, other2, n_other, empty)
+        run_lead = plain_run(lead0, lead1, lead2, n_lead, empty, False)
+        run_other = plain_run(other0, other1, other2, n_other, empty, False)
         # the leader's event first (play 2 * run_lead before 2 * run_other + 1)? selects below, as
         # the outcome is a coin flip; the event is card `run` of offset `first`
         lead_first = run_lead <= run_other
