@@ -126,6 +126,52 @@ display(Markdown("Chains that agree with their run: " + (", ".join(agree) if agr
                  "none, so no odds come from a chain for any player count.")))
 
 # %% [markdown]
+# ## A richer state: hand sizes and the penalty cards each hand holds
+#
+# The chain on hand sizes forgets which cards each hand holds. The chain of `bs.tail_chain_cards`
+# keeps the penalty cards of each hand as well (`python data/tail/make_chain_cards.py`,
+# `data/tail/results-cards.json`). On the census decks its survival is held to the exact one beside
+# the hand-size chain's; on the standard deck its decay rate is held to the run's.
+
+# %%
+from beggarstats.analysis.chain_cards import cards_markdown
+
+cards = json.loads((DATA / "tail" / "results-cards.json").read_text())
+display(Markdown(cards_markdown(cards, results)))
+
+# %% [markdown]
+# ## The search for long deals
+#
+# No chain agrees with its run, so the record odds stay the curve fit's. What can be done is to look
+# for long deals: `bs.search_long` plays random deals at full engine speed and runs the longest games
+# backwards, through the trick-boundary states that lead into them, to the deals that play into them
+# (docs/search.md). The runs committed in `data/search/` (`python benchmarks/search.py`), each beside
+# the longest that as many random deals give by the tail of the committed run of its player count.
+
+# %%
+from beggarstats.analysis.longest import expected_longest
+
+runs = pd.DataFrame.from_dict(json.loads((DATA / "search" / "runs.json").read_text()), orient="index")
+tails = {p: load_summary(DATA / f"summary-p{p}.json") for p in sorted(runs["players"].unique())}
+expected = pd.concat([expected_longest(tails[r.players], r.deals) for r in runs.itertuples()], ignore_index=True)
+table = runs[["players", "strategy", "deals", "states", "longest", "cpu_seconds", "stopped"]].copy()
+table["random deals would give (5%, mean, 95%)"] = [f"{lo:,.0f}, {m:,.0f}, {hi:,.0f}" for lo, m, hi in
+                                                    zip(expected["low"], expected["mean"], expected["high"])]
+table
+
+# %% [markdown]
+# The longest deal known for each player count, every one replayed here by the reference engine
+# (`bs.play`): a deal of this table plays exactly as many cards as it says.
+
+# %%
+found = pd.read_csv(DATA / "search" / "longest.csv", keep_default_na=False, na_values=[""])
+best = (found[found["outcome"] == "win"].sort_values("cards", ascending=False, kind="stable")
+        .groupby("players").head(1).sort_values("players"))
+best["replayed"] = [bs.play(deal).cards for deal in best["deal"]]
+assert (best["replayed"] == best["cards"]).all()
+best[["players", "cards", "replayed", "how", "run", "deal"]]
+
+# %% [markdown]
 # ## A small chain, live
 #
 # The same measurement with `N_GAMES` random uneven deals in all (spread over the states) at the
