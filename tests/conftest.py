@@ -1,25 +1,36 @@
 """Shared fixtures.
 
 The compiled kernels come from the per-user kernel cache (`beggarstats.engine.kernel_cache`), so only the
-first session on a machine compiles them; `python -m pytest -m "not slow"` is the quick tier.
+first session on a machine compiles them; `python -m pytest -m "not slow" -n 2` is the quick tier (two
+pytest-xdist workers; each loads the kernels from the cache, which locks each kernel's files).
 
 Only the tests that play games through the kernels request `warm_kernels` (a module's
 ``pytestmark = pytest.mark.usefixtures("warm_kernels")``, or the mark on one test): a pure-Python
 test file runs without compiling anything, from an empty cache too.
 """
 
+import os
+
 import pytest
 
 
 @pytest.fixture(scope="session")
-def warm_kernels():
+def warm_kernels(tmp_path_factory):
     """Compile (or load from the kernel cache) the engine kernels once per session, side by side
     on a cold cache as a first run does. Requested by the kernel tests only; a test that plays
-    games without it still works (the kernel it needs compiles on first use, alone)."""
+    games without it still works (the kernel it needs compiles on first use, alone). Under
+    pytest-xdist the workers take turns (a lock in the session's temporary directory): on a cold
+    cache the first compiles and the others then load, instead of every worker compiling it all."""
+    from filelock import FileLock
+
     from beggarstats.engine.fast import KERNELS
     from beggarstats.run.warmup import warm_up
 
-    warm_up(KERNELS)
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        warm_up(KERNELS)
+        return
+    with FileLock(tmp_path_factory.getbasetemp().parent / "warm_kernels.lock"):
+        warm_up(KERNELS)
 
 
 @pytest.fixture(autouse=True)

@@ -165,15 +165,20 @@ def _non_default(option):
 
 def test_every_rule_option_is_a_control(explorer):
     # a new field of Rules gets an entry in rule_options(), hence a control: this fails if it has none
+    import dataclasses
+
+    standard, back = bs.Rules(), {}
     for option in rule_options():
         assert option.name in explorer.controls, f"rule option {option.name!r} has no control in the explorer"
         value = _non_default(option)
-        explorer.set(**{option.name: value})
+        explorer.set(**back, **{option.name: value})  # one update: the option before back to its default, this one not
         assert explorer.error is None, explorer.error
         got = getattr(explorer.rules, option.name)
         assert (got.name if option.kind == "deck" else got) == value
-        explorer.set(**{option.name: option.default if option.default is not None else 0})
-        assert explorer.rules == bs.Rules()
+        assert dataclasses.replace(explorer.rules, **{option.name: getattr(standard, option.name)}) == standard
+        back = {option.name: option.default if option.default is not None else 0}
+    explorer.set(**back)
+    assert explorer.rules == standard
     assert explorer.controls["leader"].options == ("taker", "next")
 
 

@@ -327,8 +327,8 @@ def _small_filesystem(path: Path, size: str):
 
 
 def test_a_full_disk_loses_nothing_written_and_says_so(tmp_path, monkeypatch, capsys):
-    n, seed = 200_000, 12
-    with _small_filesystem(tmp_path / "fs", "1m") as remount:
+    n, seed = 50_000, 12  # 20 chunks of about 22 kB: the 256 kB disk is full before the tenth
+    with _small_filesystem(tmp_path / "fs", "256k") as remount:
         store = tmp_path / "fs" / "run"
         if remount is None:  # simulated: the sixth file written finds the disk full
             real, calls = store_module._atomic_write_bytes, []
@@ -340,7 +340,7 @@ def test_a_full_disk_loses_nothing_written_and_says_so(tmp_path, monkeypatch, ca
                 real(path, data)
             monkeypatch.setattr(store_module, "_atomic_write_bytes", full_after_five)
         code = main(["simulate", "--games", str(n), "--seed", str(seed), "--store", str(store),
-                     "--chunk-size", "10000"])
+                     "--chunk-size", "2500"])
         err = capsys.readouterr().err
         assert code == 2 and "disk is full" in err and str(store) in err and "Traceback" not in err
         assert not list(store.glob(".*.tmp"))  # no temporary file left behind
@@ -351,9 +351,9 @@ def test_a_full_disk_loses_nothing_written_and_says_so(tmp_path, monkeypatch, ca
         if remount is None:
             monkeypatch.undo()
         else:
-            remount("size=16m")
+            remount("size=4m")
         assert main(["simulate", "--games", str(n), "--seed", str(seed), "--store", str(store),
-                     "--chunk-size", "10000"]) == 0
+                     "--chunk-size", "2500"]) == 0
         pd.testing.assert_frame_equal(load(store), bs.simulate(n, seed=seed))
 
 

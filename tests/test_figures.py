@@ -42,10 +42,9 @@ def run(tmp_path, *extra):
     return main(["figures", "--games", GAMES, "--out", str(tmp_path / "out"), "--jobs", "2", "--no-progress", *extra])
 
 
-def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engine_calls, mpl_agg, capsys):
-    monkeypatch.chdir(tmp_path)  # nothing may be written here
-    assert run(tmp_path, "--cache") == 0
-    out = tmp_path / "out"
+def check_outputs(out):
+    """Every figure and the findings of a `run` into ``out``: what each figure rests on, and a sane
+    findings table. Returns the table."""
     for name in list(FIGURES) + ["findings.csv", "findings.md"]:
         assert (out / name).stat().st_size > 0, name
     from PIL import Image
@@ -54,12 +53,6 @@ def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engin
         line = Image.open(out / name).text["Description"]
         assert f"seed 2026, rules: " in line and f"RULES_VERSION {RULES_VERSION}, beggarstats " in line, name
     assert Image.open(out / "survival.png").text["Description"].startswith(f"{int(GAMES):,} (2p) + 375 (3p)")
-    assert sum(engine_calls) > 0
-    first = capsys.readouterr().out
-    assert "loaded" not in first and "findings.md" in first  # a new store loads nothing
-    assert len(first.splitlines()) <= 5 and str(out) in first  # a short summary saying where, not every finding
-    assert list(tmp_path.iterdir()) == [out]
-
     table = read_findings(out / "findings.csv")
     assert list(table.columns) == list(COLUMNS)
     names = list(table["finding"])
@@ -106,6 +99,21 @@ def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engin
     assert table.loc[0, "n_games"] <= int(GAMES)
     md = (out / "findings.md").read_text()
     assert md.count("\n") == len(table) + 2 and "Holm p" in md
+    return table
+
+
+@pytest.mark.slow  # the whole figures command twice (about 15 s of CPU); the quick tier runs it once,
+# uncached (test_the_progress_bar_counts_every_game_once_and_no_cache_writes_no_store), with the same checks
+def test_figures_written_then_loaded_from_the_cache(tmp_path, monkeypatch, engine_calls, mpl_agg, capsys):
+    monkeypatch.chdir(tmp_path)  # nothing may be written here
+    assert run(tmp_path, "--cache") == 0
+    out = tmp_path / "out"
+    table = check_outputs(out)
+    assert sum(engine_calls) > 0
+    first = capsys.readouterr().out
+    assert "loaded" not in first and "findings.md" in first  # a new store loads nothing
+    assert len(first.splitlines()) <= 5 and str(out) in first  # a short summary saying where, not every finding
+    assert list(tmp_path.iterdir()) == [out]
 
     # Second call: every run comes from the store, nothing is played; same table.
     engine_calls.clear()
@@ -149,11 +157,12 @@ def test_make_figures_refuses_bad_arguments(tmp_path):
 
 
 def test_the_progress_bar_counts_every_game_once_and_no_cache_writes_no_store(tmp_path, monkeypatch, mpl_agg,
-                                                                             run_cache):
+                                                                             run_cache, capsys):
     """The bar's total is the games of every run and it ends there (a sane rate and time left), not
     a count of steps of very different sizes. Without ``--cache`` (the default) nothing is written
-    but the figures: no store, nothing in the working directory. (One run for both: a figures run
-    costs seconds whatever its size.)"""
+    but the figures: no store, nothing in the working directory. Every figure and the findings are
+    checked as after a cached run (`check_outputs`). (One run for all: a figures run costs seconds
+    whatever its size.)"""
     from beggarstats.report import figures
 
     seen = {"done": 0, "labels": []}
@@ -176,10 +185,13 @@ def test_the_progress_bar_counts_every_game_once_and_no_cache_writes_no_store(tm
 
     monkeypatch.setattr(figures, "_Steps", Spy)
     monkeypatch.chdir(tmp_path)
-    assert main(["figures", "--games", "400", "--out", "out", "--progress", "--jobs", "1"]) == 0
+    assert main(["figures", "--games", GAMES, "--out", "out", "--progress", "--jobs", "2"]) == 0
     assert not (tmp_path / "data").exists() and not any(run_cache.iterdir())
     assert [p.name for p in tmp_path.iterdir()] == ["out"] and (tmp_path / "out" / "findings.md").exists()
-    n = sizes(400)
+    check_outputs(tmp_path / "out")
+    said = capsys.readouterr().out
+    assert "loaded" not in said and len(said.splitlines()) <= 5 and "findings.md" in said  # a short summary
+    n = sizes(int(GAMES))
     assert seen["done"] == seen["total"] == (n["main2"] + 4 * n["main"] + len(variant_rules()) * n["variant"]
                                              + 5 * n["seats"] + len(small_decks()) * n["small"])
     assert seen["labels"][-1] == "findings"

@@ -49,3 +49,18 @@ def test_the_speed_prose_quotes_the_speed_table_beside_it():
     assert f"keeps {end_to_end:.2f}x of the bare engine and scales {parallel:.1f}x on two cores" in prose
     six = re.search(r"standard, 6 players .* ([0-9.]+)x +(ok|MISS)", table)
     assert ("6 players sit just under their 0.7x line" in prose) == (six.group(2) == "MISS")
+
+
+def test_the_quick_tier_command_runs_on_the_test_extras():
+    """The README's quick-tier command leaves out the slow tests, and the plugin its `-n` needs is
+    installed by the test extras of the quick start."""
+    import re
+    import tomllib
+
+    text = (ROOT / "README.md").read_text()
+    block = text.split("the quick tier", 1)[1].split("```bash", 1)[1].split("```", 1)[0]
+    (command,) = block.strip().splitlines()
+    assert command.startswith('python -m pytest -m "not slow"')
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    if re.search(r"(^| )(-n|--numprocesses)\b", command):
+        assert any(re.match(r"pytest-xdist\b", e) for e in extras), extras

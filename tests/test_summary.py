@@ -210,7 +210,8 @@ def test_resumes_after_a_kill(tmp_path):
 
 
 _INTERRUPTED_RUN = """
-import sys, time
+import signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as on a terminal: a shell that ran the tests in the background left it ignored
 from pathlib import Path
 import beggarstats.run.summary as summary
 from beggarstats.cli import main
