@@ -1,7 +1,7 @@
 """Shared fixtures.
 
 The compiled kernels come from the per-user kernel cache (`beggarstats.engine.kernel_cache`), so only the
-first session on a machine compiles them; `python -m pytest -m "not slow" -n 2` is the quick tier (two
+first session on a machine compiles them; `python -m pytest -m "not slow" -n 2 --dist loadgroup` is the quick tier (two
 pytest-xdist workers; each loads the kernels from the cache, which locks each kernel's files).
 
 Only the tests that play games through the kernels request `warm_kernels` (a module's

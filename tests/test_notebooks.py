@@ -11,11 +11,13 @@ import os
 import re
 from pathlib import Path
 
-import ipykernel  # noqa: F401  (a test extra: a missing kernel must fail, not skip)
-import jupytext
-import nbclient
-import nbformat
 import pytest
+
+# jupytext, nbformat, nbclient and ipykernel (test extras: a missing one fails, never skips) are
+# imported by the tests that use them, not at collection: nbformat's import alone is about 1.7 s of
+# CPU, which every pytest-xdist worker would pay; the tests of this file share one worker
+# (xdist_group, with the quick tier's --dist loadgroup), so only that one pays it.
+pytestmark = pytest.mark.xdist_group("notebooks")
 
 ROOT = Path(__file__).parents[1]
 FOLDER = ROOT / "notebooks"
@@ -60,6 +62,8 @@ def test_the_notebooks_are_there_in_pairs_and_no_builder_remains():
 @pytest.mark.parametrize("path", NOTEBOOKS, **ids)
 def test_pair_in_sync(path):
     """The .ipynb holds exactly the cells of its percent script (type, source, tags)."""
+    import jupytext
+    import nbformat
     script = jupytext.read(path.with_suffix(".py"))
     nb = nbformat.read(path, as_version=4)
 
@@ -73,6 +77,7 @@ def test_pair_in_sync(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, **ids)
 def test_kernelspec_and_parameters_cell(path):
+    import nbformat
     nb = nbformat.read(path, as_version=4)
     assert nb.metadata["kernelspec"]["name"] == "python3"
     assert nb.metadata["kernelspec"]["language"] == "python"
@@ -88,6 +93,7 @@ def test_kernelspec_and_parameters_cell(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, **ids)
 def test_committed_with_outputs_of_the_documented_sample(path):
+    import nbformat
     nb = nbformat.read(path, as_version=4)
     cells = code_cells(nb)
     assert [c.execution_count for c in cells] == list(range(1, len(cells) + 1)), "run top to bottom once"
@@ -132,6 +138,7 @@ def test_typed_numbers_finds_the_stale_prose_of_the_past():
 @pytest.mark.parametrize("path", NOTEBOOKS, **ids)
 def test_markdown_states_no_number_by_hand(path):
     """Numbers belong in the cells that compute them (Markdown outputs), so prose cannot drift from them."""
+    import nbformat
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "markdown":
@@ -151,6 +158,8 @@ def execute(nb, folder, *, timeout=600, mimic_output_widgets=False, allow_errors
     (a CI run: 604.7 s for a notebook that runs in 5 s; here, 9 of 150 cells writing into an Output
     widget waited out an 8 s timeout). The tests need no widget state, so they run without the
     imitation: what the kernel writes into an Output widget lands in the cell's outputs."""
+    import ipykernel  # noqa: F401
+    import nbclient
     import time
 
     started, seconds = {}, {}
@@ -193,6 +202,7 @@ def test_output_widgets_cannot_stall_the_notebook_runner(tmp_path):
 @pytest.mark.slow  # minutes for all of them
 @pytest.mark.parametrize("path", NOTEBOOKS, **ids)
 def test_notebook_runs(path, tmp_path, monkeypatch):
+    import nbformat
     small = documented_sizes()[1]
     monkeypatch.setenv("BEGGARSTATS_NOTEBOOK_GAMES", str(small))
     monkeypatch.setenv("MPLBACKEND", "Agg")

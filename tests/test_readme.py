@@ -64,3 +64,6 @@ def test_the_quick_tier_command_runs_on_the_test_extras():
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
     if re.search(r"(^| )(-n|--numprocesses)\b", command):
         assert any(re.match(r"pytest-xdist\b", e) for e in extras), extras
+        # tests kept on one worker (xdist_group) stay together only under --dist loadgroup
+        grouped = [p.name for p in (ROOT / "tests").glob("test_*.py") if "xdist_group(" in p.read_text()]
+        assert not grouped or "--dist loadgroup" in command, grouped

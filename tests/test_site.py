@@ -5,13 +5,14 @@ tests/test_browser.py."""
 import re
 from pathlib import Path
 
-import nbformat
 import pytest
 import yaml
 from _scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 site = load_script("tools/build_site.py")
+# the notebook test uses nbformat (about 1.7 s to import): imported there, on the notebooks' worker
+pytestmark = pytest.mark.xdist_group("notebooks")
 
 
 def test_citation_matches_the_package():
@@ -39,6 +40,8 @@ def test_page_paths():
 
 @pytest.fixture
 def repo(tmp_path):
+    import nbformat
+
     root = tmp_path / "repo"
     (root / "docs").mkdir(parents=True)
     (root / "figures").mkdir()
