@@ -45,6 +45,7 @@ from beggarstats.run.play import rules_for_deal
 from beggarstats.engine.rng import GameStream, next_u64, stream_state
 from beggarstats.game.rules import Rules, rule_options
 from _kernel_deals import play_deals
+from _rule_table import code_names, rule_rows
 from _scripts import load_script
 
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
@@ -593,20 +594,7 @@ def test_never_ending_game_final_figures_against_the_golden_file(engine):
 # -------------------------------------------------------------------------------------------------
 # docs/DESIGN.md's table from each rule to its two places
 # -------------------------------------------------------------------------------------------------
-DESIGN = Path(__file__).parents[1] / "docs" / "DESIGN.md"
 ENGINE = Path(__file__).parents[1] / "beggarstats" / "engine"
-
-
-def _rule_table():
-    text = DESIGN.read_text(encoding="utf-8").split("## Each rule, and where it is written", 1)[1]
-    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in text.splitlines()
-            if line.startswith("|")][2:]
-    assert rows, "docs/DESIGN.md lost its rule table"
-    return rows
-
-
-def _names(cell):
-    return re.findall(r"`([A-Za-z_.]+)`", cell)
 
 
 def test_the_rule_table_names_real_code():
@@ -616,11 +604,11 @@ def test_the_rule_table_names_real_code():
 
     listed = set()
     options = set()
-    for rule, _, option, ref, kernel, _places in _rule_table():  # places: tests/test_rule_places.py
-        options.update(_names(option))
-        for name in _names(ref):
+    for rule, _, option, ref, kernel, _places in rule_rows():  # places: tests/test_rule_places.py
+        options.update(code_names(option))
+        for name in code_names(ref):
             assert callable(getattr(reference._Game, name, None)), (rule, name)
-        for name in _names(kernel):
+        for name in code_names(kernel):
             if "." in name:
                 module, attr = name.rsplit(".", 1)
                 mod = importlib.import_module(f"beggarstats.engine.{module}")

@@ -12,13 +12,12 @@ shifts or XORs plane words itself, which is what restating a move takes.
 from __future__ import annotations
 
 import ast
-import re
 from pathlib import Path
 
 import pytest
+from _rule_table import code_names, rule_rows
 
 ROOT = Path(__file__).parents[1]
-DESIGN = ROOT / "docs" / "DESIGN.md"
 ENGINE = ROOT / "beggarstats" / "engine"
 DRIVERS = ("exact", "kernel_two", "kernel_multi")  # a kernel in one of these is its own place
 
@@ -32,18 +31,6 @@ PRIMITIVES = ("load_deal", "play_top", "skip_plain", "pile_under", "save_state",
 # what moving cards on planes is made of: only the moves (and the plane helpers they use) may do it
 PLANE_OPS = (ast.LShift, ast.RShift, ast.BitXor)
 PLANE_HELPERS = {"cttz", "popcount", "top_card", "card_at", "put_card", "lay_paid", "scatter_planes"}
-
-
-def _rows():
-    text = DESIGN.read_text(encoding="utf-8").split("## Each rule, and where it is written", 1)[1]
-    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in text.splitlines()
-            if line.startswith("|")][2:]
-    assert rows, "docs/DESIGN.md lost its rule table"
-    return rows
-
-
-def _names(cell):
-    return re.findall(r"`([A-Za-z_.]+)`", cell)
 
 
 def _functions():
@@ -94,24 +81,24 @@ def _places(kernel):
     return {f for f, (_, calls) in FUNCTIONS.items() if kernel in calls}
 
 
-@pytest.mark.parametrize("row", _rows(), ids=lambda row: row[0][:50])
+@pytest.mark.parametrize("row", rule_rows(), ids=lambda row: row[0][:50])
 def test_the_table_lists_every_place_a_rule_is_applied(row):
     rule, kernels, applied = row[0], row[4], row[5]
     listed, _, own = applied.partition("own code:")
-    kernels = [_kernel(k) for k in _names(kernels)]
+    kernels = [_kernel(k) for k in code_names(kernels)]
     assert kernels, rule
     found = set().union(*(_places(k) for k in kernels))
-    listed = set(_names(listed))
+    listed = set(code_names(listed))
     assert listed == found, (f"{rule!r}: the functions calling {kernels} are {sorted(found)}; the table lists "
                              f"{sorted(listed)} (missing {sorted(found - listed)}, extra {sorted(listed - found)})")
-    for name in _names(own):
+    for name in code_names(own):
         assert name in FUNCTIONS, (rule, name)
         assert not FUNCTIONS[name][1] & set(kernels), f"{name} calls {kernels}: list it before 'own code:'"
 
 
 def test_the_card_move_rows_name_each_move():
     """Every move of hands_bits.py has its row (and the table does not name one that is gone)."""
-    named = {_kernel(k) for row in _rows() for k in _names(row[4])}
+    named = {_kernel(k) for row in rule_rows() for k in code_names(row[4])}
     for move in MOVES:
         assert f"hands_bits.{move}" in named, move
 
