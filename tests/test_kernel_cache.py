@@ -95,6 +95,7 @@ def _run(site: Path, cache: Path, child: str = _CHILD) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow  # child interpreters that compile kernels: about 5 s of CPU (the quick tier keeps the empty-index case)
 def test_a_reinstall_finds_the_compiled_kernels_and_an_edit_does_not(tmp_path):
     cache, site = tmp_path / "cache", tmp_path / "site"
     first = _run(_install(site), cache, _SMALL)
@@ -157,6 +158,7 @@ print(json.dumps({"entry": index_file(deals.deal_into).exists(), "callee": index
 """
 
 
+@pytest.mark.slow  # child interpreters that compile kernels: about 5 s of CPU
 def test_a_kernel_compiled_apart_saves_only_its_entry_which_loads_on_its_own(tmp_path):
     """What lets `run.warmup` compile kernels in processes side by side: inside `saving_only`, the
     kernels the entry calls save nothing (two processes never write one index), and the entry saved
