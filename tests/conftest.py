@@ -21,15 +21,15 @@ def warm_kernels(tmp_path_factory):
     games without it still works (the kernel it needs compiles on first use, alone). Under
     pytest-xdist the workers take turns (a lock in the session's temporary directory): on a cold
     cache the first compiles and the others then load, instead of every worker compiling it all."""
+    from contextlib import nullcontext
+
     from filelock import FileLock
 
     from beggarstats.engine.fast import KERNELS
     from beggarstats.run.warmup import warm_up
 
-    if os.environ.get("PYTEST_XDIST_WORKER") is None:
-        warm_up(KERNELS)
-        return
-    with FileLock(tmp_path_factory.getbasetemp().parent / "warm_kernels.lock"):
+    xdist = os.environ.get("PYTEST_XDIST_WORKER") is not None
+    with FileLock(tmp_path_factory.getbasetemp().parent / "warm_kernels.lock") if xdist else nullcontext():
         warm_up(KERNELS)
 
 

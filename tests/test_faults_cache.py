@@ -91,7 +91,7 @@ def _copy_other(cache: Path, suffix: str) -> None:
 
 # name -> what it does to a copy of the pristine cache
 DAMAGE = {
-    "empty index": lambda c: _one(c, "deals.deal_into-*.nbi").write_bytes(b""),
+    "empty index": lambda c, kernel="deals.deal_into": _one(c, f"{kernel}-*.nbi").write_bytes(b""),
     "half index": lambda c: _truncate(_one(c, "deals.deal_into-*.nbi"), 0.5),
     "half data": lambda c: _truncate(_one(c, "deals.deal_into-*.nbc"), 0.5),
     "random bytes": lambda c: _random_bytes(_one(c, "deals.deal_into-*.nbc")),
@@ -123,7 +123,7 @@ def test_an_empty_index_is_discarded_and_the_kernel_compiled_again(tmp_path):
     cache = tmp_path / "cache"
     first, _ = _run(cache, _SMALL)
     assert first["misses"] == 1
-    _one(cache, "rng.seed_into-*.nbi").write_bytes(b"")  # DAMAGE["empty index"], on this kernel
+    DAMAGE["empty index"](cache, "rng.seed_into")
     healed, said = _run(cache, _SMALL)
     assert healed["deal"] == first["deal"] and healed["misses"] == 1
     assert said.count("kernel cache") == 1 and "damaged" in said and "compiling afresh" in said, said
