@@ -193,6 +193,7 @@ def test_directories_of_other_sources_are_pruned_when_unused(tmp_path):
     assert here.exists() and recent.exists() and not stale.exists()
 
 
+@pytest.mark.slow  # a child pytest (about 4 s of CPU): CI's full suite runs it, the quick tier need not
 def test_a_pure_python_test_file_compiles_nothing(tmp_path):
     """The kernel warm-up is a fixture the kernel tests request, not an autouse one: a test file that
     plays no game through the kernels leaves an empty cache empty (it took minutes when it did not)."""

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "beggarstats"
 
 
@@ -77,6 +79,7 @@ def test_the_cycle_finder_finds_a_cycle():
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
+@pytest.mark.slow  # a fresh interpreter importing the analysis (about 3 s of CPU): the full suite
 def test_the_summaries_can_be_imported_before_the_analysis():
     code = ("import beggarstats.analysis.summaries as sa, beggarstats.analysis as an; "
             "print(an.tail_rate.__module__, sa.tail_rate.__module__)")

@@ -89,6 +89,7 @@ def test_simulate_summarize_and_matches_share_the_driver(monkeypatch):
     assert [hi - lo for lo, hi in tasks] == [2500, 1875, 1407, 1055, 1000, 1000, 1000, 163]
 
 
+@pytest.mark.slow  # worker processes are another backend (seconds to start): the slow tier, as in test_census.py
 def test_matches_identical_under_a_process_backend():
     base = simulate_matches(300, rules=Rules(players=3), seed=4, n_jobs=1)
     with joblib.parallel_config(backend="loky", n_jobs=2):

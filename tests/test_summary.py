@@ -100,12 +100,10 @@ def test_families_exercise_every_list():
     assert min(total.values()) > 0, total
 
 
-def test_independent_of_chunking_jobs_backend_and_merge_order():
+def test_independent_of_chunking_jobs_and_merge_order():
     rules = Rules(players=3)
     ref = summarize(3000, rules=rules, seed=3, n_jobs=1, chunk_size=3000, cap=CAP)
     assert summarize(3000, rules=rules, seed=3, n_jobs=2, chunk_size=97, cap=CAP) == ref
-    with joblib.parallel_config(backend="loky", n_jobs=2):
-        assert summarize(3000, rules=rules, seed=3, chunk_size=500, cap=CAP) == ref
     # Pieces of different sizes added in different orders and groupings.
     cuts = [0, 1, 700, 701, 1900, 3000]
     pieces = [summarize(hi - lo, rules=rules, seed=3, start=lo, n_jobs=1, cap=CAP) for lo, hi in zip(cuts, cuts[1:])]
@@ -116,6 +114,14 @@ def test_independent_of_chunking_jobs_backend_and_merge_order():
     a, b, c = pieces[0] + pieces[1], pieces[2], pieces[3] + pieces[4]
     assert (a + b) + c == a + (b + c) == ref
     assert ref.ranges == ((0, 3000),)
+
+
+@pytest.mark.slow  # worker processes are another backend (seconds to start): the slow tier
+def test_identical_on_the_loky_backend():
+    rules = Rules(players=3)
+    ref = summarize(3000, rules=rules, seed=3, n_jobs=1, chunk_size=3000, cap=CAP)
+    with joblib.parallel_config(backend="loky", n_jobs=2):
+        assert summarize(3000, rules=rules, seed=3, chunk_size=500, cap=CAP) == ref
 
 
 def test_adding_overlapping_or_different_runs_is_refused():
