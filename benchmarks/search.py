@@ -241,18 +241,14 @@ def deals_for(longest: float, k: float = 1.0) -> float:
     return float(np.exp(b * (longest - u) - np.euler_gamma) / (s_u * k))
 
 
-def hour_runs(figures: dict) -> list[str]:
-    """The long two-player runs (``p2-hour``, ``p2-hour-28``, ...), in order."""
-    return [name for name in figures if name.startswith("p2-hour")]
-
-
 def hour_prose(figures: dict, gains: dict | None) -> str:
     """The paragraph on the long two-player runs, each against the target: one hour is one draw of
     the longest, so each run is reported on its own, and the target is reached by a run or not."""
-    names = hour_runs(figures)
+    names = [name for name in figures if name.startswith("p2-hour")]  # p2-hour, p2-hour-28, ...
     if not names:
         return ""
     out = []
+    inside = 0  # runs whose longest falls in the 5%-95% band of the law of the gain
     for i, name in enumerate(names):
         r = figures[name]
         e = _expected(r)
@@ -272,12 +268,10 @@ def hour_prose(figures: dict, gains: dict | None) -> str:
             eb = expected_longest(_summary(2), r["deals"] * k).iloc[0]
             out.append(f"With the measured factor K = {k:.1f} the backward search of that many deals expects "
                        f"{eb['mean']:,.0f} [{eb['low']:,.0f}, {eb['high']:,.0f}].")
+            inside += int(eb["low"] <= r["longest"] <= eb["high"])
         out.append(f"The target of {TARGET:,} cards was {'reached' if r['longest'] >= TARGET else 'not reached'}"
                    + (" in this hour." if len(names) > 1 else "."))
     if gains is not None and len(names) > 1:  # the law of the gain, checked on the runs it did not come from
-        inside = sum(lo <= figures[n]["longest"] <= hi for n in names
-                     for lo, hi in [expected_longest(_summary(2), figures[n]["deals"] * gains["K"])
-                                    .iloc[0][["low", "high"]]])
         out.append(f"{inside} of the {len(names)} long runs found a longest within the 5%-95% band that the "
                    f"factor K, measured on other deals (seed {gains['seed']}), gives them.")
     return " ".join(out)
