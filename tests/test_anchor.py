@@ -149,3 +149,38 @@ def test_bad_arguments_exit_2(bmn):
     for args in (["ten", "1"], ["--games", "1", "-1", "5"], ["--deal-only", "-3", "1"], []):
         done = subprocess.run([str(bmn), *args], capture_output=True, text=True)
         assert done.returncode == 2 and "usage" in done.stderr, args
+
+
+_FAKE_REFERENCE = r"""
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+int main(int argc, char **argv) {
+    if (argc != 4 || strcmp(argv[3], "bits") != 0) { fprintf(stderr, "usage\n"); return 2; }
+    long n = atol(argv[1]);
+    printf("games %ld cards %ld tricks 0 seconds 0.5 games/s %ld cards/s %ld avg_cards 250.000 engine bits\n",
+           n, 250 * n, 2 * n, 500 * n);
+    return 0;
+}
+"""
+
+
+def test_a_reference_simulator_is_built_from_its_source_and_run_in_bits_mode(tmp_path):
+    """`throughput.py --reference-c PATH` builds the source it is given and runs it as ``N SEED bits``."""
+    script = _throughput()
+    source = tmp_path / "fake_ref.c"
+    source.write_text(_FAKE_REFERENCE)
+    exe = script.build_c(tmp_path, source)
+    assert exe.name == "fake_ref"
+    row = script.run_c(exe, 1000, "bits")  # without "bits" the fake exits 2 and run_c raises
+    assert (row["games_s"], row["cards"], row["avg_cards"]) == (2000.0, 250_000, 250.0)
+    assert row["cpu_games_s"] > 0
+    with pytest.raises(subprocess.CalledProcessError):
+        script.run_c(exe, 1000)
+
+
+def test_a_missing_reference_source_is_refused_with_exit_2(tmp_path, capsys):
+    missing = tmp_path / "no_such_ref.c"
+    assert _throughput().main(["--games", "10", "--reference-c", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert str(missing) in err and "does not exist" in err
