@@ -84,3 +84,42 @@ def test_kernel_dispatch():
     big = Rules(players=3, deck=Deck.from_counts((60, 4, 4, 4, 4)))
     a = play_games(big, 4, np.arange(300), per_seat=True)
     assert (a["outcome"] == 0).mean() > 0.9
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_rules_entry_plays_a_common_table_as_its_own_entry_does(players):
+    """The `_rules` twin of a fast pass plays the common options too (as variables, not constants):
+    every figure equal, per seat included, so either entry may play any table it is given."""
+    from beggarstats.engine import fast
+
+    rules = Rules(players=players)
+    common = fast._fast_pass(rules)
+    games = np.arange(4000, dtype=np.int64)
+    one = fast._run_entry(common, rules, np.uint64(31), games, True)
+    other = fast._run_entry(common + "_rules", rules, np.uint64(31), games, True)
+    for key in one:
+        np.testing.assert_array_equal(one[key], other[key], err_msg=key)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_common_entry_given_other_options_hands_every_game_to_the_exact_driver(players):
+    """`batch.fast_pass_two` / `fast_pass_multi` fold the common options in as constants: given any
+    other option they play nothing and mark every game for the exact driver (slower, never wrong)."""
+    from beggarstats.engine import batch
+    from beggarstats.engine.constants import INIT_ROWS, pack_params
+    from beggarstats.engine.fast import empty_raw
+
+    for rules in (Rules(players=players, shuffle_pile=True), Rules(players=players, end="empty")):
+        n = 50
+        out_u32, out_small, seat_out = empty_raw(n, players)
+        init_out = np.zeros((n, INIT_ROWS, players), dtype=np.int64)
+        need = np.zeros(n, dtype=np.uint8)
+        args = (np.uint64(7), np.arange(n, dtype=np.int64), out_u32, out_small, seat_out, init_out, False, need)
+        prm = pack_params(rules)
+        if players == 2:
+            batch.fast_pass_two(rules.deck_cards(), prm, *args)
+        else:
+            batch.fast_pass_multi(rules.deck_cards(), players, prm, *args)
+        assert need.all() and not out_u32.any()
+        # and through play_games the same games are played in full
+        assert (play_games(rules, 7, np.arange(n))["cards"] > 0).all()

@@ -56,7 +56,8 @@ def run(args) -> int:
     runs = runs_dir() if args.cache else None
     cached_before = runs is not None and _size(runs) > 0
     started = time.perf_counter()
-    warm_up(("two", "multi", "exact"), n_jobs=args.jobs)  # 2-6 players; its loops and cut-offs need the exact driver
+    # 2-6 players, the common options and others; its loops and cut-offs need the exact driver
+    warm_up(("two", "two_rules", "multi", "multi_rules", "exact"), n_jobs=args.jobs)
     table = make_figures(args.out, games=args.games, seed=args.seed, n_jobs=args.jobs,
                          store=False if runs is None else runs, progress=progress_wanted(args))
     took = time.perf_counter() - started

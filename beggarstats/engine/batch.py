@@ -1,12 +1,13 @@
 """Batches of games inside numba: deal each game, play it in the fastest tier that can, write its row.
 
-* `fast_pass_two` or `fast_pass_multi`, then `replay_bits` - decks of at most 64 cards. Every game
-  first goes to a fast pass (`kernel_two.play_two` for two players, `kernel_multi.play_multi` for
-  more), which plays it as far as it can prove the result; the games it hands back (a loop, a
-  cut-off, an unusual start) are dealt again and played by the exact driver (`exact.play_one`) on
-  bit-planes, from the same deal and stream, so the figures never depend on which tier ran. Three
-  entries, each compiled only by the first run that needs it (and, by `run.warmup`, side by side in
-  separate processes): most tables never need the exact driver, and a table needs one fast pass.
+* `fast_pass_two` or `fast_pass_multi` (the common options, `common_options`) or their ``_rules``
+  twins (any other options), then `replay_bits` - decks of at most 64 cards. Every game first goes
+  to a fast pass (`kernel_two.play_two` for two players, `kernel_multi.play_multi` for more), which
+  plays it as far as it can prove the result; the games it hands back (a loop, a cut-off, an
+  unusual start) are dealt again and played by the exact driver (`exact.play_one`) on bit-planes,
+  from the same deal and stream, so the figures never depend on which tier ran. Five entries, each
+  compiled only by the first run that needs it (and, by `run.warmup`, side by side in separate
+  processes): most tables never need the exact driver, and a table needs one fast pass.
 * `play_random_general` - any deck: the exact driver on ring buffers, every game.
 * `play_deals_bits` / `play_deals_general` - given deals (the conformance and kernel tests, through
   tests/_kernel_deals.py).
@@ -34,7 +35,8 @@ from .kernel_two import play_two
 from .state import cut_size, new_bits_game, new_ring_game
 from .uneven import deal_uneven_planes
 
-__all__ = ["fast_pass_two", "fast_pass_multi", "replay_bits", "play_deals_bits", "play_random_general",
+__all__ = ["fast_pass_two", "fast_pass_two_rules", "fast_pass_multi", "fast_pass_multi_rules", "common_options",
+           "replay_bits", "play_deals_bits", "play_random_general",
            "play_deals_general", "play_uneven_bits"]
 
 # the working arrays of a bit-plane batch, allocated once per batch
@@ -51,22 +53,56 @@ def _scratch(N, n):
                    np.zeros(1 + 4 * n, dtype=np.uint64), np.zeros(cut_size(n), dtype=np.int64), new_table(n))
 
 
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def common_options(prm):
+    """True for the options most tables use - a game ends with its trick (``end='trick'``), no Beggar
+    jokers, no pile shuffle, no cut-off - which the fast passes `fast_pass_two` and `fast_pass_multi`
+    play with the options as constants; every other table goes to the ``*_rules`` entries.
+    (`engine.fast` asks the same question, through ``common_options.py_func``, to pick the entry.)"""
+    return (prm[P_END] == END_TRICK and prm[P_BEGGAR] == 0 and prm[P_SHUFFLE_PILE] == 0
+            and prm[P_MAX_CARDS] < 0)
+
+
+# Four fast-pass entries: two players or more, the common options or any. Each compiles only the
+# versions of `play_two` / `play_multi` it calls, so a first run compiles the one its table needs
+# (a standard table: one version, not all of them) and `run.warmup` can compile several at once.
+# An entry given rules it was not made for hands every game to the exact driver: slower, never wrong.
+
 @njit(nogil=True, cache=True)
 def fast_pass_two(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
     """Deal the random two-player games ``games`` of the table ``seed`` exactly as `deals.deal_into`
     and play each in `kernel_two`, writing its row; ``need[i] = 1`` for every game the pass hands
     back, whose row `replay_bits` writes. ``init_out`` int64[n_games, 7, 2]: initial hand size, J, Q,
-    K, A, jokers, total tribute (when ``per_seat``)."""
+    K, A, jokers, total tribute (when ``per_seat``). The common options only (`common_options`)."""
+    if not common_options(prm):
+        need[:] = 1
+        return
     _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
               _scratch(deck.shape[0], 2))
 
 
 @njit(nogil=True, cache=True)
+def fast_pass_two_rules(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
+    """`fast_pass_two` for every other two-player table."""
+    _two_pass_rules(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
+                    _scratch(deck.shape[0], 2))
+
+
+@njit(nogil=True, cache=True)
 def fast_pass_multi(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
-    """The same as `fast_pass_two` for ``n`` >= 3 players, in `kernel_multi`. A separate entry, so
-    that a run compiles only the fast pass its table needs (and both can compile at once)."""
+    """The same as `fast_pass_two` for ``n`` >= 3 players, in `kernel_multi`: the common options."""
+    if not common_options(prm):
+        need[:] = 1
+        return
     _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
                 _scratch(deck.shape[0], n))
+
+
+@njit(nogil=True, cache=True)
+def fast_pass_multi_rules(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
+    """`fast_pass_multi` for every other table of 3 or more players."""
+    _multi_pass_rules(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
+                      _scratch(deck.shape[0], n))
 
 
 @njit(nogil=True, cache=True)
@@ -103,46 +139,90 @@ def _record_win(out_u32, out_small, i, cards, tricks, w):
     out_small[R_LOOPED, i] = 0
 
 
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _dealt_pair(deck, seed, game, x, init_out, i, per_seat):
+    """Deal two-player game ``game`` into scratch ``x``: the hands (planes, length) of seats 0 and 1."""
+    deal_planes(deck, 2, seed, game, x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
+    return (x.d0[0], x.d1[0], x.d2[0], x.dl[0]), (x.d0[1], x.d1[1], x.d2[1], x.dl[1])
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _two_row(res, out_u32, out_small, seat_out, i, per_seat, need):
+    """Write game ``i``'s row from `play_two`'s result, or mark it for the exact driver."""
+    st, cards, tricks, w, m0, m1, oc = res
+    if st == FALLBACK:
+        need[i] = 1
+        return
+    _record_win(out_u32, out_small, i, cards, tricks, w)
+    if per_seat:
+        seat_out[i, SEAT_MIN, 0] = m0
+        seat_out[i, SEAT_MIN, 1] = m1
+        seat_out[i, SEAT_PLACE, w] = 1
+        seat_out[i, SEAT_PLACE, 1 - w] = 2
+        seat_out[i, SEAT_OUT, w] = -1
+        seat_out[i, SEAT_OUT, 1 - w] = oc
+
+
 @njit(nogil=True, cache=True, _nrt=False)
 def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
-    """Every game through `kernel_two`; ``need[i] = 1`` for those it hands back."""
+    """Every game through `kernel_two`, the common options as constants, which the compiler folds
+    into play_two (a few per cent on the most common table); ``need[i] = 1`` for those it hands back."""
+    for i in range(games.shape[0]):
+        a, b = _dealt_pair(deck, seed, games[i], x, init_out, i, per_seat)
+        _two_row(play_two(a, b, END_TRICK, False, True, False, -1, x.state),
+                 out_u32, out_small, seat_out, i, per_seat, need)
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _two_pass_rules(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
+    """`_two_pass` for any options: ``shuffle_pile`` with the others common gets constants as well."""
     end = prm[P_END]
     beggar = prm[P_BEGGAR] != 0
     shuffle = prm[P_SHUFFLE_PILE] != 0
-    no_cutoff = prm[P_MAX_CARDS] < 0
-    # the default rules get a loop of their own with the options as constants, which the compiler
-    # folds into play_two (a few per cent on the most common table)
-    plain = end == END_TRICK and not beggar and not shuffle and no_cutoff
-    plain_shuffle = end == END_TRICK and not beggar and shuffle and no_cutoff
-    d0, d1, d2, dl = x.d0, x.d1, x.d2, x.dl
+    plain_shuffle = end == END_TRICK and not beggar and shuffle and prm[P_MAX_CARDS] < 0
     for i in range(games.shape[0]):
-        deal_planes(deck, 2, seed, games[i], x.state, x.shuffled, d0, d1, d2, dl, init_out, i, per_seat)
-        a = (d0[0], d1[0], d2[0], dl[0])
-        b = (d0[1], d1[1], d2[1], dl[1])
-        if plain:
-            st, cards, tricks, w, m0, m1, oc = play_two(a, b, END_TRICK, False, True, False, -1, x.state)
-        elif plain_shuffle:
-            # shuffle_pile with the other options at their defaults: constants as well
-            st, cards, tricks, w, m0, m1, oc = play_two(a, b, END_TRICK, False, False, True, -1, x.state)
+        a, b = _dealt_pair(deck, seed, games[i], x, init_out, i, per_seat)
+        if plain_shuffle:
+            res = play_two(a, b, END_TRICK, False, False, True, -1, x.state)
         else:
-            st, cards, tricks, w, m0, m1, oc = play_two(a, b, end, beggar, not shuffle, shuffle, prm[P_MAX_CARDS],
-                                                        x.state)
-        if st == FALLBACK:
-            need[i] = 1
-            continue
-        _record_win(out_u32, out_small, i, cards, tricks, w)
-        if per_seat:
-            seat_out[i, SEAT_MIN, 0] = m0
-            seat_out[i, SEAT_MIN, 1] = m1
-            seat_out[i, SEAT_PLACE, w] = 1
-            seat_out[i, SEAT_PLACE, 1 - w] = 2
-            seat_out[i, SEAT_OUT, w] = -1
-            seat_out[i, SEAT_OUT, 1 - w] = oc
+            res = play_two(a, b, end, beggar, not shuffle, shuffle, prm[P_MAX_CARDS], x.state)
+        _two_row(res, out_u32, out_small, seat_out, i, per_seat, need)
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need):
+    """Write game ``i``'s row from `play_multi`'s result and the table ``t``, or mark it for the
+    exact driver."""
+    st, cards, tricks, w = res
+    if st == FALLBACK:
+        need[i] = 1
+        return
+    _record_win(out_u32, out_small, i, cards, tricks, w)
+    if per_seat:
+        for s in range(n):
+            seat_out[i, SEAT_MIN, s] = t.min_cards[s]
+            seat_out[i, SEAT_PLACE, s] = t.place[s]
+            seat_out[i, SEAT_OUT, s] = t.out_cards[s]
 
 
 @njit(nogil=True, cache=True, _nrt=False)
 def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
-    """Every game through `kernel_multi`; ``need[i] = 1`` for those it hands back."""
+    """Every game through `kernel_multi`, the common options as constants folded into play_multi;
+    the leader rule, direction and exhausted-tribute rule stay variables (one select a trick), so
+    that ``leader='next'`` shares this version. ``need[i] = 1`` for the games it hands back."""
+    step = prm[P_STEP]
+    passes_on = prm[P_PASSES_ON] != 0
+    leader_rule = prm[P_LEADER]
+    for i in range(games.shape[0]):
+        deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
+        t = _dealt_table(x, n)
+        res = play_multi(t, step, END_TRICK, passes_on, False, False, True, NO_LIMIT, leader_rule, x.state)
+        _multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need)
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _multi_pass_rules(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
+    """`_multi_pass` for any options, all of them variables."""
     limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
     step = prm[P_STEP]
     end = prm[P_END]
@@ -150,27 +230,11 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
     beggar = prm[P_BEGGAR] != 0
     shuffle = prm[P_SHUFFLE_PILE] != 0
     leader_rule = prm[P_LEADER]
-    # the common options as constants, folded into play_multi; the leader rule stays a variable
-    # (one select a trick), so that leader 'next' shares this version instead of the general one
-    plain = end == END_TRICK and not beggar and not shuffle and limit == NO_LIMIT
     for i in range(games.shape[0]):
         deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
         t = _dealt_table(x, n)
-        if plain:
-            st, cards, tricks, w = play_multi(t, step, END_TRICK, passes_on, False, False, True, NO_LIMIT, leader_rule,
-                                              x.state)
-        else:
-            st, cards, tricks, w = play_multi(t, step, end, passes_on, beggar, shuffle, not shuffle, limit,
-                                              leader_rule, x.state)
-        if st == FALLBACK:
-            need[i] = 1
-            continue
-        _record_win(out_u32, out_small, i, cards, tricks, w)
-        if per_seat:
-            for s in range(n):
-                seat_out[i, SEAT_MIN, s] = t.min_cards[s]
-                seat_out[i, SEAT_PLACE, s] = t.place[s]
-                seat_out[i, SEAT_OUT, s] = t.out_cards[s]
+        res = play_multi(t, step, end, passes_on, beggar, shuffle, not shuffle, limit, leader_rule, x.state)
+        _multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need)
 
 
 @njit(nogil=True, cache=True, _nrt=False)

@@ -42,24 +42,29 @@ def kernel_for(rules) -> str:
 
 
 # The units numba compiles (each a cached entry of `batch`, compiled by the first run that needs it):
-# the two fast passes on bit-planes, the exact driver on bit-planes, the exact driver on ring buffers.
-KERNELS = ("two", "multi", "exact", "general")
+# the fast passes on bit-planes - two players or more, the common options ('two', 'multi') or any
+# ('two_rules', 'multi_rules': `batch.common_options` says which) - the exact driver on bit-planes,
+# the exact driver on ring buffers.
+KERNELS = ("two", "two_rules", "multi", "multi_rules", "exact", "general")
+FAST_PASSES = KERNELS[:4]
 
 
 def kernels_for(rules) -> tuple[str, ...]:
-    """The kernels a run of ``rules`` needs from its first game: the fast pass of its table size on
-    bit-planes ('two' or 'multi'), or 'general'. 'exact' is compiled when a run first hands it a
-    game (a loop or a cut-off), which most tables never do."""
+    """The kernels a run of ``rules`` needs from its first game: the fast pass of its table on
+    bit-planes ('two', 'two_rules', 'multi' or 'multi_rules'), or 'general'. 'exact' is compiled when
+    a run first hands it a game (a loop or a cut-off), which most tables never do."""
     return ("general",) if kernel_for(rules) == "general" else (_fast_pass(rules),)
 
 
 def _fast_pass(rules) -> str:
-    """The fast pass on bit-planes for the table size of ``rules``."""
-    return "two" if rules.players == 2 else "multi"
+    """The fast pass on bit-planes for the table size and options of ``rules``."""
+    name = "two" if rules.players == 2 else "multi"
+    return name if batch.common_options.py_func(pack_params(rules)) else name + "_rules"
 
 
 def _entry(kernel: str):
-    entries = {"two": batch.fast_pass_two, "multi": batch.fast_pass_multi, "exact": batch.replay_bits,
+    entries = {"two": batch.fast_pass_two, "two_rules": batch.fast_pass_two_rules, "multi": batch.fast_pass_multi,
+               "multi_rules": batch.fast_pass_multi_rules, "exact": batch.replay_bits,
                "general": batch.play_random_general}
     if kernel not in entries:
         raise ValueError(f"The value for `kernel` must be one of {', '.join(map(repr, KERNELS))}, "
@@ -77,12 +82,12 @@ def kernels_ready(kernel: str) -> bool:
 
 def compile_kernels(kernel: str) -> None:
     """Compile ``kernel`` (one of `KERNELS`), or load it from the cache, by playing one game through
-    its entry alone (every table size and option is a run-time value, so one game compiles all of
-    them): a batch run then starts at full speed."""
+    its entry alone (every table size and option of the entry is a run-time value, so one game
+    compiles all of them): a batch run then starts at full speed."""
     from ..game.rules import Rules
 
     _entry(kernel)  # checks the name
-    rules = Rules(players=3) if kernel == "multi" else Rules()
+    rules = Rules(players=3 if kernel.startswith("multi") else 2, end="empty" if kernel.endswith("_rules") else "trick")
     _run_entry(kernel, rules, np.uint64(0), np.zeros(1, dtype=np.int64), False)
 
 
@@ -176,8 +181,8 @@ def play_games(rules, seed: int, games, *, per_seat: bool = False, kernel: str |
 
 
 def _run_entry(kernel, rules, seed, games, per_seat):
-    """Play ``games`` through the entry of ``kernel`` (for 'two' and 'multi', then the exact driver on
-    the games handed back; 'exact' alone replays every game) and assemble the figures."""
+    """Play ``games`` through the entry of ``kernel`` (for a fast pass, then the exact driver on the
+    games handed back; 'exact' alone replays every game) and assemble the figures."""
     p = rules.players
     deck = rules.deck_cards()
     prm = pack_params(rules)
@@ -190,10 +195,10 @@ def _run_entry(kernel, rules, seed, games, per_seat):
         batch.replay_bits(deck, p, prm, seed, games, np.arange(len(games)), *outs)
     else:
         need = np.zeros(len(games), dtype=np.uint8)
-        if kernel == "two":
-            batch.fast_pass_two(deck, prm, seed, games, *outs, need)
+        if kernel.startswith("two"):
+            _entry(kernel)(deck, prm, seed, games, *outs, need)
         else:
-            batch.fast_pass_multi(deck, p, prm, seed, games, *outs, need)
+            _entry(kernel)(deck, p, prm, seed, games, *outs, need)
         rows = np.flatnonzero(need)
         if rows.size:  # the exact driver, compiled the first time a run needs it
             batch.replay_bits(deck, p, prm, seed, games, rows, *outs)
