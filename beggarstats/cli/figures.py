@@ -49,6 +49,7 @@ def run(args) -> int:
     from ..report.figures import FIGURES, make_figures
     from ..report.figures import check_figures
     from ..run.paths import runs_dir
+    from ..engine.fast import FAST_PASSES
     from ..run.warmup import warm_up
 
     check_run_options(args, "games")
@@ -56,8 +57,7 @@ def run(args) -> int:
     runs = runs_dir() if args.cache else None
     cached_before = runs is not None and _size(runs) > 0
     started = time.perf_counter()
-    # 2-6 players, the common options and others; its loops and cut-offs need the exact driver
-    warm_up(("two", "two_rules", "multi", "multi_rules", "exact"), n_jobs=args.jobs)
+    warm_up(FAST_PASSES + ("exact",), n_jobs=args.jobs)  # 2-6 players, every option; loops and cut-offs: exact
     table = make_figures(args.out, games=args.games, seed=args.seed, n_jobs=args.jobs,
                          store=False if runs is None else runs, progress=progress_wanted(args))
     took = time.perf_counter() - started
