@@ -20,7 +20,8 @@ def test_citation_matches_the_package():
     meta = (ROOT / "pyproject.toml").read_text()
     assert cff["cff-version"] == "1.2.0" and cff["type"] == "software"
     assert cff["version"] == re.search(r'^version = "([^"]+)"', meta, re.M).group(1)
-    assert cff["license"] == re.search(r'^license = \{ text = "([^"]+)" \}', meta, re.M).group(1)
+    assert cff["license"] == re.search(r'^license = "([^"]+)"', meta, re.M).group(1)
+    assert "MIT License" in (ROOT / "LICENSE").read_text() and re.search(r'^license-files = \["LICENSE"\]', meta, re.M)
     assert cff["title"].startswith("beggarstats") and cff["authors"] and cff["message"]
 
 
