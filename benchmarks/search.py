@@ -47,7 +47,7 @@ def runs(seconds: float, short: float, hour: float = 7200.0, wall: float | None 
            # the hour, then again from other tables: one hour is one draw of the longest (docs/search.md)
            *(("p2-hour" if s == SEED else f"p2-hour-{s}",
               dict(seed=s, seconds=hour, wall_seconds=wall, strategy="backward", min_cards=3000, nodes=HOUR_NODES,
-                   n_jobs=2)) for s in (SEED, 28, 29))]
+                   n_jobs=2)) for s in (SEED, 28, 29, 30))]
     for p in range(2, 7):
         out.append((f"p{p}-committed", dict(summary=load_summary(ROOT / f"data/summary-p{p}.json"),
                                               min_cards=1, nodes=HOUR_NODES)))
@@ -254,8 +254,8 @@ def hour_prose(figures: dict, gains: dict | None) -> str:
         which = "The long run" if len(names) == 1 else ("The first long run" if i == 0 else "Another long run")
         out.append(f"{which} (seed {r['seed']}, {r['n_jobs']} threads, every random deal of at least "
                    f"{r['min_cards']:,} cards run back through its whole ancestor tree) played {r['deals']:,} random "
-                   f"deals in {r['cpu_seconds']:,.0f} CPU seconds ({r['wall_seconds']:,.0f} s of wall time on the "
-                   "shared machine"
+                   f"deals in {r['cpu_seconds']:,.0f} CPU seconds ({r['deals'] / r['cpu_seconds']:,.0f} a CPU second, "
+                   f"{r['wall_seconds']:,.0f} s of wall time on the shared machine"
                    + (", where it was stopped by the wall clock before its budget of "
                       f"{r['seconds_budget']:,.0f} CPU seconds was spent" if r["stopped"] == "wall" else "") + "). "
                    f"Its random deals alone reached {r['random_longest']:,} cards (random deal "
