@@ -150,10 +150,12 @@ def to_markdown(table: pd.DataFrame) -> str:
 def read_findings(path) -> pd.DataFrame:
     """A findings.csv as written by `write_findings` (``holm_reject`` back to a nullable boolean)."""
     table = pd.read_csv(path, keep_default_na=False, na_values=[""])
-    table["design"] = table["design"].fillna("")
+    # a text column with no value at all is read as float NaN: made text before it is filled (filling
+    # a float column with "" is deprecated in pandas and will raise)
+    table["design"] = table["design"].astype(object).fillna("")
     if "test" not in table.columns:  # a table written before goodness-of-fit rows were told apart
         table.insert(COLUMNS.index("test"), "test", np.where(table["p_value"].notna(), "effect", ""))
-    table["test"] = table["test"].fillna("")
+    table["test"] = table["test"].astype(object).fillna("")
     table["holm_reject"] = table["holm_reject"].astype("boolean")
     if "detectable" not in table.columns:  # written before the detectable effect was a column
         table["detectable"] = np.nan
