@@ -54,16 +54,33 @@ def test_the_speed_prose_quotes_the_speed_table_beside_it():
 def test_the_quick_tier_command_runs_on_the_test_extras():
     """The README's quick-tier command leaves out the slow tests, and the plugin its `-n` needs is
     installed by the test extras of the quick start."""
-    import re
-    import tomllib
-
     text = (ROOT / "README.md").read_text()
     block = text.split("the quick tier", 1)[1].split("```bash", 1)[1].split("```", 1)[0]
     (command,) = block.strip().splitlines()
     assert command.startswith('python -m pytest -m "not slow"')
+    _check_workers(command)
+
+
+def test_the_quick_start_test_command_runs_on_the_test_extras():
+    """The whole suite (CI's command) runs on worker processes too: the plugin comes with the test
+    extras it installs, and the notebook tests stay on one worker."""
+    command = _quick_start_commands()[1]
+    assert command.startswith('python -m pip install ".[test]" && python -m pytest')
+    assert _check_workers(command), command
+
+
+def _check_workers(command):
+    """If ``command`` runs pytest on worker processes: pytest-xdist is a test extra and the tests kept
+    on one worker (xdist_group) stay together (--dist loadgroup). Returns whether it does."""
+    import re
+    import tomllib
+
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
-    if re.search(r"(^| )(-n|--numprocesses)\b", command):
-        assert any(re.match(r"pytest-xdist\b", e) for e in extras), extras
-        # tests kept on one worker (xdist_group) stay together only under --dist loadgroup
-        grouped = [p.name for p in (ROOT / "tests").glob("test_*.py") if "xdist_group(" in p.read_text()]
-        assert not grouped or "--dist loadgroup" in command, grouped
+    if not re.search(r"(^| )(-n|--numprocesses)\b", command):
+        return False
+    assert any(re.match(r"pytest-xdist\b", e) for e in extras), extras
+    grouped = [p.name for p in (ROOT / "tests").glob("test_*.py")
+               if re.search(r"^pytestmark = pytest\.mark\.xdist_group\(", p.read_text(), re.M)]
+    assert grouped, "no test is kept on one worker: the notebook tests should be"
+    assert "--dist loadgroup" in command, grouped
+    return True
