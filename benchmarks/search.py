@@ -47,7 +47,7 @@ def runs(seconds: float, short: float, hour: float = 7200.0, wall: float | None 
            # the hour, then again from other tables: one hour is one draw of the longest (docs/search.md)
            *(("p2-hour" if s == SEED else f"p2-hour-{s}",
               dict(seed=s, seconds=hour, wall_seconds=wall, strategy="backward", min_cards=3000, nodes=HOUR_NODES,
-                   n_jobs=2)) for s in (SEED, 28, 29, 30))]
+                   n_jobs=2)) for s in (SEED, 28, 29, 30, 31))]
     for p in range(2, 7):
         out.append((f"p{p}-committed", dict(summary=load_summary(ROOT / f"data/summary-p{p}.json"),
                                               min_cards=1, nodes=HOUR_NODES)))
