@@ -75,9 +75,9 @@ def _check_workers(command):
     import re
     import tomllib
 
-    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
     if not re.search(r"(^| )(-n|--numprocesses)\b", command):
         return False
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
     assert any(re.match(r"pytest-xdist\b", e) for e in extras), extras
     grouped = [p.name for p in (ROOT / "tests").glob("test_*.py")
                if re.search(r"^pytestmark = pytest\.mark\.xdist_group\(", p.read_text(), re.M)]
