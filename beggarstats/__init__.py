@@ -48,6 +48,7 @@ _LAZY = {
     "summarize": (".run.summary", "summarize"),
     "compare": (".run.compare", "compare"),
     "search_long": (".run.search", "search_long"),
+    "run_back": (".run.run_back", "run_back"),
     "tail_chain": (".analysis.chain", "tail_chain"),
     "tail_chain_cards": (".analysis.chain_cards", "tail_chain_cards"),
 }
@@ -56,7 +57,7 @@ __all__ = [
     "analysis", "DealError", "parse_deal", "format_deal", "random_deal", "deal_rank", "deal_at", "n_deals", "census", "Deck", "STANDARD", "ITALIAN",
     "GameResult", "Trick", "simulate_matches", "play", "load_records", "replay_records",
     "RULES_VERSION", "Rules", "replay", "simulate", "simulate_to_store", "load", "save",
-    "verify", "Summary", "summarize", "compare", "search_long", "tail_chain",
+    "verify", "Summary", "summarize", "compare", "search_long", "run_back", "tail_chain",
     "tail_chain_cards",
 ]
 

@@ -26,9 +26,15 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "search", help=HELP,
         description="Search for long deals (docs/search.md): play random deals 0..DEALS-1 of the table SEED and, "
                     "with --strategy backward, run the games of the long ones backwards to find deals that lead "
-                    "into them. --deals fixes the result; --seconds is a CPU-time budget on top. Every deal printed "
-                    "is replayed by `beggarstats play`.")
-    p.add_argument("--seed", type=whole_number, required=True, help="table seed of the random deals (required, no default)")
+                    "into them. --deals fixes the result; --seconds is a CPU-time budget on top. With --deal, run "
+                    "that deal's game backwards instead: the longest deal that runs into it, or, for a deal that "
+                    "never ends, every deal that runs into its loop. Every deal printed is replayed by "
+                    "`beggarstats play`.")
+    p.add_argument("--seed", type=whole_number, default=None,
+                   help="table seed of the random deals (required unless --deal, no default)")
+    p.add_argument("--deal", default=None, metavar="DEAL",
+                   help="instead of random deals: run this deal back (hands joined by '/', seat 0 first; "
+                        "bs.run_back); the players are the deal's (default none: random deals)")
     p.add_argument("--deals", type=whole_number, default=None, help="random deals to try: the reproducible budget (default none: as many as --seconds allows)")
     p.add_argument("--seconds", type=_seconds, default=None, help="CPU-second budget (default none: --deals decides)")
     p.add_argument("--strategy", choices=["backward", "random"], default="backward", help="how to search (default backward)")
@@ -44,6 +50,10 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
 
 
 def run(args) -> int:
+    if args.deal is not None:
+        return _run_back(args)
+    if args.seed is None:
+        raise ValueError("--seed is required (the table of random deals), unless --deal gives a deal to run back")
     from ..run.search import search_long
 
     df = search_long(rules_from_args(args), seed=args.seed, deals=args.deals, seconds=args.seconds,
@@ -56,4 +66,28 @@ def run(args) -> int:
         end = f"seat {r.winner} wins" if r.outcome == "win" else r.outcome
         print(f"{r.cards:>6} cards  {r.tricks:>5} tricks  {end:<12} {r.deal}")
         print(f"{'':14}{r.how}, found after {r.cpu_seconds:.1f} CPU s")
+    return 0
+
+
+def _run_back(args) -> int:
+    given = [f for f, v in (("--seed", args.seed), ("--deals", args.deals), ("--seconds", args.seconds)) if v is not None]
+    if given or args.strategy != "backward":
+        raise ValueError(f"--deal runs one deal back: give it without {', '.join(given) or '--strategy random'}")
+    from ..run.run_back import run_back
+
+    rules = rules_from_args(args)
+    df = run_back(args.deal, rules, nodes=args.nodes)  # the players are the deal's
+    a = df.attrs
+    what = (f"never ends (a loop of {a['loop_cards']} cards)" if a["outcome"] == "loop" else
+            f"ends after {a['cards']} cards")
+    print(f"{a['deal']} {what}; {a['states']:,} states run back"
+          f"{' (stopped by --nodes)' if a['stopped'] else ' (every ancestor tree searched)'}")
+    if df.empty:
+        print("no deal of the round deal's hand sizes that lasts longer runs into it")
+    for r in df.head(args.top).itertuples():
+        end = f"seat {r.winner} wins" if r.outcome == "win" else f"loop of {r.loop_cards} cards from card {r.loop_start_cards}"
+        print(f"{r.cards:>6} cards  {r.tricks:>5} tricks  {end:<12} {r.deal}")
+        print(f"{'':14}{r.how}")
+    if len(df) > args.top:
+        print(f"... and {len(df) - args.top:,} more (--top)")
     return 0

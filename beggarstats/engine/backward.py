@@ -19,11 +19,12 @@ player still in and holding cards, ``leader='taker'``, no Beggar jokers, no shuf
 
 from __future__ import annotations
 
-__all__ = ["step", "main_path", "predecessors", "as_deal", "check_backward_rules"]
+__all__ = ["step", "main_path", "predecessors", "as_deal", "check_backward_rules", "loop_path", "loop_ancestors"]
 
 
-def check_backward_rules(rules) -> None:
-    """Refuse the rules under which a trick cannot be run backwards here, naming the option."""
+def check_backward_rules(rules, instead: str = " Use strategy='random' instead.") -> None:
+    """Refuse the rules under which a trick cannot be run backwards here, naming the option
+    (``instead``: what to do then, appended to the message)."""
     why = []
     if rules.leader != "taker" and rules.players > 2:
         why.append("leader='next' with 3 or more players (the leader is then not the taker)")
@@ -34,8 +35,8 @@ def check_backward_rules(rules) -> None:
     if rules.max_cards is not None:
         why.append("max_cards (a cut-off caps the length searched for)")
     if why:
-        raise ValueError(f"The backward search cannot run tricks backwards under these rules: {'; '.join(why)}. "
-                         f"Use strategy='random' instead.")
+        raise ValueError(f"The backward search cannot run tricks backwards under these rules: {'; '.join(why)}."
+                         f"{instead}")
 
 
 def _next(seat: int, n: int, step_: int) -> int:
@@ -159,3 +160,68 @@ def as_deal(hands, leader: int, sizes):
     n = len(hands)
     turned = tuple(hands[(leader + s) % n] for s in range(n))
     return turned if tuple(len(h) for h in turned) == tuple(sizes) else None
+
+
+def loop_path(hands, leader: int = 0, *, ccw: bool = False):
+    """The trick-boundary states of a game that never ends, through one turn of its cycle.
+
+    Returns
+    -------
+    (list of (hands, leader, cards), int)
+        The states as in `main_path`, each once, and the index of the first state of the cycle
+        (the state after the last one is that state again); the index is -1 if a player's hand
+        empties first (a loop among fewer players: the states before it, each once).
+    """
+    states = [(tuple(tuple(h) for h in hands), leader, 0)]
+    seen = {states[0][:2]: 0}
+    while True:
+        h, ld, c = states[-1]
+        nxt = step(h, ld, ccw=ccw)
+        if nxt is None or min(len(x) for x in nxt[0]) == 0:
+            return states, -1
+        if nxt[:2] in seen:
+            return states, seen[nxt[:2]]
+        seen[nxt[:2]] = len(states)
+        states.append((nxt[0], nxt[1], c + nxt[2]))
+
+
+def loop_ancestors(hands, leader: int, sizes, *, nodes: int, ccw: bool = False, keep_taker: bool = False):
+    """Every deal whose game runs into the never-ending game of ``(hands, leader)``.
+
+    From each state of `loop_path`, depth first, the tricks are run back (`predecessors`), leaving
+    out the states of the game itself: a state off the cycle has no ancestor on it (each state has
+    one successor), so the search goes round no cycle and every tree is finite. Every state met
+    whose hand sizes are ``sizes`` (`as_deal`) is a deal that never ends, and so is any state of the
+    game itself that has them (after the first: the deal).
+
+    Returns
+    -------
+    (list of (deal, boundary, depth, back), int, bool)
+        The deals in the order met (each state once; two states may be the same deal with the
+        seats turned), with the state of the game they run into, the tricks and cards back from
+        it (0 and 0 for a state of the game itself); the states examined (each of the game's states counts one); True if ``nodes`` ran out
+        before every tree was searched.
+    """
+    path, _ = loop_path(hands, leader, ccw=ccw)
+    own = {(h, ld) for h, ld, _ in path}
+    found, used = [], 0
+    for b, (h, ld, _) in enumerate(path):
+        if used >= nodes:
+            return found, used, True
+        used += 1
+        deal = as_deal(h, ld, sizes) if b > 0 else None
+        if deal is not None:
+            found.append((deal, b, 0, 0))
+        stack = [(p, pl, k, 1) for p, pl, k in reversed(predecessors(h, ld, ccw=ccw, keep_taker=keep_taker))
+                 if (p, pl) not in own]
+        while stack:
+            if used >= nodes:
+                return found, used, True
+            p, pl, back, depth = stack.pop()
+            used += 1
+            deal = as_deal(p, pl, sizes)
+            if deal is not None:
+                found.append((deal, b, depth, back))
+            stack.extend((q, ql, back + k, depth + 1)
+                         for q, ql, k in reversed(predecessors(p, pl, ccw=ccw, keep_taker=keep_taker)))
+    return found, used, False
