@@ -68,10 +68,19 @@ def main(argv=None) -> int:
     ap.add_argument("--only", nargs="*", help="run only these (names as printed)")
     ap.add_argument("--merge", nargs="*", type=Path,
                     help="run nothing: merge the outputs of runs made apart (--out of each) into --out")
+    ap.add_argument("--records", action="store_true", help="run every published deal of data/records.csv back "
+                    "(bs.run_back) into --out (records_back.csv, never_ending.csv) and stop")
     ap.add_argument("--docs", type=Path, default=None, help="fill the generated blocks of this page (docs/search.md) "
                     "from --out and stop")
     ap.add_argument("--markdown", action="store_true", help="print the generated blocks of docs/search.md for --out and stop")
     args = ap.parse_args(argv)
+    if args.records:
+        back, loops = records_back()
+        args.out.mkdir(parents=True, exist_ok=True)
+        back.to_csv(args.out / "records_back.csv", index=False)
+        loops.to_csv(args.out / "never_ending.csv", index=False)
+        print(records_table(back))
+        return 0
     if args.docs is not None:
         args.docs.write_text(fill_blocks(args.docs.read_text(), blocks(args.out)))
         return 0
@@ -315,6 +324,85 @@ def _committed_longest() -> int:
     return int(_summary(2).longest["cards"][0])
 
 
+def records_back(nodes: int = 10**6):
+    """Every published standard deal (data/records.csv) run back by `bs.run_back`: one row per deal,
+    and every deal found that never ends (with the record it was found from)."""
+    rows, loops = [], []
+    for r in bs.load_records():
+        if r["deck"] != "standard":
+            continue
+        df = bs.run_back(r["deal"], nodes=nodes)
+        a = df.attrs
+        top = df.iloc[0] if len(df) and r["outcome"] == "win" else None
+        rows.append({"name": r["name"], "deal": r["deal"], "outcome": r["outcome"], "cards": r["cards"],
+                     "loop_cards": r["loop_cards"], "states": a["states"], "stopped": a["stopped"], "found": len(df),
+                     "longest": None if top is None else int(top["cards"]),
+                     "longest_deal": None if top is None else top["deal"],
+                     "how": None if top is None else top["how"]})
+        if r["outcome"] == "loop":
+            loops.append(df.assign(record=r["name"]))
+    back = pd.DataFrame(rows)
+    for c in ("loop_cards", "longest"):
+        back[c] = back[c].astype("Int64")
+    cols = ["record", "deal", "cards", "tricks", "loop_start_cards", "loop_cards", "boundary", "tricks_back",
+            "cards_back", "how"]
+    return back, pd.concat(loops, ignore_index=True)[cols]
+
+
+def records_table(back: pd.DataFrame) -> str:
+    """docs/search.md's table of the published deals run back."""
+    lines = ["| published deal | cards | states run back | longer deals found | longest found | how | deal found |",
+             "|---|---:|---:|---:|---:|---|---|"]
+    for r in back.itertuples():
+        if r.outcome == "loop":
+            lines.append(f"| {r.name} | never ends (loop of {r.loop_cards:,}) | {r.states:,} | {r.found:,} that never "
+                         f"end | – | see below | |")
+            continue
+        found = "none" if pd.isna(r.longest) else f"{r.longest:,}"
+        lines.append(f"| {r.name} | {r.cards:,} | {r.states:,} | {r.found} | {found} | {'' if pd.isna(r.how) else r.how} "
+                     f"| {'' if pd.isna(r.longest_deal) else '`' + r.longest_deal + '`'} |")
+    return "\n".join(lines)
+
+
+def records_prose(back: pd.DataFrame, loops: pd.DataFrame) -> str:
+    """The paragraph under the records table and the list of the deals that never end."""
+    wins = back[back["outcome"] == "win"]
+    known = dict(zip(wins["deal"], wins["name"]))
+    cards = dict(zip(wins["name"], wins["cards"]))
+    longer = wins[wins["longest"].notna()]
+    text = []
+    for target, g in longer[longer["longest_deal"].isin(known)].groupby("longest_deal", sort=False):
+        names = [f"{r.name} ({r.cards:,} cards)" for r in g.itertuples()]
+        text.append(f"{' and '.join(names)} {'both run' if len(names) == 2 else 'runs'} back to the deal of "
+                    f"{known[target]} ({cards[known[target]]:,}), card for card: the search rebuilds a later record "
+                    f"from {'either' if len(names) == 2 else 'an'} earlier one.")
+    for r in longer[~longer["longest_deal"].isin(known)].itertuples():
+        beaten = wins[wins["cards"] > r.longest].iloc[0]  # the records are in the order they were set
+        text.append(f"{r.name} ({r.cards:,}) runs back to a deal of {r.longest:,} cards, longer than the records "
+                    f"before {beaten['name']} ({beaten['cards']:,}).")
+    maximal = list(wins[wins["longest"].isna()]["name"])
+    text.append(f"No longer deal runs into {', '.join(maximal[:-1])} or {maximal[-1]}.")
+    loop = back[back["outcome"] == "loop"].iloc[0]
+    text.append(f"The deal that never ends ({loop['name']}) has {loop['found']:,} other deals running into its game "
+                f"({loop['states']:,} states run back, every tree searched to its end), {loop['found'] + 1:,} with "
+                f"it; each of them plays into the same loop of {loop['loop_cards']:,} cards "
+                f"({_loop_tricks(loop['deal'])} tricks):")
+    lines = [" ".join(text), "", "| deal that never ends | loop from card | loop (cards) | how it was found |",
+             "|---|---:|---:|---|",
+             f"| `{loop['deal']}` | {_loop_start(loop['deal']):,} | {loop['loop_cards']:,} | {loop['name']} |"]
+    lines += [f"| `{r.deal}` | {r.loop_start_cards:,} | {r.loop_cards:,} | {r.how} of {r.record}'s deal |"
+              for r in loops.itertuples()]
+    return "\n".join(lines)
+
+
+def _loop_start(deal: str) -> int:
+    return bs.play(deal).loop_start_cards
+
+
+def _loop_tricks(deal: str) -> int:
+    return bs.play(deal).loop_tricks
+
+
 BLOCK = re.compile(r"<!-- search:begin (\w+) -->\n.*?<!-- search:end \1 -->", re.S)
 
 
@@ -334,6 +422,13 @@ def blocks(out: Path) -> dict:
            "hour": hour_prose(figures, gains)}
     if gains is not None:
         got["gains"] = gains_prose(gains, figures)
+    if (out / "records_back.csv").exists():
+        back = pd.read_csv(out / "records_back.csv", keep_default_na=False, na_values=[""])
+        for c in ("loop_cards", "longest"):
+            back[c] = back[c].astype("Int64")
+        loops = pd.read_csv(out / "never_ending.csv")
+        got["records"] = records_table(back)
+        got["never"] = records_prose(back, loops)
     return got
 
 

@@ -18,8 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data" / "search"
 DOC = ROOT / "docs" / "search.md"
 # numbers the hand-written text of docs/search.md may hold besides the published figures
-# (data/search/published.csv): player counts, the issue's number, the record's year
-ALLOWED = {"0", "1", "2", "3", "4", "5", "6", "26", "2022"}
+# (data/search/published.csv): player counts, the issue's number, the years of the record and of the loop's paper
+ALLOWED = {"0", "1", "2", "3", "4", "5", "6", "26", "2022", "2024"}
 
 
 def _bench():
@@ -69,7 +69,8 @@ def test_the_docs_quote_the_committed_data():
     bench = _bench()
     text = DOC.read_text()
     assert bench.fill_blocks(text, bench.blocks(DATA)) == text, "run: python benchmarks/search.py --docs docs/search.md --out data/search"
-    assert set(bench.BLOCK.findall(text)) == {"runs", "two", "known", "gains", "hour"}
+    assert set(bench.BLOCK.findall(text)) == {"runs", "two", "known", "gains", "hour", "records",
+                                              "never"}
 
 
 def test_no_number_outside_the_generated_blocks():
@@ -109,3 +110,52 @@ def test_the_deals_found_backwards_replay(quick):
     committed = json.loads((DATA / "gains.json").read_text())
     for row in df.head(5).itertuples():
         assert bs.play(bs.format_deal(random_deal(committed["seed"], row.game, bs.Rules())[0])).cards == row.cards
+
+
+@pytest.fixture(scope="module")
+def records_back():
+    back = pd.read_csv(DATA / "records_back.csv", keep_default_na=False, na_values=[""])
+    for c in ("loop_cards", "longest"):
+        back[c] = back[c].astype("Int64")
+    return back, pd.read_csv(DATA / "never_ending.csv")
+
+
+def test_the_published_deals_run_back_as_committed(records_back):
+    back, loops = records_back
+    again_back, again_loops = _bench().records_back()
+    pd.testing.assert_frame_equal(again_back, back, check_dtype=False)
+    pd.testing.assert_frame_equal(again_loops, loops, check_dtype=False)
+    assert set(back["name"]) == {r["name"] for r in bs.load_records() if r["deck"] == "standard"}
+    for r in back[back["longest"].notna()].itertuples():
+        assert r.longest > r.cards and bs.play(r.longest_deal).cards == r.longest
+
+
+def test_a_later_record_is_rebuilt_from_earlier_ones(records_back):
+    back, _ = records_back
+    anderson = next(r for r in bs.load_records() if r["name"] == "Anderson 2013")
+    rebuilt = back[back["longest_deal"] == anderson["deal"]]
+    assert set(rebuilt["name"]) == {"Mann and Wu 2007", "Nessler 2012"}
+    assert (rebuilt["longest"] == anderson["cards"]).all()
+
+
+def _cycle(deal):
+    """The states of the loop a deal's game enters, each seen from its leader (seats turned)."""
+    from beggarstats.engine.backward import loop_path
+
+    path, start = loop_path(bs.parse_deal(deal), 0)
+    assert start >= 0
+    return {tuple(h[(lead + s) % len(h)] for s in range(len(h))) for h, lead, _ in path[start:]}
+
+
+def test_the_loop_is_reached_by_as_many_deals_as_published(records_back):
+    back, loops = records_back
+    casella = next(r for r in bs.load_records() if r["outcome"] == "loop")
+    published = next(p for p in csv.DictReader((DATA / "published.csv").open()) if p["name"] == "Casella et al. 2024")
+    assert len(set(loops["deal"]) | {casella["deal"]}) == int(published["cards"]) == len(loops) + 1
+    cycle = _cycle(casella["deal"])
+    assert len(cycle) == casella["loop_tricks"]
+    for r in loops.itertuples():
+        g = bs.play(r.deal)
+        assert (g.outcome, g.cards, g.loop_start_cards, g.loop_cards) == ("loop", r.cards, r.loop_start_cards,
+                                                                          casella["loop_cards"])
+        assert _cycle(r.deal) == cycle, r.deal  # the very states of the published cycle
