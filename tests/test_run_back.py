@@ -41,6 +41,20 @@ def test_an_uneven_deal_is_run_back_to_the_standard_deal_it_came_from():
     assert (df["deal"].iloc[0], df["cards"].iloc[0]) == (anderson["deal"], anderson["cards"])
 
 
+@pytest.mark.parametrize("rules, seed, game, cards, longest", [
+    (bs.Rules(players=3), 26, 7811621, 3889, 4009),  # the longest three-player deal of docs/search.md
+    (bs.Rules(players=4, direction="ccw"), 5, 0, 535, 566),
+])
+def test_more_players_and_either_direction(rules, seed, game, cards, longest):
+    from beggarstats.engine.deals import random_deal
+
+    deal = bs.format_deal(random_deal(seed, game, rules)[0])
+    df = bs.run_back(deal, rules)
+    assert bs.play(deal, rules).cards == cards and len(df) == 1
+    assert df["cards"].iloc[0] == longest == bs.play(df["deal"].iloc[0], rules).cards
+    assert df["players"].iloc[0] == rules.players
+
+
 def test_a_deal_that_never_ends_gives_every_deal_running_into_its_loop():
     df = bs.run_back(LOOP)
     assert df.attrs["outcome"] == "loop" and not df.attrs["stopped"]
