@@ -73,6 +73,10 @@ def _child() -> None:
     lap("play_games: 2 players (fast pass 'two')")
     fast.play_games(Rules(shuffle_pile=True), 1, games)
     lap("play_games: 2 players, other rules ('two_rules')")
+    fast.play_games(Rules(end="empty"), 1, games)
+    lap("play_games: 2 players, end='empty' ('two_empty')")
+    fast.play_games(Rules(jokers=1, joker_mode="beggar"), 1, games)
+    lap("play_games: 2 players, Beggar jokers ('two_beggar')")
     fast.play_games(Rules(players=4), 1, games, per_seat=True)
     lap("play_games: 4 players ('multi')")
     fast.play_games(Rules(players=4, shuffle_pile=True, end="empty"), 1, games, per_seat=True)
@@ -146,7 +150,8 @@ def main() -> None:
         print()
         print("warm_up, from an empty cache (python start to exit)              wall      cpu (all processes)")
         print("-" * 92)
-        for kernels in (("two", "multi"), ("two", "two_rules", "multi", "multi_rules", "exact", "general")):
+        for kernels in (("two", "multi"), ("two", "two_rules", "two_empty", "two_beggar", "multi", "multi_rules", "exact",
+                                          "general")):
             for n_jobs, how in ((1, "one process"), (None, "side by side (a process per core)")):
                 code = f"from beggarstats.run.warmup import warm_up; warm_up({kernels!r}, n_jobs={n_jobs})"
                 fresh = dict(env, BEGGARSTATS_CACHE_DIR=str(Path(tmp) / f"cache-{len(kernels)}-{n_jobs}"))

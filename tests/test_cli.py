@@ -244,9 +244,17 @@ def test_a_run_needs_the_fast_pass_of_its_table_size():
         assert fast.kernels_for(common) == ("multi",)
     for other in (dict(shuffle_pile=True), dict(end="empty"), dict(end="unable"), dict(max_cards=500),
                   dict(jokers=1, joker_mode="beggar")):
-        assert fast.kernels_for(bs.Rules(**other)) == ("two_rules",)
         assert fast.kernels_for(bs.Rules(players=4, **other)) == ("multi_rules",)
-    with pytest.raises(ValueError, match="`kernel` must be one of 'two', 'two_rules', 'multi', 'multi_rules', 'exact', "
+    # two players: end='empty' alone and Beggar jokers alone have passes of their own, the rest `two_rules`
+    assert fast.kernels_for(bs.Rules(end="empty")) == ("two_empty",)
+    assert fast.kernels_for(bs.Rules(jokers=1, joker_mode="beggar")) == ("two_beggar",)
+    assert fast.kernels_for(bs.Rules(jokers=2, joker_mode="beggar", deck="italian")) == ("two_beggar",)
+    for other in (dict(shuffle_pile=True), dict(end="unable"), dict(max_cards=500), dict(end="empty", max_cards=500),
+                  dict(end="empty", jokers=1, joker_mode="beggar"), dict(end="empty", shuffle_pile=True),
+                  dict(jokers=1, joker_mode="beggar", shuffle_pile=True)):
+        assert fast.kernels_for(bs.Rules(**other)) == ("two_rules",)
+    with pytest.raises(ValueError, match="`kernel` must be one of 'two', 'two_rules', 'two_empty', 'two_beggar', "
+                                         "'multi', 'multi_rules', 'exact', "
                                          "'general'"):
         fast.compile_kernels("bits")
 

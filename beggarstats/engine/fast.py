@@ -43,10 +43,11 @@ def kernel_for(rules) -> str:
 
 # The units numba compiles (each a cached entry of `batch`, compiled by the first run that needs it):
 # the fast passes on bit-planes - two players or more, the common options ('two', 'multi') or any
-# ('two_rules', 'multi_rules': `batch.common_options` says which) - the exact driver on bit-planes,
-# the exact driver on ring buffers.
-KERNELS = ("two", "two_rules", "multi", "multi_rules", "exact", "general")
-FAST_PASSES = KERNELS[:4]
+# ('two_rules', 'multi_rules': `batch.common_options` says which), and two players with only
+# ``end='empty'`` or only Beggar jokers ('two_empty', 'two_beggar': `batch.one_option`) - the exact
+# driver on bit-planes, the exact driver on ring buffers.
+KERNELS = ("two", "two_rules", "two_empty", "two_beggar", "multi", "multi_rules", "exact", "general")
+FAST_PASSES = KERNELS[:6]
 
 
 def kernels_for(rules) -> tuple[str, ...]:
@@ -59,11 +60,17 @@ def kernels_for(rules) -> tuple[str, ...]:
 def _fast_pass(rules) -> str:
     """The fast pass on bit-planes for the table size and options of ``rules``."""
     name = "two" if rules.players == 2 else "multi"
-    return name if batch.common_options.py_func(pack_params(rules)) else name + "_rules"
+    prm = pack_params(rules)
+    if batch.common_options.py_func(prm):
+        return name
+    one = batch.one_option.py_func(prm) if name == "two" else 0
+    return {batch.ONLY_EMPTY: "two_empty", batch.ONLY_BEGGAR: "two_beggar"}.get(one, name + "_rules")
 
 
 def _entry(kernel: str):
-    entries = {"two": batch.fast_pass_two, "two_rules": batch.fast_pass_two_rules, "multi": batch.fast_pass_multi,
+    entries = {"two": batch.fast_pass_two, "two_rules": batch.fast_pass_two_rules,
+               "two_empty": batch.fast_pass_two_empty, "two_beggar": batch.fast_pass_two_beggar,
+               "multi": batch.fast_pass_multi,
                "multi_rules": batch.fast_pass_multi_rules, "exact": batch.replay_bits,
                "general": batch.play_random_general}
     if kernel not in entries:
@@ -87,7 +94,9 @@ def compile_kernels(kernel: str) -> None:
     from ..game.rules import Rules
 
     _entry(kernel)  # checks the name
-    rules = Rules(players=3 if kernel.startswith("multi") else 2, end="empty" if kernel.endswith("_rules") else "trick")
+    rules = {"two_rules": Rules(end="unable"), "two_empty": Rules(end="empty"),
+             "two_beggar": Rules(jokers=1, joker_mode="beggar"), "multi_rules": Rules(players=3, end="empty"),
+             "multi": Rules(players=3)}.get(kernel, Rules())
     _run_entry(kernel, rules, np.uint64(0), np.zeros(1, dtype=np.int64), False)
 
 
