@@ -70,7 +70,8 @@ def run(args) -> int:
 
 
 def _run_back(args) -> int:
-    given = [f for f, v in (("--seed", args.seed), ("--deals", args.deals), ("--seconds", args.seconds)) if v is not None]
+    given = [f for f, v in (("--seed", args.seed), ("--deals", args.deals), ("--seconds", args.seconds))
+             if v is not None]
     if given or args.strategy != "backward":
         raise ValueError(f"--deal runs one deal back: give it without {', '.join(given) or '--strategy random'}")
     from ..run.run_back import run_back
@@ -85,7 +86,8 @@ def _run_back(args) -> int:
     if df.empty:
         print("no deal of the round deal's hand sizes that lasts longer runs into it")
     for r in df.head(args.top).itertuples():
-        end = f"seat {r.winner} wins" if r.outcome == "win" else f"loop of {r.loop_cards} cards from card {r.loop_start_cards}"
+        end = (f"seat {r.winner} wins" if r.outcome == "win" else
+               f"loop of {r.loop_cards} cards from card {r.loop_start_cards}")
         print(f"{r.cards:>6} cards  {r.tricks:>5} tricks  {end:<12} {r.deal}")
         print(f"{'':14}{r.how}")
     if len(df) > args.top:

@@ -199,7 +199,8 @@ def loop_ancestors(hands, leader: int, sizes, *, nodes: int, ccw: bool = False, 
     (list of (deal, boundary, depth, back), int, bool)
         The deals in the order met (each state once; two states may be the same deal with the
         seats turned), with the state of the game they run into, the tricks and cards back from
-        it (0 and 0 for a state of the game itself); the states examined (each of the game's states counts one); True if ``nodes`` ran out
+        it (0 and 0 for a state of the game itself); the states examined (each of the game's states
+        counts one); True if ``nodes`` ran out
         before every tree was searched.
     """
     path, _ = loop_path(hands, leader, ccw=ccw)
