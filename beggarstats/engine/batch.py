@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from numba import literally, njit
 
 from .deals import deal_into
 from .kernel_cache import install as _install_kernel_cache
@@ -98,7 +98,8 @@ def fast_pass_two(deck, prm, seed, games, out_u32, out_small, seat_out, init_out
     if not common_options(prm):
         need[:] = 1
         return
-    _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, _scratch(deck.shape[0], 2))
+    _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, _scratch(deck.shape[0], 2),
+              END_TRICK, False)
 
 
 @njit(nogil=True, cache=True)
@@ -107,8 +108,8 @@ def fast_pass_two_empty(deck, prm, seed, games, out_u32, out_small, seat_out, in
     if one_option(prm) != ONLY_EMPTY:
         need[:] = 1
         return
-    _two_pass_empty(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
-                    _scratch(deck.shape[0], 2))
+    _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, _scratch(deck.shape[0], 2),
+              END_EMPTY, False)
 
 
 @njit(nogil=True, cache=True)
@@ -117,8 +118,8 @@ def fast_pass_two_beggar(deck, prm, seed, games, out_u32, out_small, seat_out, i
     if one_option(prm) != ONLY_BEGGAR:
         need[:] = 1
         return
-    _two_pass_beggar(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
-                     _scratch(deck.shape[0], 2))
+    _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, _scratch(deck.shape[0], 2),
+              END_TRICK, True)
 
 
 @njit(nogil=True, cache=True)
@@ -204,32 +205,18 @@ def _two_row(res, out_u32, out_small, seat_out, i, per_seat, need):
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
-    """Every game through `kernel_two`, the common options as constants, which the compiler folds
-    into play_two (a few per cent on the most common table); ``need[i] = 1`` for those it hands back.
-    The constants must be literals at the call: passed in as arguments, even to an inlined function,
-    they cost the standard table a quarter of its speed (benchmarks/README.md)."""
+def _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x, end, beggar):
+    """Every game through `kernel_two`, deterministic and uncut, with the end convention and joker
+    mode its entry gives: each pair of values compiles a version of its own (`numba.literally`), the
+    values folded into play_two as constants (a few per cent on the most common table, about a
+    seventh on ``end='empty'`` and Beggar jokers against `_two_pass_rules`; passed as plain values
+    they cost the standard table a quarter of its speed: benchmarks/README.md). ``need[i] = 1`` for
+    the games it hands back."""
+    literally(end)
+    literally(beggar)
     for i in range(games.shape[0]):
         a, b = _dealt_pair(deck, seed, games[i], x, init_out, i, per_seat)
-        _two_row(play_two(a, b, END_TRICK, False, True, False, -1, x.state), out_u32, out_small, seat_out, i, per_seat,
-                 need)
-
-
-@njit(nogil=True, cache=True, _nrt=False)
-def _two_pass_empty(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
-    """`_two_pass` with ``end='empty'`` (about a tenth faster than the same table in `_two_pass_rules`)."""
-    for i in range(games.shape[0]):
-        a, b = _dealt_pair(deck, seed, games[i], x, init_out, i, per_seat)
-        _two_row(play_two(a, b, END_EMPTY, False, True, False, -1, x.state), out_u32, out_small, seat_out, i, per_seat,
-                 need)
-
-
-@njit(nogil=True, cache=True, _nrt=False)
-def _two_pass_beggar(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
-    """`_two_pass` with Beggar jokers (about a tenth faster than the same table in `_two_pass_rules`)."""
-    for i in range(games.shape[0]):
-        a, b = _dealt_pair(deck, seed, games[i], x, init_out, i, per_seat)
-        _two_row(play_two(a, b, END_TRICK, True, True, False, -1, x.state), out_u32, out_small, seat_out, i, per_seat,
+        _two_row(play_two(a, b, end, beggar, True, False, -1, x.state), out_u32, out_small, seat_out, i, per_seat,
                  need)
 
 
