@@ -47,7 +47,7 @@ def runs(seconds: float, short: float, hour: float = 7200.0, wall: float | None 
            # the hour, then again from other tables: one hour is one draw of the longest (docs/search.md)
            *(("p2-hour" if s == SEED else f"p2-hour-{s}",
               dict(seed=s, seconds=hour, wall_seconds=wall, strategy="backward", min_cards=3000, nodes=HOUR_NODES,
-                   n_jobs=2)) for s in (SEED, 28, 29, 30, 31))]
+                   n_jobs=2)) for s in (SEED, 28, 29, 30, 31, 32))]
     for p in range(2, 7):
         out.append((f"p{p}-committed", dict(summary=load_summary(ROOT / f"data/summary-p{p}.json"),
                                               min_cards=1, nodes=HOUR_NODES)))
@@ -257,6 +257,7 @@ def hour_prose(figures: dict, gains: dict | None) -> str:
         return ""
     out = []
     inside = 0  # runs whose longest falls in the 5%-95% band of the law of the gain
+    above = []  # and those above it
     for i, name in enumerate(names):
         r = figures[name]
         e = _expected(r)
@@ -277,11 +278,17 @@ def hour_prose(figures: dict, gains: dict | None) -> str:
             out.append(f"With the measured factor K = {k:.1f} the backward search of that many deals expects "
                        f"{eb['mean']:,.0f} [{eb['low']:,.0f}, {eb['high']:,.0f}].")
             inside += int(eb["low"] <= r["longest"] <= eb["high"])
+            above += [name] * int(r["longest"] > eb["high"])
         out.append(f"The target of {TARGET:,} cards was {'reached' if r['longest'] >= TARGET else 'not reached'}"
                    + (" in this hour." if len(names) > 1 else "."))
     if gains is not None and len(names) > 1:  # the law of the gain, checked on the runs it did not come from
         out.append(f"{inside} of the {len(names)} long runs found a longest within the 5%-95% band that the "
                    f"factor K, measured on other deals (seed {gains['seed']}), gives them.")
+        if above:
+            seeds = ", ".join(f"seed {figures[n]['seed']}" for n in above)
+            out.append(f"Above it: {seeds}. The law draws on the {gains['games']:,} gains measured, the largest "
+                       f"{gains['gain_quantiles']['1.0']:,.0f} cards; a run whose longest came from further back (the "
+                       f"table of the longest known deals below says how far back each was found) lies above it.")
     return " ".join(out)
 
 
@@ -359,7 +366,8 @@ def records_table(back: pd.DataFrame) -> str:
                          f"end | – | see below | |")
             continue
         found = "none" if pd.isna(r.longest) else f"{r.longest:,}"
-        lines.append(f"| {r.name} | {r.cards:,} | {r.states:,} | {r.found} | {found} | {'' if pd.isna(r.how) else r.how} "
+        how = "" if pd.isna(r.how) else r.how
+        lines.append(f"| {r.name} | {r.cards:,} | {r.states:,} | {r.found} | {found} | {how} "
                      f"| {'' if pd.isna(r.longest_deal) else '`' + r.longest_deal + '`'} |")
     return "\n".join(lines)
 
