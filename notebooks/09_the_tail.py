@@ -172,6 +172,34 @@ assert (best["replayed"] == best["cards"]).all()
 best[["players", "cards", "replayed", "how", "run", "deal"]]
 
 # %% [markdown]
+# ## The published deals run back
+#
+# `bs.run_back(deal)` runs one deal's game back: the longest deal whose game runs into it, or, for a
+# deal that never ends, every deal that runs into its loop (docs/search.md). Here on every published
+# deal of the standard deck, live, each deal found replayed by the reference engine.
+
+# %%
+rows, loops = [], None
+for r in bs.load_records():
+    if r["deck"] != "standard":
+        continue
+    back = bs.run_back(r["deal"])
+    ends = r["outcome"] == "win"
+    rows.append({"published deal": r["name"], "cards": f"{r['cards']:,}" if ends else "never ends",
+                 "states run back": back.attrs["states"], "deals found": len(back),
+                 "longest found": f"{back['cards'].iloc[0]:,}" if ends and len(back) else "",
+                 "how": back["how"].iloc[0] if ends and len(back) else "", "deal found": back["deal"].iloc[0] if ends and len(back) else ""})
+    if not ends:
+        loops = back
+        assert all(bs.play(d).outcome == "loop" for d in back["deal"])
+display(pd.DataFrame(rows))
+published = pd.read_csv(DATA / "search" / "published.csv").set_index("name")
+assert len(loops) + 1 == published.loc["Casella et al. 2024", "cards"]
+display(Markdown(f"The deal that never ends has {len(loops):,} other deals running into its loop of "
+                 f"{int(loops['loop_cards'].iloc[0]):,} cards: {len(loops) + 1:,} with it, the count its published "
+                 f"account gives ({published.loc['Casella et al. 2024', 'source']})."))
+
+# %% [markdown]
 # ## A small chain, live
 #
 # The same measurement with `N_GAMES` random uneven deals in all (spread over the states) at the
