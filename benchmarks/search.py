@@ -391,24 +391,17 @@ def records_prose(back: pd.DataFrame, loops: pd.DataFrame) -> str:
     maximal = list(wins[wins["longest"].isna()]["name"])
     text.append(f"No longer deal runs into {', '.join(maximal[:-1])} or {maximal[-1]}.")
     loop = back[back["outcome"] == "loop"].iloc[0]
+    game = bs.play(loop["deal"])
     text.append(f"The deal that never ends ({loop['name']}) has {loop['found']:,} other deals running into its game "
                 f"({loop['states']:,} states run back, every tree searched to its end), {loop['found'] + 1:,} with "
                 f"it; each of them plays into the same loop of {loop['loop_cards']:,} cards "
-                f"({_loop_tricks(loop['deal'])} tricks):")
+                f"({game.loop_tricks} tricks):")
     lines = [" ".join(text), "", "| deal that never ends | loop from card | loop (cards) | how it was found |",
              "|---|---:|---:|---|",
-             f"| `{loop['deal']}` | {_loop_start(loop['deal']):,} | {loop['loop_cards']:,} | {loop['name']} |"]
+             f"| `{loop['deal']}` | {game.loop_start_cards:,} | {loop['loop_cards']:,} | {loop['name']} |"]
     lines += [f"| `{r.deal}` | {r.loop_start_cards:,} | {r.loop_cards:,} | {r.how} of {r.record}'s deal |"
               for r in loops.itertuples()]
     return "\n".join(lines)
-
-
-def _loop_start(deal: str) -> int:
-    return bs.play(deal).loop_start_cards
-
-
-def _loop_tricks(deal: str) -> int:
-    return bs.play(deal).loop_tricks
 
 
 BLOCK = re.compile(r"<!-- search:begin (\w+) -->\n.*?<!-- search:end \1 -->", re.S)

@@ -93,15 +93,9 @@ def main_path(hands, leader: int = 0, *, ccw: bool = False):
     list of (hands, leader, cards)
         State ``k`` after ``k`` tricks and the cards played before it (state 0 is the deal). The
         list stops at the last state from which a trick is played with every player holding cards
-        at its end.
+        at its end (a game that never ends: through one turn of its cycle, `loop_path`).
     """
-    states = [(tuple(tuple(h) for h in hands), leader, 0)]
-    while True:
-        h, ld, c = states[-1]
-        nxt = step(h, ld, ccw=ccw)
-        if nxt is None or min(len(x) for x in nxt[0]) == 0:
-            return states
-        states.append((nxt[0], nxt[1], c + nxt[2]))
+    return loop_path(hands, leader, ccw=ccw)[0]
 
 
 def predecessors(hands, leader: int, *, ccw: bool = False, keep_taker: bool = False):
@@ -200,8 +194,7 @@ def loop_ancestors(hands, leader: int, sizes, *, nodes: int, ccw: bool = False, 
         The deals in the order met (each state once; two states may be the same deal with the
         seats turned), with the state of the game they run into, the tricks and cards back from
         it (0 and 0 for a state of the game itself); the states examined (each of the game's states
-        counts one); True if ``nodes`` ran out
-        before every tree was searched.
+        counts one); True if ``nodes`` ran out before every tree was searched.
     """
     path, _ = loop_path(hands, leader, ccw=ccw)
     own = {(h, ld) for h, ld, _ in path}

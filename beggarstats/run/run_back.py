@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..engine.backward import check_backward_rules, loop_ancestors
+from ..engine.backward import check_backward_rules, loop_ancestors, main_path
 from ..engine.backward_kernel import extend_deal_hands
 from ..engine.rank import hand_sizes
 from ..game.cards import format_deal, parse_deal
@@ -87,7 +87,8 @@ def run_back(deal, rules=None, *, nodes: int = 1_000_000) -> pd.DataFrame:
         if given.outcome == "loop":
             wrong = r.outcome != "loop" or r.loop_cards != given.loop_cards  # the same cycle
         else:
-            wrong = r.outcome != "win" or r.cards != given.cards - _cards_before(hands, boundary, rules) + back
+            at = main_path(hands, 0, ccw=ccw)[boundary][2]  # cards played before that boundary
+            wrong = r.outcome != "win" or r.cards != given.cards - at + back
         if wrong:
             raise RuntimeError(f"deal {text} plays {r.outcome} after {r.cards} cards, not what running back from "
                                f"{format_deal(hands)} promised: a bug, please report it")
@@ -103,10 +104,3 @@ def run_back(deal, rules=None, *, nodes: int = 1_000_000) -> pd.DataFrame:
     df.attrs.update({"deal": format_deal(hands), "outcome": given.outcome, "cards": given.cards,
                      "loop_cards": given.loop_cards, "states": int(states), "nodes": nodes, "stopped": bool(stopped)})
     return df
-
-
-def _cards_before(hands, boundary: int, rules) -> int:
-    """Cards the game of ``hands`` plays before trick boundary ``boundary``."""
-    if boundary == 0:
-        return 0
-    return sum(t.cards for t in play(hands, rules, trace=True).trace[:boundary])
