@@ -184,3 +184,24 @@ def test_a_missing_reference_source_is_refused_with_exit_2(tmp_path, capsys):
     assert _throughput().main(["--games", "10", "--reference-c", str(missing)]) == 2
     err = capsys.readouterr().err
     assert str(missing) in err and "does not exist" in err
+
+
+def test_each_row_is_timed_in_turns_with_two_players(monkeypatch):
+    """A row's "vs our 2p" comes from 2-player timings taken in turns with it (row, 2p, row, 2p,
+    ...), best of each, not from one 2-player timing minutes earlier."""
+    script = _throughput()
+    calls = []
+    speeds = iter([10.0, 50.0, 30.0, 40.0, 20.0, 60.0])
+
+    def fake_time_engine(rules, games, repeats=3):
+        assert repeats == 1
+        calls.append(rules.players)
+        rate = next(speeds)
+        return {"games_s": rate, "cards_s": 100 * rate, "avg_cards": 100.0, "cards": 100 * games,
+                "cpu_games_s": rate}
+
+    monkeypatch.setattr(script, "time_engine", fake_time_engine)
+    row, two = script.time_beside_2p(Rules(players=4), 7, 3)
+    assert calls == [4, 2, 4, 2, 4, 2]
+    assert (row["games_s"], two["games_s"]) == (30.0, 60.0)
+    assert two["cards_s"] == 6000.0
