@@ -45,10 +45,16 @@ def test_the_speed_prose_quotes_the_speed_table_beside_it():
     cpu = float(re.search(r"in CPU time .*: ([0-9.]+)x", table).group(1))
     end_to_end = float(re.search(r"simulate\(\) end-to-end, n_jobs=1\s+[0-9,]+\s+([0-9.]+)x", table).group(1))
     parallel = float(re.search(r"simulate\(\) n_jobs=2\s+[0-9,]+\s+([0-9.]+)x", table).group(1))
+    prose = " ".join(prose.split())
     assert f"runs at about {cpu:.2f}x" in prose
     assert f"keeps {end_to_end:.2f}x of the bare engine and scales {parallel:.1f}x on two cores" in prose
-    six = re.search(r"standard, 6 players .* ([0-9.]+)x +(ok|MISS)", table)
-    assert ("6 players sit just under their 0.7x line" in prose) == (six.group(2) == "MISS")
+    sim = re.search(r"simulate\(n_jobs=1\) in CPU time: [0-9,]+ games/s, ([0-9.]+)x bmn.c .*; ([0-9.]+)x the reference",
+                    table)
+    assert f"at {float(sim.group(1)):.2f}x `bmn.c` and {float(sim.group(2)):.2f}x the reference C" in prose
+    missed = [float(r) for r in re.findall(r"^beggarstats .* ([0-9.]+)x +MISS$", table, re.M)]
+    line = re.search(r"other rows cards/s >= ([0-9.]+)x our 2p", table).group(1)
+    assert f"The {len(missed)} rows marked MISS" in prose
+    assert f"line of {line}x the 2-player cards/s ({min(missed):.2f}-{max(missed):.2f}x)" in prose
 
 
 def test_the_quick_tier_command_runs_on_the_test_extras():
