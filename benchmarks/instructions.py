@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -35,6 +36,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "benchmarks"))
 from side_by_side import rows  # noqa: E402
+from throughput import build_c  # noqa: E402
 
 _SHIM = r"""
 #include <valgrind/callgrind.h>
@@ -92,9 +94,7 @@ def count_c(workdir: Path, games: int) -> dict[str, int]:
     """The C anchor `benchmarks/c/bmn.c` on the same games, counted whole (its start-up is about
     125,000 instructions, under 0.1% of 20,000 games). Built for x86-64-v3 (AVX2, BMI2), not for
     this CPU as throughput.py builds it: valgrind does not run AVX-512."""
-    exe = workdir / "bmn_v3"
-    subprocess.run(["gcc", "-O3", "-march=x86-64-v3", "-o", str(exe), str(REPO / "benchmarks" / "c" / "bmn.c")],
-                   check=True)
+    exe = build_c(workdir, march="x86-64-v3")
     out = workdir / "cg.c.out"
     done = subprocess.run(["valgrind", "--tool=callgrind", "--branch-sim=yes", f"--callgrind-out-file={out}",
                            str(exe), str(games), "12345"], capture_output=True, text=True)
@@ -131,10 +131,9 @@ def count_checkout(checkout: Path, table: list, games: int, shim: Path, workdir:
     played = json.loads(done.stdout.strip().splitlines()[-1])
     dumps = {}
     for path in out_dir.glob("cg.out*"):
-        text = path.read_text()
-        for line in text.splitlines():
-            if line.startswith("desc: Trigger: Client Request: row"):
-                dumps[int(line.rsplit("row", 1)[1])] = read_dump(path)
+        trigger = re.search(r"^desc: Trigger: Client Request: row(\d+)$", path.read_text(), re.M)
+        if trigger:
+            dumps[int(trigger.group(1))] = read_dump(path)
     counted = {}
     for label, (k, cards) in played.items():
         if k not in dumps:

@@ -278,7 +278,8 @@ def hour_prose(figures: dict, gains: dict | None) -> str:
             out.append(f"With the measured factor K = {k:.1f} the backward search of that many deals expects "
                        f"{eb['mean']:,.0f} [{eb['low']:,.0f}, {eb['high']:,.0f}].")
             inside += int(eb["low"] <= r["longest"] <= eb["high"])
-            above += [name] * int(r["longest"] > eb["high"])
+            if r["longest"] > eb["high"]:
+                above.append(name)
         out.append(f"The target of {TARGET:,} cards was {'reached' if r['longest'] >= TARGET else 'not reached'}"
                    + (" in this hour." if len(names) > 1 else "."))
     if gains is not None and len(names) > 1:  # the law of the gain, checked on the runs it did not come from

@@ -52,8 +52,8 @@ SEED = 12345
 C_SOURCE = REPO / "benchmarks" / "c" / "bmn.c"
 
 
-def build_c(workdir: Path, source: Path = C_SOURCE) -> Path:
-    """Compile ``source`` (default benchmarks/c/bmn.c) into ``workdir`` (gcc -O3 -march=native); the
+def build_c(workdir: Path, source: Path = C_SOURCE, march: str = "native") -> Path:
+    """Compile ``source`` (default benchmarks/c/bmn.c) into ``workdir`` (gcc -O3 -march=``march``); the
     executable's path.
 
     Raises RuntimeError, saying so, when the source or gcc is missing or the build fails.
@@ -65,7 +65,7 @@ def build_c(workdir: Path, source: Path = C_SOURCE) -> Path:
         raise RuntimeError(f"gcc was not found on PATH: it is needed to build the C simulator "
                            f"{source.name} (install gcc, e.g. `apt-get install gcc`)")
     exe = workdir / source.stem
-    done = subprocess.run([gcc, "-O3", "-march=native", "-Wall", "-o", str(exe), str(source)],
+    done = subprocess.run([gcc, "-O3", f"-march={march}", "-Wall", "-o", str(exe), str(source)],
                           capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"building {source.name} failed:\n{done.stderr}")

@@ -185,10 +185,11 @@ for r in bs.load_records():
         continue
     back = bs.run_back(r["deal"])
     ends = r["outcome"] == "win"
+    top = back.iloc[0] if ends and len(back) else None  # the longest deal found, for a game that ends
     rows.append({"published deal": r["name"], "cards": f"{r['cards']:,}" if ends else "never ends",
                  "states run back": back.attrs["states"], "deals found": len(back),
-                 "longest found": f"{back['cards'].iloc[0]:,}" if ends and len(back) else "",
-                 "how": back["how"].iloc[0] if ends and len(back) else "", "deal found": back["deal"].iloc[0] if ends and len(back) else ""})
+                 "longest found": "" if top is None else f"{top['cards']:,}",
+                 "how": "" if top is None else top["how"], "deal found": "" if top is None else top["deal"]})
     if not ends:
         loops = back
         assert all(bs.play(d).outcome == "loop" for d in back["deal"])
