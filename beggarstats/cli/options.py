@@ -22,6 +22,13 @@ def add_jobs_option(parser: argparse.ArgumentParser) -> None:
                         help=f"parallel workers; -1 = all cores (default {JOBS_DEFAULT})")
 
 
+def add_device_option(parser: argparse.ArgumentParser) -> None:
+    """``--device cpu|cuda``: where the games are played (cuda: an NVIDIA GPU, the same results)."""
+    parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                        help="play the games on the CPU or on an NVIDIA GPU (cuda: pip install "
+                             "\"beggarstats[cuda]\"; the same results) (default cpu)")
+
+
 def add_progress_option(parser: argparse.ArgumentParser) -> None:
     """``--progress`` / ``--no-progress``: by default on when stderr is a terminal."""
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .options import (add_force_option, add_jobs_option, add_progress_option, add_rule_options, check_overwrite,
-                      check_run_options, percent, progress_wanted, rules_from_args, whole_number)
+from .options import (add_device_option, add_force_option, add_jobs_option, add_progress_option, add_rule_options,
+                      check_overwrite, check_run_options, percent, progress_wanted, rules_from_args, whole_number)
 
 __all__ = ["HELP", "add_parser", "run", "summary", "overview_text", "check_out_file"]
 
@@ -22,6 +22,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=whole_number, default=None, help="table seed (default: fresh entropy, printed)")
     p.add_argument("--start", type=whole_number, default=0, help="first game id (default 0)")
     add_jobs_option(p)
+    add_device_option(p)
     p.add_argument("--chunk-size", type=whole_number, default=None, help="games per task (default up to 65536)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--out", metavar="FILE.parquet", default=None,
@@ -94,6 +95,11 @@ def run(args) -> int:
     warm_up(kernels_for(rules))
     options = dict(rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
                    progress=progress_wanted(args), per_seat=args.per_seat, start=args.start)
+    if args.device != "cpu":
+        if args.store is not None:
+            raise ValueError("--device cuda keeps no --store: use `beggarstats summarize --device cuda` for "
+                             "runs of any size in constant memory.")
+        options["device"] = args.device
     if args.store is not None:
         # Stream into the store, each chunk summarised as it is written (only the chunks a resumed
         # run finds stored are read back, one at a time): constant memory at any size.

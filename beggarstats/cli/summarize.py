@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .options import (add_jobs_option, add_progress_option, add_rule_options, add_summary_outputs, check_summary_out,
+from .options import (add_device_option, add_jobs_option, add_progress_option, add_rule_options, add_summary_outputs, check_summary_out,
                       check_run_options, progress_wanted, rules_from_args, whole_number)
 from .simulate import overview_text
 
@@ -22,6 +22,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=whole_number, default=None, help="table seed (default: fresh entropy, printed)")
     p.add_argument("--start", type=whole_number, default=0, help="first game id (default 0)")
     add_jobs_option(p)
+    add_device_option(p)
     p.add_argument("--chunk-size", type=whole_number, default=None, help="games per task (default up to 65536)")
     add_summary_outputs(p)
     p.add_argument("--top", type=whole_number, default=100, help="longest finished games kept (default 100)")
@@ -45,9 +46,11 @@ def run(args) -> int:
     rules = rules_from_args(args)
     try:
         s = summarize(args.games, rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
-                      progress=progress_wanted(args), start=args.start, store=args.store, top=args.top)
+                      progress=progress_wanted(args), start=args.start, store=args.store, top=args.top,
+                      device=args.device)
     except ValueError as exc:  # name the flag, not the Python parameter
-        raise ValueError(str(exc).replace("`store`", "--store").replace("`top`", "--top")) from None
+        raise ValueError(str(exc).replace("`store`", "--store").replace("`top`", "--top")
+                         .replace("`device=", "`--device=")) from None
     print(summary_text(s))
     if args.store is not None:
         print(f"store:    {args.store}")

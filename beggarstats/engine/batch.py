@@ -188,7 +188,7 @@ def _dealt_pair(deck, seed, game, x, init_out, i, per_seat):
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
-def _two_row(res, out_u32, out_small, seat_out, i, per_seat, need):
+def two_row(res, out_u32, out_small, seat_out, i, per_seat, need):
     """Write game ``i``'s row from `play_two`'s result, or mark it for the exact driver."""
     st, cards, tricks, w, m0, m1, oc = res
     if st == FALLBACK:
@@ -216,7 +216,7 @@ def _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_sea
     literally(beggar)
     for i in range(games.shape[0]):
         a, b = _dealt_pair(deck, seed, games[i], x, init_out, i, per_seat)
-        _two_row(play_two(a, b, end, beggar, True, False, -1, x.state), out_u32, out_small, seat_out, i, per_seat,
+        two_row(play_two(a, b, end, beggar, True, False, -1, x.state), out_u32, out_small, seat_out, i, per_seat,
                  need)
 
 
@@ -233,11 +233,11 @@ def _two_pass_rules(deck, prm, seed, games, out_u32, out_small, seat_out, init_o
             res = play_two(a, b, END_TRICK, False, False, True, -1, x.state)
         else:
             res = play_two(a, b, end, beggar, not shuffle, shuffle, prm[P_MAX_CARDS], x.state)
-        _two_row(res, out_u32, out_small, seat_out, i, per_seat, need)
+        two_row(res, out_u32, out_small, seat_out, i, per_seat, need)
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
-def _multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need):
+def multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need):
     """Write game ``i``'s row from `play_multi`'s result and the table ``t``, or mark it for the
     exact driver."""
     st, cards, tricks, w = res
@@ -264,7 +264,7 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
         deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
         t = _dealt_table(x, n)
         res = play_multi(t, step, END_TRICK, passes_on, False, False, True, NO_LIMIT, leader_rule, x.state)
-        _multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need)
+        multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need)
 
 
 @njit(nogil=True, cache=True, _nrt=False)
@@ -281,7 +281,7 @@ def _multi_pass_rules(deck, n, prm, seed, games, out_u32, out_small, seat_out, i
         deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
         t = _dealt_table(x, n)
         res = play_multi(t, step, end, passes_on, beggar, shuffle, not shuffle, limit, leader_rule, x.state)
-        _multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need)
+        multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need)
 
 
 @njit(nogil=True, cache=True, _nrt=False)

@@ -50,6 +50,17 @@ def batch_engine():
 _batch_engine = batch_engine  # what this module's runs call: tests substitute a stand-in here
 
 
+def device_engine(device="cpu"):
+    """The batch engine of ``device`` ('cpu': `_batch_engine`; 'cuda': `engine.gpu.play_games_cuda`,
+    the same arrays played on an NVIDIA GPU), the device checked first."""
+    from ..engine.gpu import check_device
+
+    if check_device(device) == "cpu":
+        return _batch_engine()
+    from ..engine.gpu import play_games_cuda
+    return play_games_cuda
+
+
 def _run_chunk(lo, hi, *, engine, rules, seed, per_seat, ids_as, raw=False, reduce=None):
     """Play games lo..hi-1 and build their tables (runs on a worker); with ``raw`` the engine's
     arrays instead (for the frame builders of `simulate`): ``(games, seats)`` either way, and
@@ -64,10 +75,10 @@ def _run_chunk(lo, hi, *, engine, rules, seed, per_seat, ids_as, raw=False, redu
 
 
 def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, ids_as, sink, raw=False,
-         reduce=None):
+         reduce=None, device="cpu"):
     """Play the games of ``ranges``, handing each finished chunk to ``sink(lo, hi, games, seats)``
     (and the chunk's ``reduce(arrays, lo, hi)`` as a fifth argument, with ``reduce``)."""
-    engine = _batch_engine()
+    engine = device_engine(device)
     if progress and any(hi > lo for lo, hi in ranges):
         # compile before the bar starts, with a word: no silent pause, a sane rate
         from ..engine.fast import kernels_for
@@ -166,7 +177,7 @@ def _check_frame_fits(n_games, rules, per_seat, stop=0):
 
 
 def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, progress=False,
-             store=None, per_seat=False, start=0):
+             store=None, per_seat=False, start=0, device="cpu"):
     """Play ``n_games`` random games and return one row per game.
 
     Parameters
@@ -196,6 +207,9 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
         Also return the long per-seat table.
     start : int
         First game id.
+    device : {'cpu', 'cuda'}
+        'cuda' plays the games on an NVIDIA GPU (the ``cuda`` extra; decks of at most 64 cards),
+        the same rows as on the CPU; not with ``store``.
 
     Returns
     -------
@@ -211,7 +225,12 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
         hand_size, jacks, queens, kings, aces, jokers`` (cards dealt), ``tribute_total``,
         ``min_cards``, ``place`` (nullable), ``out_cards`` (nullable), ``won``.
     """
+    from ..engine.gpu import check_device
+
     if store is not None and store is not False:
+        if check_device(device) != "cpu":
+            raise ValueError(f"`device={device!r}` is not for a run with a `store`: run it without one "
+                             f"(summarize(device='cuda') keeps any number of games in constant memory).")
         n_checked, start_checked = check_ids(n_games, start)
         _check_frame_fits(n_checked, check_rules(rules), check_flag("per_seat", per_seat), start_checked + n_checked)
         st = simulate_to_store(n_games, rules=rules, seed=seed, n_jobs=n_jobs, chunk_size=chunk_size,
@@ -224,6 +243,9 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
 
     n_games, rules, seed, chunk_size, per_seat, start = _prepare(
         n_games, rules, seed, n_jobs, chunk_size, per_seat, start)
+    if check_device(device) == "cuda":
+        from ..engine.gpu import gpu_pass
+        gpu_pass(rules)  # a deck the GPU cannot play is refused before the frames are allocated
     _check_frame_fits(n_games, rules, per_seat, start + n_games)
     stop = start + n_games
     ids_as = id_type(stop)
@@ -240,7 +262,7 @@ def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, pr
             seats.add(lo, arrays)
 
     _run([(start, stop)] if n_games else [], rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs,
-         chunk_size=chunk_size, progress=progress, total=n_games, ids_as=ids_as, sink=keep, raw=True)
+         chunk_size=chunk_size, progress=progress, total=n_games, ids_as=ids_as, sink=keep, raw=True, device=device)
     if seats is None:
         return games.frame(attrs)
     return games.frame(attrs), seats.frame(attrs)

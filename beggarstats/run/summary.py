@@ -43,6 +43,10 @@ from .arguments import check_run
 from .limits import MAX_GAME_ID
 from .outputs import check_output_dir, write_text
 from .id_ranges import subtract_ranges
+from .game_lists import GAME_COLUMNS, LOOP_COLUMNS
+from .game_lists import concat as _concat
+from .game_lists import records as _records
+from .game_lists import top as _top
 from .store import Store, StoreError
 from .store_lock import unwritable, write_lock
 from ..engine.fast import OUTCOME_CODES
@@ -52,7 +56,8 @@ from ..game.rules import RULES_VERSION, Rules, check_rules
 from .simulate import batch_engine as _batch_engine  # the seam tests substitute
 from .simulate import run_seed, simulate_to_store
 
-__all__ = ["Summary", "summarize", "summarize_store", "store_and_summarize", "load_summary", "summarize_chunk", "resume_summary",
+__all__ = ["Summary", "summarize", "summarize_store", "store_and_summarize", "load_summary", "summarize_chunk",
+           "summarize_chunk_gpu", "resume_summary",
            "DEFAULT_CAP", "DEFAULT_TOP", "DEFAULT_CHECKPOINT", "SUMMARY_FILE"]
 
 DEFAULT_CAP = 2**15  # cards: histograms are exact up to here (the record game has 8,344)
@@ -62,26 +67,7 @@ SUMMARY_LOCK = ".summary.lock"  # held by the run writing it
 DEFAULT_CHECKPOINT = 10.0  # seconds between saves of a running summary
 FORMAT = 1
 
-#: Columns of the per-game lists (all int64; -1 = no winner).
-GAME_COLUMNS = ("game", "outcome", "winner", "cards", "tricks")
-LOOP_COLUMNS = GAME_COLUMNS + ("loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")
 MEASURES = ("cards", "tricks")
-
-
-def _records(columns, n=0):
-    return {c: np.zeros(n, np.int64) for c in columns}
-
-
-def _concat(a: dict, b: dict) -> dict:
-    out = {c: np.concatenate([a[c], b[c]]) for c in a}
-    order = np.argsort(out["game"], kind="stable")
-    return {c: v[order] for c, v in out.items()}
-
-
-def _top(rec: dict, k: int) -> dict:
-    """The ``k`` records with the most cards, ties broken by the lower game id; sorted that way."""
-    order = np.lexsort((rec["game"], -rec["cards"]))[:k]
-    return {c: v[order] for c, v in rec.items()}
 
 
 def _add_counts(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -421,6 +407,20 @@ def summarize_chunk(lo, hi, *, engine, rules, seed, cap, top) -> Summary:
                    top=top)
 
 
+def summarize_chunk_gpu(lo, hi, *, rules, seed, cap, top) -> Summary:
+    """`summarize_chunk` on an NVIDIA GPU: the same Summary (`run.summary_gpu`; a range whose lists
+    do not fit is played row by row on the GPU and reduced here as on the CPU)."""
+    from ..engine.gpu import LAUNCH_GAMES, play_games_cuda
+    from .summary_gpu import chunk_fields
+
+    fields = chunk_fields(lo, hi, rules=rules, seed=seed, cap=cap, top=top)
+    if fields is not None:
+        return Summary(rules=rules, seed=seed, cap=cap, top=top, ranges=((lo, hi),), **fields)
+    parts = [summarize_chunk(a, min(a + LAUNCH_GAMES, hi), engine=play_games_cuda, rules=rules, seed=seed, cap=cap,
+                             top=top) for a in range(lo, hi, LAUNCH_GAMES)]
+    return sum(parts[1:], parts[0])
+
+
 def _reduce(a: dict, lo: int, hi: int, *, rules, seed, cap, top) -> Summary:
     """The Summary of games lo..hi-1 from their arrays (``engine.fast.play_games``' names)."""
     cards, tricks, out, winner = a["cards"], a["tricks"], a["outcome"], a["winner"]
@@ -561,7 +561,7 @@ def _store_file(store) -> Path:
 
 
 def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=False, store=None,
-              chunk_size=None, cap=DEFAULT_CAP, top=DEFAULT_TOP, checkpoint=None) -> Summary:
+              chunk_size=None, cap=DEFAULT_CAP, top=DEFAULT_TOP, checkpoint=None, device="cpu") -> Summary:
     """Play games ``start .. start+n_games-1`` and return their `Summary`, in constant memory.
 
     The games are exactly those of ``simulate(n_games, rules=rules, seed=seed, start=start)``; the
@@ -595,11 +595,18 @@ def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=Fa
         Longest finished games kept (default 100).
     checkpoint : float, optional
         Seconds between saves to ``store`` (default `DEFAULT_CHECKPOINT`, 10).
+    device : {'cpu', 'cuda'}
+        'cuda' plays the games on an NVIDIA GPU (the ``cuda`` extra; decks of at most 64 cards):
+        the same Summary, field for field, as on the CPU (`run.summary_gpu`); ``n_jobs`` is then
+        not used.
 
     Returns
     -------
     Summary
     """
+    from ..engine.gpu import check_device
+
+    device = check_device(device)
     n_games, start, seed, n_jobs, chunk_size = check_run(n_games, start=start, seed=seed, n_jobs=n_jobs,
                                                          chunk_size=chunk_size)
     cap = whole("cap", cap, 1)
@@ -618,6 +625,13 @@ def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=Fa
         seed = fresh_seed()
     config = Summary(rules=rules, seed=seed, cap=cap, top=top)
     _same_run(saved, config, path)  # another run's directory is refused before anything is played
+    if device == "cuda":
+        from .summary_gpu import GPU_CHUNK
+
+        work = functools.partial(summarize_chunk_gpu, rules=rules, seed=seed, cap=cap, top=top)
+        return resume_summary(config, store, start, start + n_games, work, checkpoint=checkpoint, n_jobs=1,
+                              chunk_size=chunk_size or GPU_CHUNK, progress=progress, n_total=n_games,
+                              desc="summarize")
     work = functools.partial(summarize_chunk, engine=_batch_engine(), rules=rules, seed=seed, cap=cap, top=top)
     return resume_summary(config, store, start, start + n_games, work, checkpoint=checkpoint, n_jobs=n_jobs,
                           chunk_size=chunk_size, progress=progress, n_total=n_games, desc="summarize")

@@ -1,0 +1,171 @@
+"""Games on an NVIDIA GPU (``device="cuda"``): the host side of `gpu_kernels`.
+
+Two entries, each giving exactly what the CPU gives for the same seed and ids:
+
+* `play_games_cuda` - the arrays of `engine.fast.play_games` (simulate, compare): the fast pass on
+  the GPU, one thread a game, then the games it hands back replayed on the CPU by the exact driver
+  (`batch.replay_bits`), from the same deal and stream, exactly as `fast.play_games` does;
+* `count_games_cuda` - a range of ids reduced on the GPU to histograms, wins and short lists (the
+  `summary` kernels), for `run.summary_gpu`, which adds the listed games and builds the Summary.
+
+Nothing here is imported by the CPU path: `check_device` imports numba's CUDA target only when a
+run asks for ``device="cuda"`` (the ``cuda`` extra: ``pip install "beggarstats[cuda]"``). Under
+numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``) the same kernels run on the CPU, slowly: the
+tests hold them to the CPU engine that way.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from .constants import INIT_ROWS, pack_params
+
+__all__ = ["DEVICES", "check_device", "gpu_pass", "play_games_cuda", "count_games_cuda", "gpu_name", "LAUNCH_GAMES",
+           "LIST_CAPACITY"]
+
+DEVICES = ("cpu", "cuda")
+LAUNCH_GAMES = 1 << 24  # games a launch of the rows kernel (its arrays: about 0.5 GB at most)
+LIST_CAPACITY = 1 << 18  # listed games a launch of the summary kernel keeps, per list
+THREADS = 128  # threads a block
+_INSTALL = 'pip install "beggarstats[cuda]"'
+
+
+def check_device(device) -> str:
+    """``device`` as 'cpu' or 'cuda'; 'cuda' only where numba's CUDA target and a GPU (or its
+    simulator) can be had, else one ValueError naming the parameter and what to install."""
+    if device not in DEVICES:
+        raise ValueError(f"The value for `device` must be one of 'cpu', 'cuda', but {device!r} was passed.")
+    if device == "cpu":
+        return device
+    try:
+        from numba import cuda
+        import numba_cuda  # noqa: F401  (the maintained CUDA target; numba's own was removed)
+    except ImportError:
+        raise ValueError(f"`device='cuda'` needs numba's CUDA target, which is not installed: {_INSTALL} "
+                         f"(an NVIDIA GPU and its driver are needed to run it).") from None
+    if not _simulated() and not cuda.is_available():
+        raise ValueError("`device='cuda'` found no usable NVIDIA GPU (no device, or no driver): run on a machine "
+                         "with one, or use device='cpu'.")
+    return device
+
+
+def _simulated() -> bool:
+    return os.environ.get("NUMBA_ENABLE_CUDASIM", "0") == "1"
+
+
+def gpu_name() -> str:
+    """The GPU's name (for benchmark tables)."""
+    from numba import cuda
+
+    if _simulated():
+        return "numba CUDA simulator"
+    name = cuda.get_current_device().name
+    return name.decode() if isinstance(name, bytes) else str(name)
+
+
+def gpu_pass(rules) -> str:
+    """The fast pass ``rules`` play on the CPU (`engine.fast`), which the GPU plays too; a deck the
+    GPU cannot play is refused with a sentence."""
+    from . import fast
+
+    if fast.kernel_for(rules) != "bits":
+        raise ValueError(f"`device='cuda'` plays decks of at most 64 cards; this deck has {rules.n_cards}: use "
+                         f"device='cpu'.")
+    return fast._fast_pass(rules)
+
+
+def _blocks(n: int) -> int:
+    return max(1, (n + THREADS - 1) // THREADS)
+
+
+def play_games_cuda(rules, seed: int, games, *, per_seat: bool = False) -> dict[str, np.ndarray]:
+    """`engine.fast.play_games` on the GPU: the same arrays for the same rules, seed and ids."""
+    from numba import cuda
+
+    from . import batch
+    from .fast import assemble, empty_raw
+    from .gpu_kernels import rows_kernel
+
+    kind = gpu_pass(rules)
+    p = rules.players
+    games = np.ascontiguousarray(games, dtype=np.int64)
+    seed = np.uint64(int(seed) % 2**64)
+    deck = rules.deck_cards()
+    prm = pack_params(rules)
+    out_u32, out_small, seat_out = empty_raw(len(games), p)
+    init_out = np.zeros((len(games) if per_seat else 1, INIT_ROWS, p), dtype=np.int64)
+    need = np.zeros(len(games), dtype=np.uint8)
+    kernel = rows_kernel(kind, p)
+    d_deck, d_prm = cuda.to_device(deck), cuda.to_device(prm)
+    for lo in range(0, len(games), LAUNCH_GAMES):
+        hi = min(lo + LAUNCH_GAMES, len(games))
+        m = hi - lo
+        d_u32 = cuda.to_device(np.zeros((out_u32.shape[0], m), np.uint32))
+        d_small = cuda.to_device(np.zeros((out_small.shape[0], m), np.int8))
+        d_seat = cuda.to_device(np.zeros((m if per_seat else 1,) + seat_out.shape[1:], np.int64))
+        d_init = cuda.to_device(np.zeros((m if per_seat else 1, INIT_ROWS, p), np.int64))
+        d_need = cuda.to_device(np.zeros(m, np.uint8))
+        kernel[_blocks(m), THREADS](d_deck, d_prm, seed, cuda.to_device(games[lo:hi]), d_u32, d_small, d_seat, d_init,
+                                    per_seat, d_need)
+        out_u32[:, lo:hi] = d_u32.copy_to_host()
+        out_small[:, lo:hi] = d_small.copy_to_host()
+        need[lo:hi] = d_need.copy_to_host()
+        if per_seat:
+            seat_out[lo:hi] = d_seat.copy_to_host()
+            init_out[lo:hi] = d_init.copy_to_host()
+    rows = np.flatnonzero(need)
+    if rows.size:  # the games the pass hands back: the exact driver on the CPU, as engine.fast does
+        if not per_seat:
+            init_out = np.zeros((len(games), INIT_ROWS, p), dtype=np.int64)
+        batch.replay_bits(deck, p, prm, seed, games, rows, out_u32, out_small, seat_out, init_out, per_seat)
+    return assemble(out_u32, out_small, seat_out, init_out, per_seat)
+
+
+def count_games_cuda(rules, seed: int, lo: int, count: int, *, cap: int, bar: int,
+                     capacity: int = LIST_CAPACITY, blocks: int | None = None) -> dict:
+    """Games ``lo .. lo + count - 1`` reduced on the GPU (the `summary` kernels).
+
+    Returns a dict: ``hist_cards``, ``hist_tricks`` int64[cap + 1] and ``wins`` int64[players] of
+    the games the fast pass decided within ``cap`` cards (wins: all it decided); ``handed_back``,
+    ``over_cap``, ``candidates``: each a dict of `gpu_kernels.LIST_COLUMNS` -> int64 array (the
+    games handed back to the exact driver; decided games longer than ``cap`` cards; decided games of
+    at least ``bar`` cards), and ``listed`` int64[3], how many each list got (more than its
+    ``capacity`` means it was cut short: the caller runs the range again another way)."""
+    from numba import cuda
+
+    from .gpu_kernels import LIST_COLUMNS, summary_kernel
+
+    kind = gpu_pass(rules)
+    p = rules.players
+    hist_c = cuda.to_device(np.zeros(cap + 1, np.uint64))
+    hist_t = cuda.to_device(np.zeros(cap + 1, np.uint64))
+    wins = cuda.to_device(np.zeros(p, np.uint64))
+    lists = cuda.device_array((3, capacity, len(LIST_COLUMNS)), np.int64)
+    listed = cuda.to_device(np.zeros(3, np.int64))
+    if blocks is None:
+        blocks = _default_blocks(count)
+    summary_kernel(kind, p)[blocks, THREADS](cuda.to_device(rules.deck_cards()), cuda.to_device(pack_params(rules)),
+                                             np.uint64(int(seed) % 2**64), np.int64(lo), np.int64(count),
+                                             np.int64(cap), np.int64(bar), hist_c, hist_t, wins, lists, listed)
+    n_listed = listed.copy_to_host()
+    host_lists = lists.copy_to_host()
+    names = ("handed_back", "over_cap", "candidates")
+    out = {"hist_cards": hist_c.copy_to_host().astype(np.int64), "hist_tricks": hist_t.copy_to_host().astype(np.int64),
+           "wins": wins.copy_to_host().astype(np.int64), "listed": n_listed}
+    for k, name in enumerate(names):
+        kept = host_lists[k, :min(int(n_listed[k]), capacity)]
+        out[name] = {c: np.ascontiguousarray(kept[:, j]) for j, c in enumerate(LIST_COLUMNS)}
+    return out
+
+
+def _default_blocks(count: int) -> int:
+    """Blocks of a summary launch: enough to fill the GPU several times over, each block looping
+    over many games so that its shared histograms are added to the grid's once."""
+    if _simulated():
+        return max(1, min(4, _blocks(count)))
+    from numba import cuda
+
+    sms = cuda.get_current_device().MULTIPROCESSOR_COUNT
+    return max(1, min(_blocks(count), sms * 16))
