@@ -26,6 +26,7 @@ from ..game.rules import RULES_VERSION, Rules, check_rules
 from .arguments import check_run
 from .parallel import run_chunks
 from .seeds import fresh_seed
+from .store_files import read_checked
 from .simulate import batch_engine as _batch_engine  # the seam tests substitute
 
 __all__ = ["compare", "PairedMoments", "load_moments", "t_sample_size"]
@@ -163,7 +164,7 @@ def load_moments(path) -> PairedMoments:
     """A `PairedMoments` saved by `PairedMoments.save`; a file that is not one is refused."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(read_checked(path, 2**20, "saved comparison").decode())
         moments = PairedMoments(**data)
     except (OSError, ValueError, TypeError) as err:
         raise ValueError(f"{str(path)!r} is not a saved comparison ({err}).") from None

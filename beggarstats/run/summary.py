@@ -30,7 +30,6 @@ import functools
 import hashlib
 import json
 import os
-import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +43,7 @@ from .limits import MAX_GAME_ID
 from .outputs import check_output_dir, write_text
 from .id_ranges import subtract_ranges
 from .store import Store, StoreError
+from .store_files import read_checked
 from .store_lock import unwritable, write_lock
 from ..engine.fast import OUTCOME_CODES
 from .parallel import run_chunks
@@ -381,23 +381,13 @@ def load_summary(path) -> Summary:
     games, the lists to the counts), or a path that is not a regular file.
     """
     path = Path(path)
+    if not os.path.lexists(path):
+        raise StoreError(f"The summary file {str(path)!r} does not exist.")
+    data = read_checked(path, MAX_SUMMARY_BYTES, "summary file")  # a pipe or /dev/zero is never read
     try:
-        info = path.stat()
-    except FileNotFoundError:
-        raise StoreError(f"The summary file {str(path)!r} does not exist.") from None
-    except OSError as exc:
-        raise StoreError(f"The summary file {str(path)!r} cannot be read ({exc.strerror}).") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise StoreError(f"The summary file {str(path)!r} is not a regular file (a directory, device or pipe); "
-                         f"move it away, or pass another directory.")
-    if info.st_size > MAX_SUMMARY_BYTES:
-        raise _damaged(path, f"{info.st_size:,} bytes, far more than a summary holds")
-    try:
-        envelope = json.loads(path.read_bytes().decode())
+        envelope = json.loads(data.decode())
         body = json.dumps(envelope["summary"], sort_keys=True, separators=(",", ":"))
         ok = envelope.get("format") == FORMAT and hashlib.sha256(body.encode()).hexdigest() == envelope["sha256"]
-    except OSError as exc:
-        raise StoreError(f"The summary file {str(path)!r} cannot be read ({exc.strerror}).") from None
     except (json.JSONDecodeError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
         ok = False
     if not ok:

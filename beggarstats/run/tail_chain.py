@@ -31,6 +31,9 @@ from ..engine.rank import hand_sizes
 from ..game.rules import RULES_VERSION, Rules, check_rules
 from .outputs import write_bytes, write_text
 from .parallel import run_chunks
+from .store_files import read_checked
+
+MAX_CELLS_BYTES = 2**30  # compressed cell counts: megabytes at most
 
 __all__ = ["chain_cells", "ChainCells", "chain_states", "state_codes", "save_cells", "load_cells", "mixing_sample", "MAX_STATES",
            "ABSORBED", "chain_cost", "CPU_PER_CARD", "BYTES_PER_CELL"]
@@ -219,8 +222,8 @@ def load_cells(path) -> ChainCells:
     another `RULES_VERSION`, is refused (ValueError naming the file), never loaded."""
     path = Path(path)
     try:
-        meta = json.loads(path.with_suffix(".json").read_text())
-        data = path.read_bytes()
+        meta = json.loads(read_checked(path.with_suffix(".json"), 2**20, "tail-chain cells' record").decode())
+        data = read_checked(path, MAX_CELLS_BYTES, "tail-chain cells")
     except (OSError, ValueError) as e:
         raise ValueError(f"The tail-chain cells {path} cannot be read: {e}") from None
     if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
