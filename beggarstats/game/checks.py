@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-__all__ = ["whole", "check_flag", "check_seed", "check_n_jobs", "cpu_count", "max_jobs", "JOBS_PER_CORE", "say"]
+__all__ = ["whole", "check_level", "positive", "check_flag", "check_seed", "check_n_jobs", "cpu_count", "max_jobs", "JOBS_PER_CORE", "say"]
 
 JOBS_PER_CORE = 8  # more workers than this per core only adds threads, never speed
 
@@ -27,6 +27,24 @@ def whole(name: str, value, low: int, high: int | None = None, *, none: bool = F
         raise ValueError(f"The value for `{name}` must be a whole number {bound}{' or None' if none else ''}, "
                          f"but {value!r} was passed.")
     return int(value)
+
+
+def _real(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
+def check_level(value, *, name: str = "confidence") -> float:
+    """A confidence level, power or test level strictly between 0 and 1."""
+    if not _real(value) or not 0 < value < 1:
+        raise ValueError(f"The value for `{name}` must be a number strictly between 0 and 1, but {value!r} was passed.")
+    return float(value)
+
+
+def positive(name: str, value) -> float:
+    """``value`` as a finite float > 0 (a margin, a width)."""
+    if not _real(value) or not 0 < value < float("inf"):
+        raise ValueError(f"The value for `{name}` must be a finite number > 0, but {value!r} was passed.")
+    return float(value)
 
 
 def check_flag(name: str, value) -> bool:

@@ -22,9 +22,9 @@ import numbers
 import numpy as np
 
 from ..game.checks import check_n_jobs, check_seed, say
-from .limits import MAX_CHUNK_SIZE, MAX_GAME_ID
+from .limits import GAMES_PER_CORE_SECOND, MAX_CHUNK_SIZE, MAX_GAME_ID, check_duration
 
-__all__ = ["check_seed", "check_n_jobs", "check_chunk_size", "check_ids", "check_run"]
+__all__ = ["check_seed", "check_n_jobs", "check_chunk_size", "check_ids", "check_run", "check_run_time"]
 
 
 def _whole(value) -> bool:
@@ -73,3 +73,13 @@ def check_run(n, *, start=0, seed=None, n_jobs=None, chunk_size=None, names: dic
     n, start = check_ids(n, start, n_name=names["n"], start_name=names["start"], low=low)
     return (n, start, check_seed(seed, name=names["seed"]), check_n_jobs(n_jobs, name=names["n_jobs"]),
             check_chunk_size(chunk_size, name=names["chunk_size"]))
+
+
+def check_run_time(n, n_jobs, *, plays: int = 1, name: str = "n_games") -> None:
+    """Refuse, before it starts, a run of ``n`` games (each played ``plays`` times) that cannot finish
+    in `limits.MAX_RUN_SECONDS` on the workers of ``n_jobs`` even at `limits.GAMES_PER_CORE_SECOND`."""
+    import joblib
+
+    workers = max(1, joblib.effective_n_jobs(n_jobs))
+    check_duration(n, GAMES_PER_CORE_SECOND * workers / plays, unit="games", what=f"{say(name)} is ",
+                   instead=f"pass a smaller {_label(name)}, or play the range in parts (`start`) on more workers.")

@@ -23,7 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from ..game.rules import RULES_VERSION, Rules, check_rules
-from .arguments import check_run
+from ..game.checks import check_level, positive
+from .arguments import check_run, check_run_time
 from .parallel import run_chunks
 from .seeds import fresh_seed
 from .store_files import read_checked
@@ -117,6 +118,7 @@ class PairedMoments:
         ValueError when the pairs are fewer than `t_pairs_needed`, where it would not cover."""
         from scipy import stats
 
+        confidence = check_level(confidence)
         self._check_t()
         q = stats.t.ppf(0.5 + confidence / 2, self.pairs - 1)
         return self.mean - q * self.se, self.mean + q * self.se
@@ -136,6 +138,7 @@ class PairedMoments:
         differences, times their sd)."""
         from statsmodels.stats.power import TTestPower
 
+        power, alpha = check_level(power, name="power"), check_level(alpha, name="alpha")
         return float(TTestPower().solve_power(nobs=self.pairs, alpha=alpha, power=power)) * self.sd
 
     def equivalence(self, margin: float) -> float:
@@ -145,6 +148,7 @@ class PairedMoments:
         `t_pairs_needed` pairs."""
         from scipy import stats
 
+        margin = positive("margin", margin)
         self._check_t()
         df = self.pairs - 1
         low = stats.t.sf((self.mean + margin) / self.se, df)
@@ -211,6 +215,7 @@ def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=-1, start=0, chunk_s
     """
     n_games, start, seed, n_jobs, chunk_size = check_run(n_games, start=start, seed=seed, n_jobs=n_jobs,
                                                          chunk_size=chunk_size, low=2)
+    check_run_time(n_games, n_jobs, plays=2)  # what cannot finish is refused before a game is played
     for name, value in (("rules_a", rules_a), ("rules_b", rules_b)):
         if not isinstance(value, (Rules, dict)):
             raise ValueError(f"The value for `{name}` must be a Rules or a dict from Rules.to_dict(), "

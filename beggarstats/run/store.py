@@ -87,7 +87,7 @@ class Store:
         if store is True:
             return None
         if isinstance(store, (str, os.PathLike)):
-            return Path(store)
+            return check_output_dir(store, writable=False)  # '' (the current directory) refused
         raise ValueError(f"The value for `store` must be True, a directory path or None, but {store!r} was passed.")
 
     @staticmethod

@@ -44,6 +44,7 @@ from .outputs import check_output_dir, write_text
 from .id_ranges import subtract_ranges
 from .store import Store, StoreError
 from .store_files import read_checked
+from .summary_fields import GAME_COLUMNS, LOOP_COLUMNS, check_fields
 from .store_lock import unwritable, write_lock
 from ..engine.fast import OUTCOME_CODES
 from .parallel import run_chunks
@@ -62,9 +63,6 @@ SUMMARY_LOCK = ".summary.lock"  # held by the run writing it
 DEFAULT_CHECKPOINT = 10.0  # seconds between saves of a running summary
 FORMAT = 1
 
-#: Columns of the per-game lists (all int64; -1 = no winner).
-GAME_COLUMNS = ("game", "outcome", "winner", "cards", "tricks")
-LOOP_COLUMNS = GAME_COLUMNS + ("loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")
 MEASURES = ("cards", "tricks")
 
 
@@ -156,8 +154,11 @@ class Summary:
     exact: bool = False  # a census (run/census.py): the ids are deal ranks, every deal once
 
     def __post_init__(self):
-        if self.wins is None:
-            self.wins = np.zeros(self.rules.players, np.int64)
+        check_fields(self)  # each field's kind and shape, naming it
+        bad = _invariants(self, complete=False)
+        if bad:
+            raise ValueError(f"The counts of a Summary must agree with each other and with its ranges, but "
+                             f"{'; '.join(bad)}.")
 
     # -- size and identity ---------------------------------------------------------------------
     @property
@@ -179,7 +180,7 @@ class Summary:
             return NotImplemented
         if (self.rules, self.seed, self.rules_version, self.cap, self.top, self.exact) != (
                 other.rules, other.seed, other.rules_version, other.cap, other.top, other.exact):
-            differs = [k for k, v in self._config().items() if other._config()[k] != v]
+            differs = _differs(self._config(), other._config())
             raise ValueError(f"Cannot add summaries of different runs (their {', '.join(differs)} differ).")
         return Summary(
             rules=self.rules, seed=self.seed, rules_version=self.rules_version, cap=self.cap, top=self.top,
@@ -317,8 +318,11 @@ def _damaged(path: Path, why: str) -> StoreError:
                       f"to start over.")
 
 
-def _invariants(s: Summary) -> list[str]:
-    """What is inconsistent in a summary (empty: its counts agree with each other and its ranges)."""
+def _invariants(s: Summary, complete: bool = True) -> list[str]:
+    """What is inconsistent in a summary (empty: its counts agree with each other and its ranges).
+    Without ``complete`` (a Summary being made, perhaps by hand for a worked example): only what no
+    summary can be, not whether its histograms, loop list, longest games and wins account for every
+    game (a file read back is checked ``complete``)."""
     bad = []
     n = s.n_games
     if any(not 0 <= lo < hi <= MAX_GAME_ID + 1 for lo, hi in s.ranges) or \
@@ -348,17 +352,21 @@ def _invariants(s: Summary) -> list[str]:
             bad.append(f"its {name} list names games or outcomes outside the summary")
         if name != "longest" and (np.diff(games) <= 0).any():
             bad.append(f"its {name} list is not sorted by game id")
+    if not complete and int(s.wins.sum()) > n:
+        bad.append(f"its seats' wins sum to {int(s.wins.sum()):,}, more than its {n:,} games")
     for o, code in enumerate(OUTCOME_CODES):
         listed = int(np.count_nonzero(s.over_cap["outcome"] == o))
         for measure in MEASURES:
             hist = getattr(s, measure)[o]
-            if int(hist.sum()) + listed != s.outcomes[o]:
+            if int(hist.sum()) + listed != s.outcomes[o] and (complete or int(hist.sum()) + listed > s.outcomes[o]):
                 bad.append(f"its {measure} histogram of {code} games counts {int(hist.sum()) + listed:,} games "
                            f"(with those past the cap), but its outcomes say {int(s.outcomes[o]):,}")
         if s.cards[o].size > s.cap + 1:
             bad.append(f"its cards histogram of {code} games goes past its cap of {s.cap:,} cards")
     if s.over_cap["cards"].size and (s.over_cap["cards"] <= s.cap).any():
         bad.append(f"its over_cap list holds games of at most {s.cap:,} cards")
+    if not complete:
+        return bad
     if int(np.count_nonzero(s.loops["outcome"] == 1)) != s.outcomes[1]:
         bad.append(f"its loops list holds {int(np.count_nonzero(s.loops['outcome'] == 1)):,} loop games, but its "
                    f"outcomes say {int(s.outcomes[1]):,}")
@@ -396,7 +404,10 @@ def load_summary(path) -> Summary:
         summary = Summary.from_dict(envelope["summary"])
     except KeyError as exc:
         raise _damaged(path, f"it lacks the key {exc.args[0]!r}") from None
-    except (TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
+    except ValueError as exc:  # the constructor's checks (`summary_fields`, `_invariants`)
+        raise _damaged(path, f"a value of the wrong kind: {exc}" if "counts of a Summary" not in str(exc)
+                       else str(exc)) from None
+    except (TypeError, AttributeError, IndexError, OverflowError) as exc:
         raise _damaged(path, f"a value of the wrong kind: {exc}") from None
     bad = _invariants(summary)
     if bad:
@@ -619,7 +630,7 @@ def resume_summary(config: Summary, store, start: int, stop: int, work, **drive)
     through `_drive` (``drive``: its options), under the store's one-writer lock (`summarize` and
     `run.census.census`)."""
     path = None if store is None else _store_file(store)
-    total = _same_run(_saved(path), config, path)
+    total = _within(_same_run(_saved(path), config, path), start, stop)  # refused before a game is played
     if not subtract_ranges([(start, stop)], total.ranges):
         return _restrict(total, start, stop)  # nothing to play (the directory may be read-only)
     if path is None:
@@ -629,7 +640,7 @@ def resume_summary(config: Summary, store, start: int, stop: int, work, **drive)
     except OSError as exc:
         raise unwritable(path.parent, exc) from None
     with write_lock(path.parent, SUMMARY_LOCK, "summary store"):  # one writer: a second run is refused
-        total = _same_run(_saved(path), config, path)  # as saved by a run that held the lock before
+        total = _within(_same_run(_saved(path), config, path), start, stop)  # as saved by a run that held the lock
         total.save(path)  # fails now, not after the run, if the file cannot be written
         total = _drive(work, total, subtract_ranges([(start, stop)], total.ranges), path=path, **drive)
     return _restrict(total, start, stop)
@@ -647,7 +658,7 @@ def _same_run(saved: Summary | None, config: Summary, path: Path | None) -> Summ
     if saved is None:
         return config
     if saved._config() != config._config():
-        differs = [k for k, v in config._config().items() if saved._config().get(k) != v]
+        differs = _differs(saved._config(), config._config())
         raise ValueError(f"The `store` directory {str(path.parent)!r} holds another run (its {', '.join(differs)} "
                          f"differ); pass another directory or the same settings.")
     return saved
@@ -677,9 +688,27 @@ def _drive(work, total: Summary, todo, *, path, checkpoint, n_jobs, chunk_size, 
     return run["total"]
 
 
+def _within(total: Summary, start: int, stop: int) -> Summary:
+    """``total`` if it holds no id outside start..stop-1: a store holding others would be refused by
+    `_restrict` only after the run, so it is refused before."""
+    if not subtract_ranges(list(total.ranges), [(start, stop)]):
+        return total
+    _refuse_range(total, start, stop)
+
+
+def _differs(a: dict, b: dict) -> list[str]:
+    """The keys of two runs' configurations whose values differ (a key only one has, such as a census's
+    ``exact``, differs too)."""
+    return [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)] or ["configurations"]
+
+
 def _restrict(total: Summary, start: int, stop: int) -> Summary:
     """``total`` if it covers exactly start..stop-1; a store holding more cannot be cut apart."""
     if total.ranges == ((start, stop),) or (start == stop and not total.ranges):
         return total
+    _refuse_range(total, start, stop)
+
+
+def _refuse_range(total: Summary, start: int, stop: int):
     raise ValueError(f"The `store` holds games {list(total.ranges)}, not just ids {start}..{stop - 1}; a summary "
                      f"cannot be split, so ask for all of them (or use another directory).")
