@@ -7,9 +7,13 @@ import os
 
 import numpy as np
 
-__all__ = ["whole", "check_level", "positive", "check_flag", "check_seed", "check_n_jobs", "cpu_count", "max_jobs", "JOBS_PER_CORE", "say"]
+__all__ = ["whole", "check_level", "positive", "check_flag", "check_seed", "check_n_jobs", "cpu_count", "max_jobs", "JOBS_PER_CORE", "say", "MAX_HORIZON", "MAX_NODES",
+           "MAX_DEALS_PER_STATE"]
 
 JOBS_PER_CORE = 8  # more workers than this per core only adds threads, never speed
+MAX_HORIZON = 10**6  # tricks a game is followed for (the record game has about 1,000)
+MAX_NODES = 10**9  # states a backward search examines at most (its memory grows with them)
+MAX_DEALS_PER_STATE = 2**22  # deals a tail chain plays from each state: one task, in memory at once
 
 
 def say(name: str) -> str:

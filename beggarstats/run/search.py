@@ -32,7 +32,7 @@ from ..engine.backward_kernel import extend_deal_hands
 from ..engine.rank import hand_sizes
 from ..engine.deals import random_deal
 from ..game.cards import format_deal
-from ..game.checks import check_n_jobs, check_seed, whole
+from ..game.checks import MAX_NODES, check_n_jobs, check_seed, whole
 from ..game.rules import check_rules
 from .limits import MAX_GAME_ID
 from .parallel import run_chunks
@@ -137,7 +137,7 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
     if strategy == "backward":
         check_backward_rules(rules)
     min_cards = whole("min_cards", min_cards, 1)
-    nodes = whole("nodes", nodes, 1)
+    nodes = whole("nodes", nodes, 1, MAX_NODES)
     top = whole("top", top, 1)
     n_jobs = check_n_jobs(n_jobs)
     bar = progress_bar(progress, deals or 0, unit="deal", desc=f"search ({strategy})")

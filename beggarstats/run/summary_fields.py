@@ -14,7 +14,7 @@ import numbers
 import numpy as np
 
 from ..game.checks import check_flag, check_seed, whole
-from ..game.rules import Rules, check_rules
+from ..game.rules import require_rules
 from .limits import MAX_GAME_ID
 
 __all__ = ["GAME_COLUMNS", "LOOP_COLUMNS", "check_fields", "counts"]
@@ -74,10 +74,7 @@ def _records(name: str, value, columns) -> dict:
 
 def check_fields(s) -> None:
     """Check and normalise every field of Summary ``s`` in place (ints as int, counts as int64)."""
-    if not isinstance(s.rules, (Rules, dict)):
-        raise ValueError(f"The value for `rules` must be a Rules or a dict from Rules.to_dict(), but {s.rules!r} "
-                         f"was passed.")
-    s.rules = check_rules(s.rules)
+    s.rules = require_rules(s.rules)
     s.seed = check_seed(s.seed, none=False)
     s.rules_version = whole("rules_version", s.rules_version, 1)
     s.cap = whole("cap", s.cap, 1, 2**31)

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.uneven_play import uneven_steps
-from ..game.checks import check_n_jobs, check_seed, whole
+from ..game.checks import MAX_DEALS_PER_STATE, MAX_HORIZON, check_n_jobs, check_seed, whole
 from ..engine.rank import hand_sizes
 from ..game.rules import RULES_VERSION, Rules, check_rules
 from .outputs import write_bytes, write_text
@@ -165,8 +165,8 @@ def chain_cells(rules=None, *, seed, n_deals: int = 20_000, horizon: int = 100, 
     """
     rules = check_rules(rules)
     seed = check_seed(seed, none=False)
-    n_deals = whole("n_deals", n_deals, 1)
-    horizon = whole("horizon", horizon, 1)
+    n_deals = whole("n_deals", n_deals, 1, MAX_DEALS_PER_STATE)  # a state's deals are one task, in memory
+    horizon = whole("horizon", horizon, 1, MAX_HORIZON)
     n_jobs = check_n_jobs(n_jobs)
     n_states = _count_states(rules.n_cards, rules.players)
     if n_states > MAX_STATES:
