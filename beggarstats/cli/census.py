@@ -68,6 +68,9 @@ def census_text(s) -> str:
     from ..game.cards import format_deal
     from .summarize import summary_text
 
+    if not s.n_games:  # an empty range of ranks: nothing to share out
+        return (f"census:   0 deals (an empty range of ranks), rules {s.rules.name}, {s.rules.players} players: "
+                f"nothing played")
     lines = [x for x in summary_text(s).splitlines()[1:] if not x.startswith(("seat ", "  seat "))]
     decided = int(s.wins.sum())  # exact shares: no interval (the first line named a seed and game ids)
     lines.append(f"seat win shares (of {decided:,} deals with a winner, exact):")

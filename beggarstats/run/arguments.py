@@ -62,17 +62,20 @@ def check_ids(n, start=0, *, n_name: str = "n_games", start_name: str = "start",
 
 
 def check_run(n, *, start=0, seed=None, n_jobs=None, chunk_size=None, names: dict | None = None,
-              low: int = 0) -> tuple:
+              low: int = 0, plays: int = 1) -> tuple:
     """The shared arguments of a batch run, all at once: ``(n, start, seed, n_jobs, chunk_size)``.
 
     ``names`` maps ``n``, ``start``, ``seed``, ``n_jobs``, ``chunk_size`` to the names the caller
-    knows them by (``{"n": "n_matches"}``, or the command line's ``{"n_jobs": "--jobs"}``).
+    knows them by (``{"n": "n_matches"}``, or the command line's ``{"n_jobs": "--jobs"}``). A run
+    that cannot finish (each of its ``n`` played ``plays`` times) is refused (`check_run_time`).
     """
     names = {"n": "n_games", "start": "start", "seed": "seed", "n_jobs": "n_jobs", "chunk_size": "chunk_size",
              **(names or {})}
     n, start = check_ids(n, start, n_name=names["n"], start_name=names["start"], low=low)
-    return (n, start, check_seed(seed, name=names["seed"]), check_n_jobs(n_jobs, name=names["n_jobs"]),
-            check_chunk_size(chunk_size, name=names["chunk_size"]))
+    checked = (n, start, check_seed(seed, name=names["seed"]), check_n_jobs(n_jobs, name=names["n_jobs"]),
+               check_chunk_size(chunk_size, name=names["chunk_size"]))
+    check_run_time(n, checked[3], plays=plays, name=names["n"])
+    return checked
 
 
 def check_run_time(n, n_jobs, *, plays: int = 1, name: str = "n_games") -> None:

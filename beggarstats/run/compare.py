@@ -24,7 +24,7 @@ import numpy as np
 
 from ..game.rules import RULES_VERSION, Rules, check_rules
 from ..game.checks import check_level, positive
-from .arguments import check_run, check_run_time
+from .arguments import check_run
 from .parallel import run_chunks
 from .seeds import fresh_seed
 from .store_files import read_checked
@@ -214,8 +214,7 @@ def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=-1, start=0, chunk_s
     PairedMoments
     """
     n_games, start, seed, n_jobs, chunk_size = check_run(n_games, start=start, seed=seed, n_jobs=n_jobs,
-                                                         chunk_size=chunk_size, low=2)
-    check_run_time(n_games, n_jobs, plays=2)  # what cannot finish is refused before a game is played
+                                                         chunk_size=chunk_size, low=2, plays=2)
     for name, value in (("rules_a", rules_a), ("rules_b", rules_b)):
         if not isinstance(value, (Rules, dict)):
             raise ValueError(f"The value for `{name}` must be a Rules or a dict from Rules.to_dict(), "
