@@ -76,10 +76,10 @@ def deal_rank(deal, rules) -> int:
                          f"tributes 0-5), but {deal!r:.80} was passed.")
     sizes = hand_sizes(rules)
     if len(deal) != rules.players:
-        raise ValueError(f"The deal has {len(deal)} hands but the rules are for {rules.players} players.")
+        raise ValueError(f"The value for `deal`: the deal has {len(deal)} hands but the rules are for {rules.players} players.")
     for seat, (hand, size) in enumerate(zip(deal, sizes)):
         if len(hand) != size:
-            raise ValueError(f"Hand {seat} holds {len(hand)} cards, but the round deal of {rules.n_cards} cards "
+            raise ValueError(f"The value for `deal`: hand {seat} holds {len(hand)} cards, but the round deal of {rules.n_cards} cards "
                              f"to {rules.players} players gives seat {seat} {size}.")
     left = list(_counts(rules))
     total = _multinomial(left)

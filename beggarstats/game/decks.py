@@ -36,9 +36,11 @@ class Deck:
         if not isinstance(self.name, str):
             raise ValueError(f"Deck `name` must be a string, but {self.name!r} was passed.")
         if self.size == 0:
-            raise ValueError("A deck needs at least one card.")
+            raise ValueError("A deck needs at least one card: the Deck counts (`numbers`, `jacks`, `queens`, `kings`, "
+                             "`aces`) are all 0.")
         if self.size > MAX_DECK_CARDS:
-            raise ValueError(f"A deck holds at most {MAX_DECK_CARDS:,} cards, but {self.counts} add up to {self.size:,}.")
+            raise ValueError(f"A deck holds at most {MAX_DECK_CARDS:,} cards, but the Deck counts (`numbers`, `jacks`, "
+                             f"`queens`, `kings`, `aces`) {self.counts} add up to {self.size:,}.")
 
     @property
     def counts(self) -> tuple[int, int, int, int, int]:

@@ -100,7 +100,8 @@ class Rules:
         if self.max_cards is not None:
             whole("max_cards", self.max_cards, *_RANGES["max_cards"])
         if self.n_cards < self.players:
-            raise ValueError(f"A deck of {self.n_cards} cards cannot be dealt to {self.players} players.")
+            raise ValueError(f"A deck of {self.n_cards} cards cannot be dealt to {self.players} players: pass fewer `players` "
+                             f"or a larger `deck`.")
 
     # -- derived facts -------------------------------------------------------------------------
     @property

@@ -171,9 +171,9 @@ def load_moments(path) -> PairedMoments:
         data = json.loads(read_checked(path, 2**20, "saved comparison").decode())
         moments = PairedMoments(**data)
     except (OSError, ValueError, TypeError) as err:
-        raise ValueError(f"{str(path)!r} is not a saved comparison ({err}).") from None
+        raise ValueError(f"The value for `path` {str(path)!r} is not a saved comparison ({err}).") from None
     if moments.pairs < 0 or moments.sum_d2 < 0 or moments.pairs > moments.games:
-        raise ValueError(f"{str(path)!r} is damaged: its counts contradict each other.")
+        raise ValueError(f"The value for `path` {str(path)!r} is damaged: its counts contradict each other.")
     return moments
 
 
