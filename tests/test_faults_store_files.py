@@ -9,27 +9,14 @@ import os
 
 import pytest
 from test_faults_store import _finishes
+from test_faults_store import spoil as _spoil
 
 import beggarstats as bs
 from beggarstats.run.compare import load_moments
-from beggarstats.run.store import StoreError, load, verify
+from beggarstats.run.store import load, verify
 from beggarstats.run.store_files import MANIFEST, read_small
 from beggarstats.run.summary import SUMMARY_FILE, load_summary
 from beggarstats.run.tail_chain import load_cells
-
-
-def _spoil(path, make):
-    if os.path.lexists(path):
-        os.unlink(path)
-    if make == "fifo":
-        os.mkfifo(path)
-    elif make == "dev_zero":
-        path.symlink_to("/dev/zero")
-    elif make == "huge":
-        with open(path, "wb") as f:
-            f.truncate(2**40)  # a sparse terabyte: refused by its size, never read
-    else:
-        path.mkdir()
 
 
 MAKES = ["fifo", "dev_zero", "huge", "directory"]
