@@ -47,7 +47,7 @@ def test_presets():
 def test_bad_deck_name_and_counts():
     with pytest.raises(ValueError, match=r"`deck` must be one of \['italian', 'standard'\]"):
         Deck.from_name("tarot")
-    with pytest.raises(ValueError, match="`aces` must be a whole number >= 0"):
+    with pytest.raises(ValueError, match="`aces` must be a whole number from 0 to 10,000"):
         Deck(10, 1, 1, 1, -1)
     with pytest.raises(ValueError, match="5 numbers"):
         Deck.from_counts([1, 2])

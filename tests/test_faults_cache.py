@@ -166,3 +166,30 @@ def test_the_issue_reproduction_on_a_batch_entry_heals(tmp_path):
     healed, said = _run(cache, _PLAY)
     assert healed == before and said.count("damaged") == 1, said
     assert _run(cache, _READY)[0]["ready"]
+
+
+def _rng_file(cache: Path, suffix: str) -> Path:
+    (index,) = (cache / "kernels").glob("*/rng.seed_into-*.nbi")
+    return index.with_name(index.name[: -len(".nbi")] + suffix)
+
+
+@pytest.mark.parametrize("make", ["seal directory", "seal fifo", "lock directory"])
+def test_a_seal_or_lock_that_is_not_a_file_heals_instead_of_compiling_every_run(tmp_path, make):
+    """Issue #40, item 6: a directory at the seal's or the lock's name made every run compile again
+    (no seal could be written, no lock taken); a FIFO there would block the check for ever."""
+    cache = tmp_path / "cache"
+    first, _ = _run(cache, _SMALL)
+    assert first["misses"] == 1
+    path = _rng_file(cache, ".lock" if make.startswith("lock") else ".seal")
+    if path.exists():
+        path.unlink()
+    if make.endswith("fifo"):
+        os.mkfifo(path)
+    else:
+        (path / "inside").mkdir(parents=True)
+    second, _ = _run(cache, _SMALL)  # _run's timeout fails a hang
+    assert second["deal"] == first["deal"]
+    if make.startswith("lock"):
+        assert second["hits"] == 1 and second["misses"] == 0  # the sealed kernel still loads
+    third, quiet = _run(cache, _SMALL)
+    assert third["deal"] == first["deal"] and third["hits"] == 1 and third["misses"] == 0 and quiet == ""

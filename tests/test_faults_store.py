@@ -24,6 +24,22 @@ def store(tmp_path):
     return d
 
 
+def spoil(path, make):
+    """Put at ``path`` what a store must never read: a FIFO, a link to /dev/zero, a sparse terabyte
+    or a directory."""
+    if os.path.lexists(path):
+        os.unlink(path)
+    if make == "fifo":
+        os.mkfifo(path)
+    elif make == "dev_zero":
+        path.symlink_to("/dev/zero")
+    elif make == "huge":
+        with open(path, "wb") as f:
+            f.truncate(2**40)  # a sparse terabyte: refused by its size, not read
+    else:
+        path.mkdir()
+
+
 def _finishes(fn, timeout=60):
     """Run ``fn`` in a thread; what it returned or raised, or fail if it is still running (a hang)."""
     box = {}
@@ -66,16 +82,7 @@ def test_repair_removes_only_the_files_the_store_wrote(store, capsys):
 @pytest.mark.parametrize("make", ["fifo", "dev_zero", "huge", "directory"])
 def test_a_chunk_that_is_not_a_small_regular_file_is_reported_never_read(store, make):
     chunk = sorted(store.glob("games-*.parquet"))[1]
-    chunk.unlink()
-    if make == "fifo":
-        os.mkfifo(chunk)
-    elif make == "dev_zero":
-        chunk.symlink_to("/dev/zero")
-    elif make == "huge":
-        with open(chunk, "wb") as f:
-            f.truncate(2**40)  # a sparse terabyte: refused by its size, not read
-    else:
-        chunk.mkdir()
+    spoil(chunk, make)
     loaded = _finishes(lambda: load(store))
     assert isinstance(loaded.get("error"), StoreError) and chunk.name in str(loaded["error"])
     assert "regular file" in str(loaded["error"]) or "more than a chunk" in str(loaded["error"])

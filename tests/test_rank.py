@@ -74,7 +74,7 @@ def test_bad_input_names_the_problem():
         deal_at(-1, rules)
     with pytest.raises(ValueError, match="`rank`"):
         deal_at(1.0, rules)
-    with pytest.raises(ValueError, match="Hand 0 holds 1 cards.*gives seat 0 2"):
+    with pytest.raises(ValueError, match="`deal`: hand 0 holds 1 cards.*gives seat 0 2"):
         deal_rank("-/-J", rules)
     with pytest.raises(ValueError, match="Hand 1, position 1: the deck has no card of kind 1"):
         deal_rank("J-/J", rules)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import os
 import posixpath
 import re
 import shutil
@@ -23,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-__all__ = ["build", "pages", "page_path", "slug", "provenance", "main"]
+__all__ = ["SiteError", "MARKER", "check_out", "build", "pages", "page_path", "slug", "provenance", "main"]
 
 # What the site is made of (paths relative to the repository root); pages linked from these join.
 SOURCES = ("README.md", "docs/*.md", "figures/findings.md", "notebooks/README.md", "notebooks/[0-9][0-9]_*.ipynb",
@@ -37,6 +38,16 @@ _HREF = re.compile(r'(?P<attr>\b(?:href|src))="(?P<url>[^"]*)"')
 _HEADING = re.compile(r"<h(?P<level>[1-6])>(?P<body>.*?)</h(?P=level)>", re.S)
 _EXTERNAL_SCRIPT = re.compile(r'<script[^>]*\bsrc="(?:https?:)?//[^"]*"[^>]*>\s*</script>', re.I)
 _SCRIPT = re.compile(r"<script\b[^>]*>(?:(?!</script>).)*</script>", re.I | re.S)
+
+
+# The file that says a folder holds a site this builder made: only such a folder (or an empty one) is
+# ever emptied, so --out pointed at a user's work or at the repository's own files deletes nothing.
+MARKER = ".beggarstats-site"
+_MARKER_TEXT = "A site built by beggarstats tools/build_site.py: this folder is emptied by the next build.\n"
+
+
+class SiteError(ValueError):
+    """A site that cannot be built: the output folder refused, or a page that cannot be read."""
 
 
 def slug(text: str) -> str:
@@ -57,7 +68,13 @@ def _is_page(rel: str) -> bool:
 
 
 def pages(root: Path = ROOT) -> list[str]:
-    """Every source page of the site (relative posix paths), the README first."""
+    """Every source page of the site (relative posix paths), the README first. A notebook whose
+    percent-format source (notebooks/NN_x.py) has no .ipynb beside it is a `SiteError`, not a page
+    silently missing."""
+    for source in sorted(root.glob("notebooks/[0-9][0-9]_*.py")):
+        if not source.with_suffix(".ipynb").exists():
+            raise SiteError(f"the notebook notebooks/{source.stem}.ipynb is missing (its source {source.name} is "
+                            f"there): pair it again with jupytext --sync, or restore it from git")
     found: list[str] = []
     for pattern in SOURCES:
         for path in sorted(root.glob(pattern)):
@@ -92,7 +109,13 @@ def _notebook_html(path: Path) -> str:
     import nbformat
     from nbconvert import HTMLExporter
 
-    nb = nbformat.read(path, as_version=4)
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except FileNotFoundError:
+        raise SiteError(f"the notebook {path.name} is missing ({path})") from None
+    except Exception as exc:  # nbformat raises JSON, validation and OS errors alike for a damaged file
+        raise SiteError(f"the notebook {path.name} cannot be read ({type(exc).__name__}: "
+                        f"{str(exc).splitlines()[0] if str(exc) else 'damaged'}); restore it from git") from None
     # a live widget needs a kernel: a static page says so where it would be, instead of an empty cell
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
@@ -100,7 +123,11 @@ def _notebook_html(path: Path) -> str:
             if WIDGET_VIEW in output.get("data", {}):
                 output["data"] = {"text/html": WIDGET_NOTE}
     exporter = HTMLExporter(template_name="lab")
-    body, _ = exporter.from_notebook_node(nb)
+    try:
+        body, _ = exporter.from_notebook_node(nb)
+    except Exception as exc:  # a notebook that parses but whose cells are not a notebook's
+        raise SiteError(f"the notebook {path.name} cannot be converted ({type(exc).__name__}: "
+                        f"{str(exc).splitlines()[0] if str(exc) else 'damaged'}); restore it from git") from None
     # the exporter's head loads require.js, MathJax and the widget manager from a CDN: not in a site
     # that must open offline and link nowhere outside the repository
     body = _EXTERNAL_SCRIPT.sub("", body)
@@ -182,12 +209,62 @@ def provenance(root: Path = ROOT) -> str:
     return ", ".join(parts)
 
 
+def _git(root: Path, *args: str) -> list[str] | None:
+    try:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.splitlines() if done.returncode == 0 else None
+
+
+def check_out(out, root: Path = ROOT) -> Path:
+    """``out`` resolved, once it is a folder the site may be written into: one that does not exist, an
+    empty folder, or one holding a site this builder made (its `MARKER` file), and never the
+    repository, a folder above it, its git database or a folder holding tracked files. Raises
+    `SiteError` (one line) for anything else."""
+    given = str(out)
+    if not given.strip():
+        raise SiteError("--out is empty: pass the folder to write the site into")
+    out, root = Path(out).absolute(), Path(root).resolve()
+    if os.path.islink(out):
+        raise SiteError(f"--out {given} is a symbolic link: pass the folder itself")
+    out = out.resolve()
+    if out == root or root.is_relative_to(out):
+        raise SiteError(f"--out {given} would empty the repository; choose a folder of its own")
+    if ".git" in out.parts:
+        raise SiteError(f"--out {given} is inside a git database; choose a folder of its own")
+    common = _git(root, "rev-parse", "--path-format=absolute", "--git-common-dir")
+    if common and (out == Path(common[0]).resolve() or out.is_relative_to(Path(common[0]).resolve())):
+        raise SiteError(f"--out {given} is inside the repository's git database; choose a folder of its own")
+    if out.is_relative_to(root):
+        tracked = [Path(f) for f in _git(root, "ls-files") or []]
+        held = {d for f in tracked for d in (f, *f.parents)} - {Path(".")}
+        rel = out.relative_to(root)
+        for folder in (*reversed(rel.parents), rel):
+            if folder in held:
+                raise SiteError(f"--out {given} is inside {folder}, which holds the repository's tracked files; "
+                                f"choose an untracked folder such as build/site")
+    if os.path.lexists(out):
+        if not out.is_dir():
+            raise SiteError(f"--out {given} is not a folder; pass a folder (it is created when missing)")
+        try:
+            entries = os.listdir(out)
+        except OSError as exc:
+            raise SiteError(f"--out {given} cannot be read ({exc.strerror}); pass another folder") from None
+        if entries and not (out / MARKER).is_file():
+            raise SiteError(f"--out {given} holds files that are not a site built here ({len(entries)} entries, no "
+                            f"{MARKER} file); pass an empty or new folder, nothing was deleted")
+    return out
+
+
 def build(out: Path, root: Path = ROOT) -> list[str]:
-    """Write the site into ``out`` (emptied first); returns the pages written, relative to ``out``."""
-    out = Path(out)
+    """Write the site into ``out`` (a new or empty folder, or one holding a site built here, emptied
+    first; see `check_out`); returns the pages written, relative to ``out``."""
+    out = check_out(out, root)
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
+    (out / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")  # first: a build cut short can be rebuilt
     version = provenance(root)
     todo, done, written, copied = list(pages(root)), set(), [], set()
     render = _markdown()
@@ -208,6 +285,8 @@ def build(out: Path, root: Path = ROOT) -> list[str]:
             rel = posixpath.normpath(posixpath.join(here, link))
             if (root / rel).is_dir() and (root / rel / "README.md").exists():
                 rel = posixpath.join(rel, "README.md")
+            if rel.endswith(".ipynb") and not rel.startswith("..") and not (root / rel).exists():
+                raise SiteError(f"the notebook {rel} linked from {source} is missing; restore it or drop the link")
             if not (root / rel).exists() or rel.startswith(".."):
                 return m.group(0)  # left as it is: the site check reports it as broken
             if _is_page(rel):
@@ -240,14 +319,20 @@ def build(out: Path, root: Path = ROOT) -> list[str]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=ROOT / "build" / "site",
-                    help="folder to write the site into, emptied first (default: build/site)")
+    ap.add_argument("--out", default=str(ROOT / "build" / "site"),
+                    help="a new or empty folder, or one holding a site built here (emptied first); never a folder "
+                         "of the repository's tracked files (default: build/site)")
     args = ap.parse_args(argv)
-    if args.out.resolve() == ROOT or ROOT.is_relative_to(args.out.resolve()):
-        print(f"build_site: --out {args.out} would empty the repository; choose a folder of its own", file=sys.stderr)
+    try:
+        written = build(args.out)
+    except SiteError as exc:
+        print(f"build_site: {exc}", file=sys.stderr)
         return 2
-    written = build(args.out)
-    print(f"{len(written)} pages written to {args.out} (open {args.out / 'index.html'})")
+    except OSError as exc:
+        print(f"build_site: cannot write the site into {args.out} ({exc.strerror or exc}); pass another folder",
+              file=sys.stderr)
+        return 2
+    print(f"{len(written)} pages written to {args.out} (open {Path(args.out) / 'index.html'})")
     return 0
 
 

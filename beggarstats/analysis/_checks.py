@@ -12,6 +12,8 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
+from ..game.checks import check_level  # shared with run/ (compare's intervals)
+
 __all__ = ["check_frame", "check_choice", "check_level", "check_by", "numeric", "group_items", "check_outcomes", "OUTCOMES"]
 
 OUTCOMES = ("win", "loop", "cutoff")
@@ -32,14 +34,6 @@ def check_frame(data, columns: Iterable[str], *, name: str = "data") -> pd.DataF
 def check_choice(name: str, value, allowed) -> None:
     if value not in allowed:
         raise ValueError(f"The value for `{name}` must be one of {list(allowed)}, but {value!r} was passed.")
-
-
-def check_level(value, *, name: str = "confidence") -> float:
-    """A confidence level strictly between 0 and 1."""
-    ok = isinstance(value, (float, int, np.floating)) and not isinstance(value, bool) and 0 < value < 1
-    if not ok:
-        raise ValueError(f"The value for `{name}` must be a number strictly between 0 and 1, but {value!r} was passed.")
-    return float(value)
 
 
 def check_by(data: pd.DataFrame, by) -> list[str]:

@@ -54,7 +54,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--chunk-size", type=whole_number, default=None, help="deals per task (default up to 262144)")
     add_summary_outputs(p)
     p.add_argument("--top", type=whole_number, default=100, help="longest deals kept (default 100)")
-    p.add_argument("--max-deals", type=whole_number, default=None, help="refuse a census of more deals (default 1e10)")
+    p.add_argument("--max-deals", type=whole_number, default=None, help="refuse a census of more deals (default 1e10, and a census of more than 1e9 deals that would take more than an hour here)")
     add_progress_option(p)
     add_rule_options(p, players=True)
     add_deck_counts(p, players=False)
@@ -68,6 +68,9 @@ def census_text(s) -> str:
     from ..game.cards import format_deal
     from .summarize import summary_text
 
+    if not s.n_games:  # an empty range of ranks: nothing to share out
+        return (f"census:   0 deals (an empty range of ranks), rules {s.rules.name}, {s.rules.players} players: "
+                f"nothing played")
     lines = [x for x in summary_text(s).splitlines()[1:] if not x.startswith(("seat ", "  seat "))]
     decided = int(s.wins.sum())  # exact shares: no interval (the first line named a seed and game ids)
     lines.append(f"seat win shares (of {decided:,} deals with a winner, exact):")
@@ -85,14 +88,14 @@ def census_text(s) -> str:
 
 
 def run(args) -> int:
-    from ..run.census import MAX_DEALS, census
+    from ..run.census import census
 
     check_summary_out(args)  # before anything is played
     rules = counted_rules(args)
     try:
         s = census(rules, n_jobs=args.jobs, progress=progress_wanted(args), store=args.store, start=args.start,
                    stop=args.stop, chunk_size=args.chunk_size, top=args.top,
-                   max_deals=MAX_DEALS if args.max_deals is None else args.max_deals)
+                   max_deals=args.max_deals)
     except ValueError as exc:  # name the flags, not the Python parameters
         message = str(exc)
         for name in ("store", "top", "start", "stop", "max_deals"):

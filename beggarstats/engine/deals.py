@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..game.checks import check_seed, whole
+from ..game.rules import require_rules
 from .kernel_cache import install as _install_kernel_cache
 from .rng import GameStream, shuffle_inplace, stream_state
 
@@ -37,7 +39,13 @@ def deal_into(state, deck, n_players, hands, lens):
 
 
 def random_deal(seed: int, game: int, rules) -> tuple[tuple[tuple[int, ...], ...], GameStream]:
-    """The deal of game ``game`` of the table seeded ``seed``, and its stream positioned after it."""
+    """The deal of game ``game`` of the table seeded ``seed``, and its stream positioned after it.
+
+    ``seed`` is a whole number 0 .. 2**64 - 1, ``game`` a game id 0 .. 2**63 - 1 (never text: '5' is
+    refused, not read as 5), ``rules`` a Rules."""
+    seed = check_seed(seed, none=False)
+    game = whole("game", game, 0, 2**63 - 1)
+    rules = require_rules(rules)
     deck = rules.deck_cards()
     state = stream_state(seed, game)
     width = -(-len(deck) // rules.players)

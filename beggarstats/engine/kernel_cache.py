@@ -40,6 +40,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import sys
 import time
 from pathlib import Path
@@ -103,8 +104,31 @@ def _kernel_files(func) -> tuple[Path, list[Path], Path]:
     return index, data, index.with_name(base + ".seal")
 
 
+_MAX_SEAL_BYTES = 2**20  # a seal is a few hashes
+
+
+def _read_regular(path: Path, limit: int | None = None) -> bytes:
+    """The bytes of ``path`` if it is a regular file (of at most ``limit`` bytes): a pipe or device at
+    a cache file's name is an OSError, never a read that waits for ever."""
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode) or (limit is not None and info.st_size > limit):
+        raise OSError(f"{path} is not a small regular file")
+    with open(path, "rb") as f:
+        return f.read() if limit is None else f.read(limit + 1)
+
+
 def _hashes(index: Path, data: list[Path]) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in [index, *data]}
+    return {p.name: hashlib.sha256(_read_regular(p)).hexdigest() for p in [index, *data]}
+
+
+def _clear(path: Path) -> None:
+    """Remove whatever is at a cache file's name: a file, a link, or a directory left there (which
+    would otherwise make every save fail, and every run compile again)."""
+    with contextlib.suppress(OSError):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink()
 
 
 def _seal(func) -> None:
@@ -112,6 +136,8 @@ def _seal(func) -> None:
     index, data, seal = _kernel_files(func)
     try:
         text = json.dumps(_hashes(index, data), sort_keys=True)
+        if seal.is_dir() and not seal.is_symlink():
+            _clear(seal)  # a directory at the seal's name: never sealed, compiled again on every run
         tmp = seal.with_name(f"{seal.name}.{os.getpid()}.tmp")
         tmp.write_text(text)
         os.replace(tmp, seal)
@@ -125,10 +151,10 @@ def _check(func) -> str | None:
     if not index.exists() and not data:
         return None
     try:
-        recorded = json.loads(seal.read_text())
+        recorded = json.loads(_read_regular(seal, _MAX_SEAL_BYTES).decode())
     except FileNotFoundError:
         return UNSEALED
-    except (OSError, ValueError):
+    except (OSError, ValueError):  # UnicodeDecodeError is a ValueError
         return "an unreadable seal"
     try:
         found = _hashes(index, data) if index.exists() else {}
@@ -153,8 +179,7 @@ def discard(func, reason: str, stream=None) -> None:
     ``stream`` (default stderr), once per process."""
     index, data, seal = _kernel_files(func)
     for path in (index, *data, seal):
-        with contextlib.suppress(OSError):
-            path.unlink()
+        _clear(path)
     if reason != UNSEALED and not _told:
         _told.add(reason)
         print(f"beggarstats: the kernel cache in {index.parent} was damaged ({reason}); "
@@ -173,7 +198,10 @@ class _Guarded:
         import filelock
 
         index = index_file(self.func)
-        return filelock.FileLock(str(index.with_name(index.name[: -len(".nbi")] + ".lock")))
+        lock = index.with_name(index.name[: -len(".nbi")] + ".lock")
+        if lock.is_dir() and not lock.is_symlink():
+            _clear(lock)  # a directory at the lock's name: no lock could be taken, every run would compile
+        return filelock.FileLock(str(lock))
 
     def load_overload(self, sig, target_context):
         try:

@@ -19,6 +19,8 @@ from math import factorial
 
 import numpy as np
 
+from ..game.rules import require_rules
+
 __all__ = ["n_deals", "hand_sizes", "deal_rank", "deal_at", "sequence_at"]
 
 
@@ -29,7 +31,7 @@ def _counts(rules) -> tuple[int, ...]:
 def n_deals(rules) -> int:
     """The number of distinct deals of ``rules.deck`` (jokers included): the multinomial
     ``n! / (c_0! ... c_5!)``, an exact Python int."""
-    counts = _counts(rules)
+    counts = _counts(require_rules(rules))
     out = factorial(sum(counts))
     for c in counts:
         out //= factorial(c)
@@ -64,16 +66,20 @@ def deal_rank(deal, rules) -> int:
         A deal with the wrong number of hands, a hand of the wrong size (naming the seat), or cards
         that are not exactly the deck's (naming the hand and position of the first card too many).
     """
+    rules = require_rules(rules)
     if isinstance(deal, str):
         from ..game.cards import parse_deal
 
         deal = parse_deal(deal)
+    if not isinstance(deal, (tuple, list)) or not all(isinstance(h, (tuple, list, np.ndarray)) for h in deal):
+        raise ValueError(f"The value for `deal` must be a deal as text or a sequence of hands (sequences of "
+                         f"tributes 0-5), but {deal!r:.80} was passed.")
     sizes = hand_sizes(rules)
     if len(deal) != rules.players:
-        raise ValueError(f"The deal has {len(deal)} hands but the rules are for {rules.players} players.")
+        raise ValueError(f"The value for `deal`: the deal has {len(deal)} hands but the rules are for {rules.players} players.")
     for seat, (hand, size) in enumerate(zip(deal, sizes)):
         if len(hand) != size:
-            raise ValueError(f"Hand {seat} holds {len(hand)} cards, but the round deal of {rules.n_cards} cards "
+            raise ValueError(f"The value for `deal`: hand {seat} holds {len(hand)} cards, but the round deal of {rules.n_cards} cards "
                              f"to {rules.players} players gives seat {seat} {size}.")
     left = list(_counts(rules))
     total = _multinomial(left)
@@ -81,6 +87,9 @@ def deal_rank(deal, rules) -> int:
     position = 0
     for seat, hand in enumerate(deal):
         for pos, card in enumerate(hand, start=1):
+            if not isinstance(card, (int, np.integer)) or isinstance(card, (bool, np.bool_)):
+                raise ValueError(f"Hand {seat}, position {pos}: a card of `deal` must be a tribute 0-5 as a whole "
+                                 f"number, but {card!r} was passed.")
             card = int(card)
             if not 0 <= card < 6 or left[card] == 0:
                 raise ValueError(f"Hand {seat}, position {pos}: the deck has no card of kind {card} left "
@@ -97,6 +106,7 @@ def deal_rank(deal, rules) -> int:
 
 def sequence_at(rank, rules) -> np.ndarray:
     """The deal of rank ``rank`` as one int8 sequence of kinds (seat 0's hand first)."""
+    rules = require_rules(rules)
     n = n_deals(rules)
     if isinstance(rank, bool) or not isinstance(rank, (int, np.integer)) or not 0 <= int(rank) < n:
         raise ValueError(f"The value for `rank` must be a whole number from 0 to {n - 1:,} (the deals of the "
@@ -123,6 +133,7 @@ def sequence_at(rank, rules) -> np.ndarray:
 def deal_at(rank, rules) -> tuple[tuple[int, ...], ...]:
     """The deal of rank ``rank``: a tuple of hands (seat 0 first, top card first), the inverse of
     `deal_rank`."""
+    rules = require_rules(rules)
     seq = sequence_at(rank, rules)
     hands, at = [], 0
     for size in hand_sizes(rules):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..game.checks import whole
+from ..game.checks import MAX_HORIZON, whole
 from .constants import pack_params
 from .exact import check_empty_end, reset, step_boundary
 from .hands_bits import deck_planes
@@ -177,7 +177,7 @@ def kinds_steps(rules, seed: int, games, sizes, kinds, leader: int, horizon: int
     if rules.shuffle_on_loop:
         raise ValueError("Uneven deals are played without `shuffle_on_loop` (a loop of a stretch of play "
                          "is not a loop of the game); pass rules without it.")
-    horizon = whole("horizon", horizon, 1)
+    horizon = whole("horizon", horizon, 1, MAX_HORIZON)
     games = np.ascontiguousarray(games, dtype=np.int64)
     m, n = len(games), rules.players
     cards = np.zeros(m, dtype=np.int64)

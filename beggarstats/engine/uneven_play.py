@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..game.checks import whole
+from ..game.checks import MAX_HORIZON, whole
 from . import batch
 from .constants import pack_params
 from .exact import check_empty_end, reset, step_boundary
@@ -115,7 +115,7 @@ def uneven_steps(rules, seed: int, games, sizes, leader: int, horizon: int) -> d
     """
     sizes, leader = check_uneven(rules, sizes, leader)
     _rules_ok(rules)
-    horizon = whole("horizon", horizon, 1)
+    horizon = whole("horizon", horizon, 1, MAX_HORIZON)
     games = np.ascontiguousarray(games, dtype=np.int64)
     m, n = len(games), rules.players
     cards = np.zeros(m, dtype=np.int64)

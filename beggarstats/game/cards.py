@@ -56,14 +56,28 @@ def parse_deal(text: str) -> tuple[tuple[int, ...], ...]:
     return tuple(parse_hand(part, hand=seat) for seat, part in enumerate(text.split("/")))
 
 
-def format_hand(hand) -> str:
+def _tribute(card, hand: int, position: int) -> int:
+    import numbers
+
+    if isinstance(card, bool) or not isinstance(card, numbers.Integral) or not 0 <= card <= JOKER:
+        raise DealError(f"hand {hand}, position {position}: a card must be a tribute 0-5 (a whole number), "
+                        f"but {card!r} was passed")
+    return int(card)
+
+
+def format_hand(hand, *, seat: int = 0) -> str:
     """Write a hand in the canonical notation ('-' for every number card)."""
-    return "".join(_WRITE[int(c)] for c in hand)
+    if isinstance(hand, (str, bytes)) or not hasattr(hand, "__iter__"):
+        raise DealError(f"hand {seat}: a hand must be a sequence of tributes 0-5, but {hand!r:.60} was passed")
+    return "".join(_WRITE[_tribute(c, seat, pos)] for pos, c in enumerate(hand, start=1))
 
 
 def format_deal(hands) -> str:
-    """Write a deal: hands joined by '/'."""
-    return "/".join(format_hand(h) for h in hands)
+    """Write a deal: hands joined by '/'. A DealError (a ValueError) names the hand and position of
+    anything that is not a tribute 0-5."""
+    if isinstance(hands, (str, bytes)) or not hasattr(hands, "__iter__"):
+        raise DealError(f"a deal must be a sequence of hands (sequences of tributes 0-5), but {hands!r:.60} was passed")
+    return "/".join(format_hand(h, seat=seat) for seat, h in enumerate(hands))
 
 
 def composition(hands) -> tuple[int, ...]:

@@ -7,9 +7,13 @@ import os
 
 import numpy as np
 
-__all__ = ["whole", "check_flag", "check_seed", "check_n_jobs", "cpu_count", "max_jobs", "JOBS_PER_CORE", "say"]
+__all__ = ["whole", "check_level", "positive", "check_flag", "check_seed", "check_n_jobs", "cpu_count", "max_jobs", "JOBS_PER_CORE", "say", "MAX_HORIZON", "MAX_NODES",
+           "MAX_DEALS_PER_STATE"]
 
 JOBS_PER_CORE = 8  # more workers than this per core only adds threads, never speed
+MAX_HORIZON = 10**6  # tricks a game is followed for (the record game has about 1,000)
+MAX_NODES = 10**9  # states a backward search examines at most (its memory grows with them)
+MAX_DEALS_PER_STATE = 2**22  # deals a tail chain plays from each state: one task, in memory at once
 
 
 def say(name: str) -> str:
@@ -27,6 +31,24 @@ def whole(name: str, value, low: int, high: int | None = None, *, none: bool = F
         raise ValueError(f"The value for `{name}` must be a whole number {bound}{' or None' if none else ''}, "
                          f"but {value!r} was passed.")
     return int(value)
+
+
+def _real(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
+def check_level(value, *, name: str = "confidence") -> float:
+    """A confidence level, power or test level strictly between 0 and 1."""
+    if not _real(value) or not 0 < value < 1:
+        raise ValueError(f"The value for `{name}` must be a number strictly between 0 and 1, but {value!r} was passed.")
+    return float(value)
+
+
+def positive(name: str, value) -> float:
+    """``value`` as a finite float > 0 (a margin, a width)."""
+    if not _real(value) or not 0 < value < float("inf"):
+        raise ValueError(f"The value for `{name}` must be a finite number > 0, but {value!r} was passed.")
+    return float(value)
 
 
 def check_flag(name: str, value) -> bool:

@@ -6,7 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Deck", "STANDARD", "ITALIAN", "PRESETS"]
+__all__ = ["Deck", "STANDARD", "ITALIAN", "PRESETS", "MAX_DECK_CARDS"]
+
+MAX_DECK_CARDS = 10_000  # cards in a deck: far above any game's (the engines' arrays grow with it)
 
 
 @dataclass(frozen=True)
@@ -26,10 +28,19 @@ class Deck:
     def __post_init__(self):
         for field in ("numbers", "jacks", "queens", "kings", "aces"):
             value = getattr(self, field)
-            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
-                raise ValueError(f"Deck `{field}` must be a whole number >= 0, but {value!r} was passed.")
+            if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)) or \
+                    not 0 <= value <= MAX_DECK_CARDS:
+                raise ValueError(f"Deck `{field}` must be a whole number from 0 to {MAX_DECK_CARDS:,}, but {value!r} "
+                                 f"was passed.")
+            object.__setattr__(self, field, int(value))  # a NumPy integer is kept as the int it is
+        if not isinstance(self.name, str):
+            raise ValueError(f"Deck `name` must be a string, but {self.name!r} was passed.")
         if self.size == 0:
-            raise ValueError("A deck needs at least one card.")
+            raise ValueError("A deck needs at least one card: the Deck counts (`numbers`, `jacks`, `queens`, `kings`, "
+                             "`aces`) are all 0.")
+        if self.size > MAX_DECK_CARDS:
+            raise ValueError(f"A deck holds at most {MAX_DECK_CARDS:,} cards, but the Deck counts (`numbers`, `jacks`, "
+                             f"`queens`, `kings`, `aces`) {self.counts} add up to {self.size:,}.")
 
     @property
     def counts(self) -> tuple[int, int, int, int, int]:
@@ -43,7 +54,10 @@ class Deck:
     @classmethod
     def from_counts(cls, counts, name: str = "custom") -> "Deck":
         """Build a deck from counts by tribute (number, J, Q, K, A)."""
-        counts = tuple(int(c) for c in counts)
+        try:
+            counts = tuple(counts)  # each count checked by the constructor, never coerced from text
+        except TypeError:
+            raise ValueError(f"Deck counts must give 5 numbers (number, J, Q, K, A), but {counts!r} was passed.") from None
         if len(counts) != 5:
             raise ValueError(f"Deck counts must give 5 numbers (number, J, Q, K, A), got {len(counts)}.")
         return cls(*counts, name=name)

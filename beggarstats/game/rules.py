@@ -9,7 +9,7 @@ import numpy as np
 from .checks import check_flag, whole
 from .decks import Deck, STANDARD
 
-__all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS", "check_rules", "RuleOption", "rule_options"]
+__all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS", "check_rules", "require_rules", "RuleOption", "rule_options"]
 
 # Bumped whenever the outcome of any game changes (never for speed-ups). It goes into every saved
 # result and cache key.
@@ -100,7 +100,8 @@ class Rules:
         if self.max_cards is not None:
             whole("max_cards", self.max_cards, *_RANGES["max_cards"])
         if self.n_cards < self.players:
-            raise ValueError(f"A deck of {self.n_cards} cards cannot be dealt to {self.players} players.")
+            raise ValueError(f"A deck of {self.n_cards} cards cannot be dealt to {self.players} players: pass fewer `players` "
+                             f"or a larger `deck`.")
 
     # -- derived facts -------------------------------------------------------------------------
     @property
@@ -181,6 +182,15 @@ def check_rules(rules):
         raise ValueError(f"The value for `rules` must be a Rules, a dict from Rules.to_dict() or None, "
                          f"but {rules!r} was passed.")
     return rules
+
+
+def require_rules(rules, *, name: str = "rules"):
+    """`check_rules` where ``rules`` has no default (a deal's rank, a Summary): None or anything but a
+    Rules or its dict is a TypeError naming the parameter."""
+    if not isinstance(rules, (Rules, dict)):
+        raise TypeError(f"The value for `{name}` must be a Rules or a dict from Rules.to_dict(), but {rules!r:.80} "
+                        f"was passed.")
+    return check_rules(rules)
 
 
 @dataclass(frozen=True)

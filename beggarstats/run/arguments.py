@@ -22,9 +22,9 @@ import numbers
 import numpy as np
 
 from ..game.checks import check_n_jobs, check_seed, say
-from .limits import MAX_CHUNK_SIZE, MAX_GAME_ID
+from .limits import GAMES_PER_CORE_SECOND, GAMES_PER_GPU_SECOND, MAX_CHUNK_SIZE, MAX_GAME_ID, check_duration
 
-__all__ = ["check_seed", "check_n_jobs", "check_chunk_size", "check_ids", "check_run"]
+__all__ = ["check_seed", "check_n_jobs", "check_chunk_size", "check_ids", "check_run", "check_run_time"]
 
 
 def _whole(value) -> bool:
@@ -62,14 +62,28 @@ def check_ids(n, start=0, *, n_name: str = "n_games", start_name: str = "start",
 
 
 def check_run(n, *, start=0, seed=None, n_jobs=None, chunk_size=None, names: dict | None = None,
-              low: int = 0) -> tuple:
+              low: int = 0, plays: int = 1, device: str = "cpu") -> tuple:
     """The shared arguments of a batch run, all at once: ``(n, start, seed, n_jobs, chunk_size)``.
 
     ``names`` maps ``n``, ``start``, ``seed``, ``n_jobs``, ``chunk_size`` to the names the caller
-    knows them by (``{"n": "n_matches"}``, or the command line's ``{"n_jobs": "--jobs"}``).
+    knows them by (``{"n": "n_matches"}``, or the command line's ``{"n_jobs": "--jobs"}``). A run
+    that cannot finish (each of its ``n`` played ``plays`` times) is refused (`check_run_time`).
     """
     names = {"n": "n_games", "start": "start", "seed": "seed", "n_jobs": "n_jobs", "chunk_size": "chunk_size",
              **(names or {})}
     n, start = check_ids(n, start, n_name=names["n"], start_name=names["start"], low=low)
-    return (n, start, check_seed(seed, name=names["seed"]), check_n_jobs(n_jobs, name=names["n_jobs"]),
-            check_chunk_size(chunk_size, name=names["chunk_size"]))
+    checked = (n, start, check_seed(seed, name=names["seed"]), check_n_jobs(n_jobs, name=names["n_jobs"]),
+               check_chunk_size(chunk_size, name=names["chunk_size"]))
+    check_run_time(n, checked[3], plays=plays, name=names["n"], device=device)
+    return checked
+
+
+def check_run_time(n, n_jobs, *, plays: int = 1, name: str = "n_games", device: str = "cpu") -> None:
+    """Refuse, before it starts, a run of ``n`` games (each played ``plays`` times) that cannot finish
+    in `limits.MAX_RUN_SECONDS` on the workers of ``n_jobs`` even at `limits.GAMES_PER_CORE_SECOND`
+    (on ``device="cuda"``: one GPU at `limits.GAMES_PER_GPU_SECOND`)."""
+    import joblib
+
+    rate = GAMES_PER_GPU_SECOND if device == "cuda" else GAMES_PER_CORE_SECOND * max(1, joblib.effective_n_jobs(n_jobs))
+    check_duration(n, rate / plays, unit="games", what=f"{say(name)} is ",
+                   instead=f"pass a smaller {_label(name)}, or play the range in parts (`start`) on more workers.")

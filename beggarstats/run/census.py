@@ -18,6 +18,7 @@ the time it would take at a speed measured on a few thousand of its deals, sprea
 from __future__ import annotations
 
 import functools
+import os
 import time
 
 import joblib
@@ -26,12 +27,16 @@ from ..engine.census_kernel import play_ranks
 from ..engine.rank import n_deals
 from ..game.checks import check_n_jobs, whole
 from .arguments import check_chunk_size
+from .limits import check_duration, duration
+from .store_files import MANIFEST
 from ..game.rules import check_rules
 from .summary import DEFAULT_CAP, DEFAULT_CHECKPOINT, DEFAULT_TOP, Summary, resume_summary, summarize_chunk
 
-__all__ = ["census", "census_refusal", "MAX_DEALS", "CENSUS_CHUNK"]
+__all__ = ["census", "census_refusal", "MAX_DEALS", "TIMED_DEALS", "MAX_CENSUS_SECONDS", "CENSUS_CHUNK"]
 
 MAX_DEALS = 10**10  # the largest census run without being asked for (max_deals=)
+TIMED_DEALS = 10**9  # a census of more deals than this is timed before it starts (without max_deals=)
+MAX_CENSUS_SECONDS = 3600  # ... and refused when it would take longer than this here
 CENSUS_CHUNK = 2**18  # ranks per task at most (a task is ~0.1-1 s)
 _SAMPLE = 2**13  # deals timed for the estimate of a refused census
 
@@ -62,10 +67,10 @@ def census_refusal(rules) -> str | None:
     return None
 
 
-def _estimate(rules, start, count, n_jobs) -> str:
-    """The time of ``count`` deals from ``start`` at the speed measured on ``_SAMPLE`` of them (16
-    runs of ranks spread evenly over the range: the first ranks alone are unusual, short deals), on
-    the workers of ``n_jobs``."""
+def _rate(rules, start, count, n_jobs) -> float:
+    """Deals a second on the workers of ``n_jobs``, measured on ``_SAMPLE`` of the ``count`` deals from
+    ``start`` (16 runs of ranks spread evenly over the range: the first ranks alone are unusual,
+    short deals)."""
     play_ranks(rules, start, start + min(64, count))  # compiled (or loaded) before the clock starts
     runs = min(16, count)
     size = max(1, min(_SAMPLE, count) // runs)
@@ -73,16 +78,11 @@ def _estimate(rules, start, count, n_jobs) -> str:
     t0 = time.perf_counter()
     for a in starts:
         play_ranks(rules, a, a + size)
-    rate = runs * size / max(time.perf_counter() - t0, 1e-9) * max(1, joblib.effective_n_jobs(n_jobs))
-    seconds = count / rate
-    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
-        if seconds >= size:
-            return f"about {seconds / size:,.3g} {unit} at the {rate:,.0f} deals/s measured here"
-    return f"about {seconds:.3g} seconds at the {rate:,.0f} deals/s measured here"
+    return runs * size / max(time.perf_counter() - t0, 1e-9) * max(1, joblib.effective_n_jobs(n_jobs))
 
 
 def census(rules=None, *, n_jobs=-1, progress=False, store=None, start=0, stop=None, chunk_size=None,
-           cap=DEFAULT_CAP, top=DEFAULT_TOP, checkpoint=None, max_deals=MAX_DEALS) -> Summary:
+           cap=DEFAULT_CAP, top=DEFAULT_TOP, checkpoint=None, max_deals=None) -> Summary:
     """Play every distinct deal of ``rules.deck`` for ``rules.players`` once, in rank order.
 
     Parameters
@@ -109,9 +109,11 @@ def census(rules=None, *, n_jobs=-1, progress=False, store=None, start=0, stop=N
         on it.
     cap, top, checkpoint
         As in `summarize`.
-    max_deals : int
+    max_deals : int, optional
         A census of more deals is refused before it starts, with the count and an estimate of its
-        time at a speed measured on a few thousand of its deals (default `MAX_DEALS`).
+        time at a speed measured on a few thousand of its deals. Default None: at most `MAX_DEALS`,
+        and a census of more than `TIMED_DEALS` is refused when it would take more than
+        `MAX_CENSUS_SECONDS` here (pass ``max_deals`` to run it anyway).
 
     Returns
     -------
@@ -126,6 +128,9 @@ def census(rules=None, *, n_jobs=-1, progress=False, store=None, start=0, stop=N
         range of ranks, or a store holding another run.
     """
     rules = check_rules(rules)
+    if isinstance(store, (str, os.PathLike)) and os.path.lexists(os.path.join(store, MANIFEST)):
+        raise ValueError(f"The `store` directory {str(store)!r} holds a parquet store of random games ({MANIFEST}), "
+                         f"not a census: pass a directory of its own.")
     reason = census_refusal(rules)
     if reason:
         raise ValueError(reason)
@@ -138,7 +143,8 @@ def census(rules=None, *, n_jobs=-1, progress=False, store=None, start=0, stop=N
                          f"{stop} were passed.")
     chunk_size = check_chunk_size(chunk_size)
     cap, top = whole("cap", cap, 1), whole("top", top, 0)
-    max_deals = whole("max_deals", max_deals, 1)
+    asked = max_deals
+    max_deals = MAX_DEALS if max_deals is None else whole("max_deals", max_deals, 1)
     n_jobs = check_n_jobs(n_jobs)
     checkpoint = DEFAULT_CHECKPOINT if checkpoint is None else checkpoint
     if isinstance(checkpoint, bool) or not isinstance(checkpoint, (int, float)) or not checkpoint >= 0:
@@ -148,10 +154,15 @@ def census(rules=None, *, n_jobs=-1, progress=False, store=None, start=0, stop=N
         from .warmup import census_kernels, warm_up
 
         warm_up(census_kernels(rules), n_jobs=n_jobs)
-    if count > max_deals:
-        raise ValueError(f"A census of the {rules.deck.label()} deck for {rules.players} players is {count:,} deals "
-                         f"({count:.3g}), more than `max_deals` = {max_deals:,}: {_estimate(rules, start, count, n_jobs)}. "
-                         f"Pass a larger `max_deals`, or a range of ranks (`start`, `stop`).")
+    what = f"A census of the {rules.deck.label()} deck for {rules.players} players is "
+    if count > max_deals:  # refused before a deal is played, with its time
+        raise ValueError(f"{what}{count:,} deals ({count:.3g}), more than `max_deals` = {max_deals:,}: about "
+                         f"{duration(count / (rate := _rate(rules, start, count, n_jobs)))} at the {rate:,.0f} "
+                         f"deals/s measured here. Pass a larger `max_deals`, or a range of ranks (`start`, `stop`).")
+    if asked is None and count > TIMED_DEALS:
+        check_duration(count, _rate(rules, start, count, n_jobs), unit="deals", what=what, measured=True,
+                       limit=MAX_CENSUS_SECONDS, instead="pass `max_deals` to run it anyway, or a range of ranks "
+                                                         "(`start`, `stop`).")
     config = Summary(rules=rules, seed=0, cap=cap, top=top, exact=True)
     work = functools.partial(_census_chunk, rules=rules, cap=cap, top=top)
     return resume_summary(config, store, start, stop, work, checkpoint=checkpoint, n_jobs=n_jobs, chunk_size=chunk_size,

@@ -23,9 +23,11 @@ from pathlib import Path
 import numpy as np
 
 from ..game.rules import RULES_VERSION, Rules, check_rules
+from ..game.checks import check_level, positive
 from .arguments import check_run
 from .parallel import run_chunks
 from .seeds import fresh_seed
+from .store_files import read_checked
 
 __all__ = ["compare", "PairedMoments", "load_moments", "t_sample_size"]
 
@@ -115,6 +117,7 @@ class PairedMoments:
         ValueError when the pairs are fewer than `t_pairs_needed`, where it would not cover."""
         from scipy import stats
 
+        confidence = check_level(confidence)
         self._check_t()
         q = stats.t.ppf(0.5 + confidence / 2, self.pairs - 1)
         return self.mean - q * self.se, self.mean + q * self.se
@@ -134,6 +137,7 @@ class PairedMoments:
         differences, times their sd)."""
         from statsmodels.stats.power import TTestPower
 
+        power, alpha = check_level(power, name="power"), check_level(alpha, name="alpha")
         return float(TTestPower().solve_power(nobs=self.pairs, alpha=alpha, power=power)) * self.sd
 
     def equivalence(self, margin: float) -> float:
@@ -143,6 +147,7 @@ class PairedMoments:
         `t_pairs_needed` pairs."""
         from scipy import stats
 
+        margin = positive("margin", margin)
         self._check_t()
         df = self.pairs - 1
         low = stats.t.sf((self.mean + margin) / self.se, df)
@@ -162,12 +167,12 @@ def load_moments(path) -> PairedMoments:
     """A `PairedMoments` saved by `PairedMoments.save`; a file that is not one is refused."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(read_checked(path, 2**20, "saved comparison").decode())
         moments = PairedMoments(**data)
     except (OSError, ValueError, TypeError) as err:
-        raise ValueError(f"{str(path)!r} is not a saved comparison ({err}).") from None
+        raise ValueError(f"The value for `path` {str(path)!r} is not a saved comparison ({err}).") from None
     if moments.pairs < 0 or moments.sum_d2 < 0 or moments.pairs > moments.games:
-        raise ValueError(f"{str(path)!r} is damaged: its counts contradict each other.")
+        raise ValueError(f"The value for `path` {str(path)!r} is damaged: its counts contradict each other.")
     return moments
 
 
@@ -213,7 +218,7 @@ def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=-1, start=0, chunk_s
 
     engine = device_engine(device)
     n_games, start, seed, n_jobs, chunk_size = check_run(n_games, start=start, seed=seed, n_jobs=n_jobs,
-                                                         chunk_size=chunk_size, low=2)
+                                                         chunk_size=chunk_size, low=2, plays=2, device=device)
     for name, value in (("rules_a", rules_a), ("rules_b", rules_b)):
         if not isinstance(value, (Rules, dict)):
             raise ValueError(f"The value for `{name}` must be a Rules or a dict from Rules.to_dict(), "

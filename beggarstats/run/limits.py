@@ -10,10 +10,20 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["MAX_GAME_ID", "MAX_CHUNK_SIZE", "available_memory", "check_fits", "gib"]
+__all__ = ["MAX_GAME_ID", "MAX_CHUNK_SIZE", "MAX_RUN_SECONDS", "GAMES_PER_CORE_SECOND", "GAMES_PER_GPU_SECOND",
+           "available_memory",
+           "check_fits", "gib", "duration", "check_duration"]
 
 MAX_GAME_ID = 2**63 - 1      # ids are int64 in the kernels
 MAX_CHUNK_SIZE = 2**22       # games per task: ~100-200 MB of engine arrays at most
+# A run whose time, estimated before it starts, exceeds this is refused (ids past it: use `start`).
+MAX_RUN_SECONDS = 30 * 86400
+# Games a second on one core, above every speed measured (docs/scaling.md: 977,445 for the standard
+# table): an estimate from it is the least time a run can take, so only what cannot finish is refused.
+GAMES_PER_CORE_SECOND = 2_000_000
+# The same bound for a run on one GPU (device="cuda"): above every speed measured on an H200
+# (benchmarks/README.md: 3.0e8 standard two-player games a second in the long runs)
+GAMES_PER_GPU_SECOND = 2_000_000_000
 
 
 def available_memory() -> int | None:
@@ -43,3 +53,24 @@ def check_fits(n_items: int, bytes_each: float, what: str, instead: str) -> None
     if have is not None and need > have:
         raise ValueError(f"{n_items:,} {what} need about {gib(need)} of memory at peak, more than the "
                          f"{gib(have)} available: {instead}")
+
+
+def duration(seconds: float) -> str:
+    """``seconds`` said in the largest unit that fits (years, days, hours, minutes, seconds)."""
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= size:
+            return f"{seconds / size:,.3g} {unit if seconds != size else unit[:-1]}"
+    return f"{seconds:.3g} seconds"
+
+
+def check_duration(count: int, rate: float, *, unit: str, instead: str, what: str = "",
+                   limit: float = MAX_RUN_SECONDS, measured: bool = False) -> None:
+    """Refuse, before it starts, a run of ``count`` items (``unit``: "games", "deals"; ``what``: the
+    start of the sentence) that takes more than ``limit`` seconds at ``rate`` items a second
+    (``measured``: a speed measured here, else an upper bound on every speed, so that the time said
+    is the least the run can take)."""
+    seconds = count / max(rate, 1e-9)
+    if seconds > limit:
+        speed = f"the {rate:,.0f} {unit}/s measured here" if measured else f"{rate:,.0f} {unit}/s (faster than any run)"
+        raise ValueError(f"{what}{count:,} {unit} ({count:.3g}), which would take about {duration(seconds)} at {speed}, "
+                         f"more than the {duration(limit)} a run may take: {instead}")

@@ -51,12 +51,19 @@ def _nearest_existing(path: Path) -> Path:
     return path
 
 
+def _not_empty(path, label: str, kind: str) -> None:
+    if isinstance(path, (str, bytes)) and not path.strip():
+        raise ValueError(f"The {label} must name a {kind}, but {path!r} was passed (an empty path would be the "
+                         f"current directory).")
+
+
 def check_output_dir(path, *, name: str = "store", writable: bool = True) -> Path:
     """Refuse a directory a run cannot write into: a file or device where the directory goes, or
-    (with ``writable``) a read-only directory (or ancestor, when it does not exist yet). Returns
-    ``path`` as a Path."""
-    path = Path(path)
+    (with ``writable``) a read-only directory (or ancestor, when it does not exist yet), or an empty
+    path (which would be the current directory). Returns ``path`` as a Path."""
     label = name if name.startswith("--") else f"`{name}`"
+    _not_empty(path, label, "directory")
+    path = Path(path)
     if os.path.lexists(path) and not path.is_dir():
         raise ValueError(f"The {label} {str(path)!r} is not a directory (it is a file, device or dangling link): "
                          f"pass a directory.")
@@ -71,9 +78,10 @@ def check_output_dir(path, *, name: str = "store", writable: bool = True) -> Pat
 
 def check_output_file(path, *, name: str = "out", suffix: str | None = None) -> Path:
     """Refuse a file a run cannot write: the wrong suffix, a directory, device or pipe at the path, or
-    a parent that is missing or read-only. Returns ``path`` as a Path."""
-    path = Path(path)
+    a parent that is missing or read-only, or an empty path. Returns ``path`` as a Path."""
     label = name if name.startswith("--") else f"`{name}`"
+    _not_empty(path, label, "file")
+    path = Path(path)
     if suffix is not None and not str(path).endswith(suffix):
         raise ValueError(f"{label} must name a {suffix} file, but {str(path)!r} was passed.")
     if os.path.lexists(path):

@@ -22,7 +22,7 @@ from ..engine.backward import check_backward_rules, loop_ancestors, main_path
 from ..engine.backward_kernel import extend_deal_hands
 from ..engine.rank import hand_sizes
 from ..game.cards import format_deal, parse_deal
-from ..game.checks import whole
+from ..game.checks import MAX_NODES, whole
 from ..game.rules import check_rules
 from .play import check_deal, hands_from_values, play, rules_for_deal
 
@@ -65,7 +65,7 @@ def run_back(deal, rules=None, *, nodes: int = 1_000_000) -> pd.DataFrame:
     rules = rules_for_deal(hands, rules)
     check_backward_rules(rules, instead="")
     check_deal(hands, rules)
-    nodes = whole("nodes", nodes, 1)
+    nodes = whole("nodes", nodes, 1, MAX_NODES)
     if min(len(h) for h in hands) == 0:
         raise ValueError("The value for `deal` must give every player a card: a game run backwards starts from a "
                          "state in which every player holds cards.")

@@ -32,7 +32,7 @@ from ..engine.backward_kernel import extend_deal_hands
 from ..engine.rank import hand_sizes
 from ..engine.deals import random_deal
 from ..game.cards import format_deal
-from ..game.checks import check_n_jobs, check_seed, whole
+from ..game.checks import MAX_NODES, check_n_jobs, check_seed, whole
 from ..game.rules import check_rules
 from .limits import MAX_GAME_ID
 from .parallel import run_chunks
@@ -49,12 +49,15 @@ COLUMNS = ("deal", "players", "rules", "outcome", "winner", "cards", "tricks", "
 TOP_EXTENDED = 1 << 14  # longest games kept per round of a backward search (all must reach min_cards)
 
 
+MAX_SECONDS = 365 * 86400  # a budget past a year is no budget (and inf or 1e30 none at all)
+
+
 def _check_seconds(seconds, name="seconds"):
     if seconds is None:
         return None
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not seconds > 0:
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds <= MAX_SECONDS:
         raise ValueError(f"The value for `{name}` must be a number of {'CPU ' if name == 'seconds' else ''}seconds "
-                         f"> 0 or None, "
+                         f"> 0 (at most {MAX_SECONDS:,}, a year) or None, "
                          f"but {seconds!r} was passed.")
     return float(seconds)
 
@@ -136,8 +139,8 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
                          "single length.")
     if strategy == "backward":
         check_backward_rules(rules)
-    min_cards = whole("min_cards", min_cards, 1)
-    nodes = whole("nodes", nodes, 1)
+    min_cards = whole("min_cards", min_cards, 1, 2**31)  # cards of a game: far past any
+    nodes = whole("nodes", nodes, 1, MAX_NODES)
     top = whole("top", top, 1)
     n_jobs = check_n_jobs(n_jobs)
     bar = progress_bar(progress, deals or 0, unit="deal", desc=f"search ({strategy})")

@@ -37,7 +37,7 @@ import pyarrow.parquet as pq
 from ..game.checks import check_flag
 from ..game.rules import Rules
 from .id_ranges import merge_ranges, say_ranges, subtract_ranges
-from .outputs import check_output_dir, replacing, write_bytes
+from .outputs import check_output_dir, check_output_file, replacing, write_bytes
 from .store_check import Problem, check_chunk, find_problems
 from .store_files import CHUNK_NAME, MANIFEST, STORE_FORMAT, StoreError, chunk_files, chunk_name, crc_of, looks_whole, \
     parquet_bytes, regular_file
@@ -87,7 +87,7 @@ class Store:
         if store is True:
             return None
         if isinstance(store, (str, os.PathLike)):
-            return Path(store)
+            return check_output_dir(store, writable=False)  # '' (the current directory) refused
         raise ValueError(f"The value for `store` must be True, a directory path or None, but {store!r} was passed.")
 
     @staticmethod
@@ -349,9 +349,19 @@ def load(store, columns=None, *, seats: bool = False, partial: bool = False):
 
 def save(frame, path) -> Path:
     """Write a frame from `simulate` to one parquet file, its ``attrs`` in the file's metadata."""
-    table = pa.Table.from_pandas(frame, preserve_index=False)
-    table = with_attrs(table.replace_schema_metadata({}), dict(frame.attrs))
-    path = Path(path)
+    import pandas as pd
+
+    if not isinstance(frame, pd.DataFrame):
+        raise ValueError(f"The value for `frame` must be a DataFrame from simulate(), but {type(frame).__name__} "
+                         f"was passed.")
+    if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
+        raise ValueError(f"The value for `path` must be a file path, but {path!r:.60} was passed.")
+    path = check_output_file(path, name="path")
+    try:
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        table = with_attrs(table.replace_schema_metadata({}), dict(frame.attrs))
+    except (pa.ArrowException, TypeError, ValueError) as exc:
+        raise ValueError(f"The value for `frame` cannot be written as parquet ({str(exc).splitlines()[0]}).") from None
     with replacing(path, "parquet file") as tmp:
         pq.write_table(table, tmp, write_page_checksum=True)
     return path

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 
 from .id_ranges import merge_ranges, subtract_ranges
 from .store_files import (CHUNK_NAME, LOCK, MANIFEST, OLD_CHUNK_NAME, OWN_TEMPORARY_NAME, TEMPORARY_NAME, chunk_limit,
-                          crc_of, read_chunk, regular_file)
+                          crc_of, read_small, regular_file)
 from .tables import attrs_of
 
 __all__ = ["Problem", "check_chunk", "find_problems"]
@@ -54,7 +54,7 @@ def check_chunk(store, kind: str, lo: int, hi: int, crc: str | None, path: Path,
     fix = (f"run `beggarstats store verify {store.path} --repair` (or `beggarstats.verify(store, repair=True)`) "
            f"to remove it, then the same simulate command again to replay games {lo:,}..{hi - 1:,}")
     rows = (hi - lo) * (store.rules.players if kind == "seats" else 1)
-    data, why = read_chunk(path, chunk_limit(rows))
+    data, why = read_small(path, chunk_limit(rows), "a chunk of its games can be")
     if data is None:
         return Problem("damaged", f"{what} {why}: {fix}.", path, (lo, hi)), None
     if crc is not None and crc_of(data) != crc:

@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 
 __all__ = ["StoreError", "MANIFEST", "LOCK", "STORE_FORMAT", "CHUNK_NAME", "OLD_CHUNK_NAME", "TEMPORARY_NAME",
            "OWN_TEMPORARY_NAME", "chunk_name", "chunk_files", "chunk_limit", "crc_of", "parquet_bytes",
-           "regular_file", "looks_whole", "read_chunk"]
+           "regular_file", "looks_whole", "read_small", "read_checked"]
 
 MANIFEST = "manifest.json"
 LOCK = ".lock"
@@ -104,20 +104,33 @@ def looks_whole(path: Path) -> bool:
         return False
 
 
-def read_chunk(path: Path, limit: int) -> tuple[bytes | None, str]:
-    """The bytes of chunk file ``path``, or None and why not: only a regular file of at most
-    ``limit`` bytes is read (a pipe, a device such as /dev/zero, a directory is never opened)."""
+def read_small(path: Path, limit: int, most: str = "a file of its kind can be") -> tuple[bytes | None, str]:
+    """The bytes of file ``path``, or None and why not: only a regular file of at most ``limit``
+    bytes is read (a pipe, a device such as /dev/zero, a directory is never opened, and a file that
+    grows while read is cut at ``limit + 1`` bytes). Every file of a store is read through here."""
     info = regular_file(path)
     if info is None:
         kind = "missing" if not os.path.lexists(path) else "not a regular file (a pipe, device, directory or dangling link)"
         return None, f"cannot be read: it is {kind}"
     if info.st_size > limit:
-        return None, f"is {info.st_size:,} bytes, more than a chunk of its games can be ({limit:,})"
+        return None, f"is {info.st_size:,} bytes, more than {most} ({limit:,})"
     try:
-        with open(path, "rb") as f:
+        # O_NONBLOCK: a file swapped for a pipe after the check above fails to block instead of hanging
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None, "cannot be read: it is not a regular file (a pipe, device, directory or dangling link)"
             data = f.read(limit + 1)
     except OSError as exc:
         return None, f"cannot be read ({exc.strerror})"
     if len(data) > limit:
         return None, f"grew past {limit:,} bytes while being read"
     return data, ""
+
+
+def read_checked(path: Path, limit: int, what: str) -> bytes:
+    """`read_small`, or a `StoreError` naming ``what`` (e.g. "store manifest") and ``path``."""
+    data, why = read_small(Path(path), limit)
+    if data is None:
+        raise StoreError(f"The {what} {str(path)!r} {why}; move it away or restore it from a copy.")
+    return data

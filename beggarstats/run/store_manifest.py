@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 from ..game.rules import RULES_VERSION, Rules
 from .id_ranges import merge_ranges
-from .store_files import MANIFEST, STORE_FORMAT, StoreError
+from .store_files import MANIFEST, STORE_FORMAT, StoreError, read_checked
+
+MAX_MANIFEST_BYTES = 2**26  # a manifest is its configuration and a list of id ranges: kilobytes
 
 __all__ = ["store_config", "store_key", "default_path", "read_manifest", "manifest_bytes", "check_format"]
 
@@ -41,10 +44,10 @@ def default_path(rules: Rules, seed: int, per_seat: bool = False) -> Path:
 def read_manifest(path: Path) -> dict | None:
     """The manifest of directory ``path`` (None if it has none); a damaged one is an error naming it."""
     file = path / MANIFEST
-    try:
-        text = file.read_text()
-    except FileNotFoundError:
+    if not os.path.lexists(file):
         return None
+    try:
+        text = read_checked(file, MAX_MANIFEST_BYTES, "store manifest").decode()
     except UnicodeDecodeError as exc:
         raise StoreError(_damaged(file, f"not text: {exc}")) from None
     try:

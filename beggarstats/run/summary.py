@@ -30,7 +30,6 @@ import functools
 import hashlib
 import json
 import os
-import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +47,8 @@ from .game_lists import concat as _concat
 from .game_lists import records as _records
 from .game_lists import top as _top
 from .store import Store, StoreError
+from .store_files import read_checked
+from .summary_fields import GAME_COLUMNS, LOOP_COLUMNS, check_fields
 from .store_lock import unwritable, write_lock
 from ..engine.fast import OUTCOME_CODES
 from .parallel import run_chunks
@@ -142,8 +143,11 @@ class Summary:
     exact: bool = False  # a census (run/census.py): the ids are deal ranks, every deal once
 
     def __post_init__(self):
-        if self.wins is None:
-            self.wins = np.zeros(self.rules.players, np.int64)
+        check_fields(self)  # each field's kind and shape, naming it
+        bad = _invariants(self, complete=False)
+        if bad:
+            raise ValueError(f"The counts of a Summary must agree with each other and with its ranges, but "
+                             f"{'; '.join(bad)}.")
 
     # -- size and identity ---------------------------------------------------------------------
     @property
@@ -165,7 +169,7 @@ class Summary:
             return NotImplemented
         if (self.rules, self.seed, self.rules_version, self.cap, self.top, self.exact) != (
                 other.rules, other.seed, other.rules_version, other.cap, other.top, other.exact):
-            differs = [k for k, v in self._config().items() if other._config()[k] != v]
+            differs = _differs(self._config(), other._config())
             raise ValueError(f"Cannot add summaries of different runs (their {', '.join(differs)} differ).")
         return Summary(
             rules=self.rules, seed=self.seed, rules_version=self.rules_version, cap=self.cap, top=self.top,
@@ -303,8 +307,11 @@ def _damaged(path: Path, why: str) -> StoreError:
                       f"to start over.")
 
 
-def _invariants(s: Summary) -> list[str]:
-    """What is inconsistent in a summary (empty: its counts agree with each other and its ranges)."""
+def _invariants(s: Summary, complete: bool = True) -> list[str]:
+    """What is inconsistent in a summary (empty: its counts agree with each other and its ranges).
+    Without ``complete`` (a Summary being made, perhaps by hand for a worked example): only what no
+    summary can be, not whether its histograms, loop list, longest games and wins account for every
+    game (a file read back is checked ``complete``)."""
     bad = []
     n = s.n_games
     if any(not 0 <= lo < hi <= MAX_GAME_ID + 1 for lo, hi in s.ranges) or \
@@ -334,17 +341,21 @@ def _invariants(s: Summary) -> list[str]:
             bad.append(f"its {name} list names games or outcomes outside the summary")
         if name != "longest" and (np.diff(games) <= 0).any():
             bad.append(f"its {name} list is not sorted by game id")
+    if not complete and int(s.wins.sum()) > n:
+        bad.append(f"its seats' wins sum to {int(s.wins.sum()):,}, more than its {n:,} games")
     for o, code in enumerate(OUTCOME_CODES):
         listed = int(np.count_nonzero(s.over_cap["outcome"] == o))
         for measure in MEASURES:
             hist = getattr(s, measure)[o]
-            if int(hist.sum()) + listed != s.outcomes[o]:
+            if int(hist.sum()) + listed != s.outcomes[o] and (complete or int(hist.sum()) + listed > s.outcomes[o]):
                 bad.append(f"its {measure} histogram of {code} games counts {int(hist.sum()) + listed:,} games "
                            f"(with those past the cap), but its outcomes say {int(s.outcomes[o]):,}")
         if s.cards[o].size > s.cap + 1:
             bad.append(f"its cards histogram of {code} games goes past its cap of {s.cap:,} cards")
     if s.over_cap["cards"].size and (s.over_cap["cards"] <= s.cap).any():
         bad.append(f"its over_cap list holds games of at most {s.cap:,} cards")
+    if not complete:
+        return bad
     if int(np.count_nonzero(s.loops["outcome"] == 1)) != s.outcomes[1]:
         bad.append(f"its loops list holds {int(np.count_nonzero(s.loops['outcome'] == 1)):,} loop games, but its "
                    f"outcomes say {int(s.outcomes[1]):,}")
@@ -367,23 +378,13 @@ def load_summary(path) -> Summary:
     games, the lists to the counts), or a path that is not a regular file.
     """
     path = Path(path)
+    if not os.path.lexists(path):
+        raise StoreError(f"The summary file {str(path)!r} does not exist.")
+    data = read_checked(path, MAX_SUMMARY_BYTES, "summary file")  # a pipe or /dev/zero is never read
     try:
-        info = path.stat()
-    except FileNotFoundError:
-        raise StoreError(f"The summary file {str(path)!r} does not exist.") from None
-    except OSError as exc:
-        raise StoreError(f"The summary file {str(path)!r} cannot be read ({exc.strerror}).") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise StoreError(f"The summary file {str(path)!r} is not a regular file (a directory, device or pipe); "
-                         f"move it away, or pass another directory.")
-    if info.st_size > MAX_SUMMARY_BYTES:
-        raise _damaged(path, f"{info.st_size:,} bytes, far more than a summary holds")
-    try:
-        envelope = json.loads(path.read_bytes().decode())
+        envelope = json.loads(data.decode())
         body = json.dumps(envelope["summary"], sort_keys=True, separators=(",", ":"))
         ok = envelope.get("format") == FORMAT and hashlib.sha256(body.encode()).hexdigest() == envelope["sha256"]
-    except OSError as exc:
-        raise StoreError(f"The summary file {str(path)!r} cannot be read ({exc.strerror}).") from None
     except (json.JSONDecodeError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
         ok = False
     if not ok:
@@ -392,7 +393,10 @@ def load_summary(path) -> Summary:
         summary = Summary.from_dict(envelope["summary"])
     except KeyError as exc:
         raise _damaged(path, f"it lacks the key {exc.args[0]!r}") from None
-    except (TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
+    except ValueError as exc:  # the constructor's checks (`summary_fields`, `_invariants`)
+        raise _damaged(path, f"a value of the wrong kind: {exc}" if "counts of a Summary" not in str(exc)
+                       else str(exc)) from None
+    except (TypeError, AttributeError, IndexError, OverflowError) as exc:
         raise _damaged(path, f"a value of the wrong kind: {exc}") from None
     bad = _invariants(summary)
     if bad:
@@ -608,7 +612,7 @@ def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=Fa
 
     device = check_device(device)
     n_games, start, seed, n_jobs, chunk_size = check_run(n_games, start=start, seed=seed, n_jobs=n_jobs,
-                                                         chunk_size=chunk_size)
+                                                         chunk_size=chunk_size, device=device)
     cap = whole("cap", cap, 1)
     top = whole("top", top, 0)
     rules = check_rules(rules)
@@ -643,7 +647,7 @@ def resume_summary(config: Summary, store, start: int, stop: int, work, **drive)
     through `_drive` (``drive``: its options), under the store's one-writer lock (`summarize` and
     `run.census.census`)."""
     path = None if store is None else _store_file(store)
-    total = _same_run(_saved(path), config, path)
+    total = _within(_same_run(_saved(path), config, path), start, stop)  # refused before a game is played
     if not subtract_ranges([(start, stop)], total.ranges):
         return _restrict(total, start, stop)  # nothing to play (the directory may be read-only)
     if path is None:
@@ -653,7 +657,7 @@ def resume_summary(config: Summary, store, start: int, stop: int, work, **drive)
     except OSError as exc:
         raise unwritable(path.parent, exc) from None
     with write_lock(path.parent, SUMMARY_LOCK, "summary store"):  # one writer: a second run is refused
-        total = _same_run(_saved(path), config, path)  # as saved by a run that held the lock before
+        total = _within(_same_run(_saved(path), config, path), start, stop)  # as saved by a run that held the lock
         total.save(path)  # fails now, not after the run, if the file cannot be written
         total = _drive(work, total, subtract_ranges([(start, stop)], total.ranges), path=path, **drive)
     return _restrict(total, start, stop)
@@ -671,7 +675,7 @@ def _same_run(saved: Summary | None, config: Summary, path: Path | None) -> Summ
     if saved is None:
         return config
     if saved._config() != config._config():
-        differs = [k for k, v in config._config().items() if saved._config().get(k) != v]
+        differs = _differs(saved._config(), config._config())
         raise ValueError(f"The `store` directory {str(path.parent)!r} holds another run (its {', '.join(differs)} "
                          f"differ); pass another directory or the same settings.")
     return saved
@@ -701,9 +705,27 @@ def _drive(work, total: Summary, todo, *, path, checkpoint, n_jobs, chunk_size, 
     return run["total"]
 
 
+def _within(total: Summary, start: int, stop: int) -> Summary:
+    """``total`` if it holds no id outside start..stop-1: a store holding others would be refused by
+    `_restrict` only after the run, so it is refused before."""
+    if not subtract_ranges(list(total.ranges), [(start, stop)]):
+        return total
+    _refuse_range(total, start, stop)
+
+
+def _differs(a: dict, b: dict) -> list[str]:
+    """The keys of two runs' configurations whose values differ (a key only one has, such as a census's
+    ``exact``, differs too)."""
+    return [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)] or ["configurations"]
+
+
 def _restrict(total: Summary, start: int, stop: int) -> Summary:
     """``total`` if it covers exactly start..stop-1; a store holding more cannot be cut apart."""
     if total.ranges == ((start, stop),) or (start == stop and not total.ranges):
         return total
+    _refuse_range(total, start, stop)
+
+
+def _refuse_range(total: Summary, start: int, stop: int):
     raise ValueError(f"The `store` holds games {list(total.ranges)}, not just ids {start}..{stop - 1}; a summary "
                      f"cannot be split, so ask for all of them (or use another directory).")

@@ -26,11 +26,14 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.uneven_play import uneven_steps
-from ..game.checks import check_n_jobs, check_seed, whole
+from ..game.checks import MAX_DEALS_PER_STATE, MAX_HORIZON, check_n_jobs, check_seed, whole
 from ..engine.rank import hand_sizes
 from ..game.rules import RULES_VERSION, Rules, check_rules
 from .outputs import write_bytes, write_text
 from .parallel import run_chunks
+from .store_files import read_checked
+
+MAX_CELLS_BYTES = 2**30  # compressed cell counts: megabytes at most
 
 __all__ = ["chain_cells", "ChainCells", "chain_states", "state_codes", "save_cells", "load_cells", "mixing_sample", "MAX_STATES",
            "ABSORBED", "chain_cost", "CPU_PER_CARD", "BYTES_PER_CELL"]
@@ -162,8 +165,8 @@ def chain_cells(rules=None, *, seed, n_deals: int = 20_000, horizon: int = 100, 
     """
     rules = check_rules(rules)
     seed = check_seed(seed, none=False)
-    n_deals = whole("n_deals", n_deals, 1)
-    horizon = whole("horizon", horizon, 1)
+    n_deals = whole("n_deals", n_deals, 1, MAX_DEALS_PER_STATE)  # a state's deals are one task, in memory
+    horizon = whole("horizon", horizon, 1, MAX_HORIZON)
     n_jobs = check_n_jobs(n_jobs)
     n_states = _count_states(rules.n_cards, rules.players)
     if n_states > MAX_STATES:
@@ -219,8 +222,8 @@ def load_cells(path) -> ChainCells:
     another `RULES_VERSION`, is refused (ValueError naming the file), never loaded."""
     path = Path(path)
     try:
-        meta = json.loads(path.with_suffix(".json").read_text())
-        data = path.read_bytes()
+        meta = json.loads(read_checked(path.with_suffix(".json"), 2**20, "tail-chain cells' record").decode())
+        data = read_checked(path, MAX_CELLS_BYTES, "tail-chain cells")
     except (OSError, ValueError) as e:
         raise ValueError(f"The tail-chain cells {path} cannot be read: {e}") from None
     if hashlib.sha256(data).hexdigest() != meta.get("sha256"):

@@ -24,7 +24,7 @@ from scipy import stats
 
 from ..engine.rank import hand_sizes
 from ..engine.uneven_kinds import kinds_steps
-from ..game.checks import check_n_jobs, check_seed, whole
+from ..game.checks import MAX_DEALS_PER_STATE, MAX_HORIZON, check_n_jobs, check_seed, whole
 from ..game.rules import check_rules
 from .parallel import run_chunks
 from .tail_chain import ABSORBED, ChainCells
@@ -138,8 +138,8 @@ def card_chain_cells(rules=None, *, seed, n_deals: int = 2_000, horizon: int = 1
     """
     rules = check_rules(rules)
     seed = check_seed(seed, none=False)
-    n_deals = whole("n_deals", n_deals, 1)
-    horizon = whole("horizon", horizon, 1)
+    n_deals = whole("n_deals", n_deals, 1, MAX_DEALS_PER_STATE)  # a state's deals are one task, in memory
+    horizon = whole("horizon", horizon, 1, MAX_HORIZON)
     n_jobs = check_n_jobs(n_jobs)
     if rules.players != 2:
         raise ValueError(f"The chain on hand sizes and penalty cards is for two players, but `rules` has "

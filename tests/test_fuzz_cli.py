@@ -1,0 +1,157 @@
+"""Every sub-command fuzzed through `beggarstats.cli.main` in-process (issue #40, items 5 and 8):
+random flags and values (huge, negative, NaN, empty, text, devices and impossible paths) must end
+with exit status 0 or 2 and, on 2, one line on stderr: never a traceback, never a hang. Values that
+would start a long run (a large --games, `figures` with sane flags) are not generated: the fuzz
+tests refusals and small runs, seeded, so a failure repeats."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import random
+import threading
+
+import pytest
+
+from beggarstats.cli import COMMANDS, build_parser, main
+
+QUICK_CASES = 240  # in the quick tier (a few seconds once the kernels are compiled)
+SLOW_CASES = 1200
+
+NUMBERS = ["0", "1", "2", "3", "-1", "-7", "1e30", "9223372036854775808", "18446744073709551616", "nan", "inf",
+           "", "x", "1.5", "1_0", "2**63", " "]
+COUNTS = ["14,1,1,1,1", "2,1,1,0,0", "9223372036854775808,1,1,1,1", "1,2", "a,b,c,d,e", "0,0,0,0,0",
+          "3,1,1,1,1", "-1,1,1,1,1", "", "20,2,2,2,2", "1e3,0,0,0,0"]
+DEALS = ["-K-Q/--A-", "K/-1", "", "/", "XXXX/----", "-" * 26 + "/" + "-" * 26, "JQKA/----", "??", "-/-/-/-/-/-/-/-/-/-/-/-/-/-"]
+# flags whose sane values would start a long run: only small or refused values are drawn
+SMALL = {"games": ["1", "7", "60"], "matches": ["1", "5"], "deals": ["1", "3"], "seconds": ["0", "0.2"],
+         "stop": ["0", "1", "30"], "start": ["0", "5"], "max_rounds": ["1", "3"], "nodes": ["1", "50"],
+         "max_deals": ["1", "100"]}
+
+
+def _paths(tmp):
+    (tmp / "file.json").write_text("{}")
+    (tmp / "dir").mkdir(exist_ok=True)
+    return [str(tmp / "new"), str(tmp / "file.json"), str(tmp / "dir"), "/dev/null/x", "", "/dev/null",
+            str(tmp / "new.parquet"), str(tmp / "out.json"), "/proc/x", str(tmp / "dir" / "deep" / "out.json")]
+
+
+def _actions(parser: argparse.ArgumentParser):
+    return [a for a in parser._actions if a.option_strings and a.dest not in ("help", "version")]
+
+
+def _sub(parser, name):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[name]
+    raise KeyError(name)
+
+
+def _value(rng, action, paths):
+    name = action.dest
+    if action.choices:
+        return rng.choice(list(action.choices) + ["bogus", ""])
+    if name in ("out", "store"):
+        return rng.choice(paths)
+    if name == "counts":
+        return rng.choice(COUNTS)
+    if name == "deal":
+        return rng.choice(DEALS)
+    if name in SMALL and rng.random() < 0.6:
+        return rng.choice(SMALL[name])
+    value = rng.choice(NUMBERS)
+    if name in SMALL and value in ("9223372036854775808", "18446744073709551616", "1e30", "inf"):
+        value = rng.choice(["-1", "x", "nan", "1.5"])  # a huge count is tested by the refusals, not run
+    return value
+
+
+def _argv(rng, command, paths):
+    parser = _sub(build_parser(command), command)
+    argv = [command]
+    if command == "store":
+        argv.append(rng.choice(["verify", "bogus"]))
+        argv.append(rng.choice(paths))
+        if rng.random() < 0.5:
+            argv.append("--repair")
+        return argv
+    for action in rng.sample(_actions(parser), k=min(len(_actions(parser)), rng.randint(0, 4))):
+        flag = rng.choice(action.option_strings)
+        if action.nargs == 0:
+            argv.append(flag)
+        else:
+            argv += [flag, _value(rng, action, paths)]
+    if command == "play":
+        argv += rng.sample(DEALS, k=rng.randint(0, 2))
+    if command == "figures":  # never a real figures run (the last --games wins)
+        argv += ["--games", rng.choice(["0", "-1", "x", "nan", "9223372036854775808"])]
+    if command == "census" and "--counts" not in argv and rng.random() < 0.7:
+        argv += ["--counts", rng.choice(["2,1,1,0,0", "3,1,1,1,1", "4,1,1,1,0"])]
+    return argv
+
+
+def _run(argv, timeout=120):
+    """main(argv) in a thread: (exit status, stdout, stderr), or fail on a hang or a traceback."""
+    box = {}
+
+    def target():
+        out, err = io.StringIO(), io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                box["code"] = main(argv)
+        except BaseException as exc:  # noqa: BLE001 - reported as the failure it is
+            box["exc"] = exc
+        box["out"], box["err"] = out.getvalue(), err.getvalue()
+
+    t = threading.Thread(target=target, daemon=True)
+    t.start()
+    t.join(timeout)
+    assert not t.is_alive(), f"beggarstats {' '.join(argv)!r} still running after {timeout} s"
+    assert "exc" not in box, f"beggarstats {argv!r} raised {type(box['exc']).__name__}: {box['exc']}"
+    return box["code"], box["out"], box["err"]
+
+
+def _fuzz(tmp_path, n, seed):
+    rng = random.Random(seed)
+    paths = _paths(tmp_path)
+    counts = {"cases": 0, "exit 0": 0, "exit 2": 0}
+    for i in range(n):
+        command = COMMANDS[i % len(COMMANDS)]
+        argv = _argv(rng, command, paths)
+        code, _, err = _run(argv)
+        assert code in (0, 1, 2), (argv, code, err)  # 1: `store verify` found problems (documented)
+        assert "Traceback" not in err and "Error:" not in err.replace("error:", ""), (argv, err)
+        if code == 2:
+            lines = [x for x in err.splitlines() if x.strip() and "Warning" not in x and "warnings.warn" not in x]
+            assert lines and lines[-1].startswith("beggarstats"), (argv, err)
+        counts["cases"] += 1
+        counts[f"exit {code}"] = counts.get(f"exit {code}", 0) + 1
+    print(f"\nCLI fuzz (seed {seed}): {counts}")
+    return counts
+
+
+def test_fuzz_every_subcommand_quick(tmp_path):
+    counts = _fuzz(tmp_path, QUICK_CASES, seed=40)
+    assert counts["cases"] == QUICK_CASES and counts["exit 2"] > QUICK_CASES // 4
+
+
+@pytest.mark.slow
+def test_fuzz_every_subcommand_slow(tmp_path):
+    counts = _fuzz(tmp_path, SLOW_CASES, seed=4040)
+    assert counts["cases"] == SLOW_CASES
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["play", "--rank", "73439", "--counts", "9223372036854775808,1,1,1,1"], "numbers"),
+    (["figures", "--out", "/dev/null/x"], "--out"),
+    (["simulate", "--games", "10", "--store", ""], "--store"),
+    (["summarize", "--games", "9223372036854775808"], "--games"),
+])
+def test_the_reported_tracebacks_are_one_line(argv, says):
+    code, _, err = _run(argv)
+    assert code == 2 and says in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_census_of_an_empty_range_prints_instead_of_dividing_by_zero():
+    code, out, err = _run(["census", "--counts", "14,1,1,1,1", "--stop", "0"])
+    assert code == 0 and "0 deals (an empty range of ranks)" in out and not err
