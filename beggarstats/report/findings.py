@@ -40,6 +40,7 @@ _UNITS = {
     "cards": lambda v: f"{v:.2f}",
     "cards diff": lambda v: f"{v:+.3f}",
     "per card": lambda v: f"{v:.5f}",
+    "per card diff": lambda v: f"{v:+.4f}",
     "odds ratio": lambda v: f"{v:.3f}",
     "chi2": lambda v: f"{v:.1f}",
     "games": lambda v: f"{v:,.0f}",
