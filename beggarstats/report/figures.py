@@ -257,8 +257,8 @@ def _lengths(main, out, rows):
     out.save(fig, "tail_hazard.png", _games_by_players(main), "standard, 2-6 players")
     for p, sub in main.groupby("players", observed=True):
         rate, low, high = _share(int((sub["outcome"] == "loop").sum()), len(sub))
-        rows.append(finding(f"loop share, standard deck, {p} players", rate, low, high, len(sub), "share",
-                            key=f"loop_standard_{p}p"))
+        rows.append(finding(f"loop share, standard deck, {p} players (95% Wilson interval)", rate, low, high, len(sub),
+                            "share", key=f"loop_standard_{p}p", interval="Wilson"))
 
 
 def _seats(main, out, rows):
@@ -394,9 +394,10 @@ def _small_decks(results, out, rows, exact=None):
     for r in table.itertuples():  # every plotted deck, so the prose reads what the figure shows
         exact_row = r.design == "census"
         rows.append(finding(f"loop share, {r.size}-card deck {r.deck.label().removeprefix('deck ')} "
-                            f"(penalty: {r.family}), 2 players" + (", exact (every deal)" if exact_row else ""),
+                            f"(penalty: {r.family}), 2 players" + (", exact (every deal)" if exact_row else
+                                                                   ", random deals (95% Wilson interval)"),
                             r.rate, r.low, r.high, r.n, "share", key=f"loop_small:{r.family}:{r.size}",
-                            design="census" if exact_row else ""))
+                            design="census" if exact_row else "", interval="" if exact_row else "Wilson"))
 
 
 def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, store=True,

@@ -276,7 +276,7 @@ def _loop_words(r: _Rows) -> list[str]:
     games = sum(int(x["n_games"]) for x in std)
     loops = sum(round(x["estimate"] * x["n_games"]) for x in std)
     if loops == 0:
-        text = (f"No random standard deal looped in {games:,} games (2 players: upper 95% bound "
+        text = (f"No random standard deal looped in {games:,} games (2 players: upper end of the 95% Wilson interval "
                 f"{fmt(r.row('loop_standard_2p')['high'], 'share')}).")
     else:
         text = f"{loops} of {games:,} random standard deals looped."
@@ -301,9 +301,10 @@ def _loop_words(r: _Rows) -> list[str]:
                 bounds = [x["high"] for x in rows if x["estimate"] == 0 and x["design"] != "census"]
                 sampled = [int(x["key"].split(":")[2]) for x in rows if x["estimate"] == 0 and x["design"] != "census"]
                 if not exact:
-                    note = f"upper 95% bounds up to {fmt(max(bounds), 'share')}"
+                    note = f"upper ends of the 95% Wilson intervals up to {fmt(max(bounds), 'share')}"
                 elif bounds:
-                    note = f"exactly; at {_join(sampled)} cards, from random deals: upper 95% bound {fmt(max(bounds), 'share')}"
+                    note = (f"exactly; at {_join(sampled)} cards, from random deals: upper end of the 95% Wilson interval "
+                            f"{fmt(max(bounds), 'share')}")
                 else:
                     note = "exactly"
                 text += (f" Penalty cards {family}: no deal {'loops' if exact else 'looped'} at {_join(zero)} cards "
