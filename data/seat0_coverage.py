@@ -89,5 +89,29 @@ def main():
     path.write_text(json.dumps(out, indent=1) + "\n")
 
 
+NAMES = {"end=empty": "end=empty", "jokers=1": "1 super joker"}
+
+
+def coverage_text(cov) -> str:
+    """The paragraph of docs/FIGURES.md (block seat0_coverage) for the committed ``cov``."""
+    def share(r):
+        return (f"{100 * r['covered'] / r['samples']:.1f}% of {r['samples']:,} samples of {r['pairs']:,} pairs "
+                f"({r['below']} below, {r['above']} above)")
+
+    parts = []
+    for metric, what in (("seat0_win_diff", "seat 0's win-rate difference, Tango's score interval"),
+                         ("mean_length_diff", "the length difference, paired t interval")):
+        items = []
+        for name in VARIANTS:
+            rows = [r for r in cov["rows"] if r["variant"] == name and r["metric"] == metric]
+            extra = (f", {100 * cov[name]['discordant_share']:.2f}% of deals change the winner"
+                     if metric == "seat0_win_diff" else "")
+            items.append(f"{NAMES[name]}{extra}: " + ", ".join(share(r) for r in rows))
+        parts.append(f"{what}: " + "; ".join(items))
+    return ("Two players against the standard game on the same deals, truth from 4,000,000 other pairs; a miss "
+            "is below when the whole interval lies below the truth. " + ". ".join(p[0].upper() + p[1:] for p in parts)
+            + ".")
+
+
 if __name__ == "__main__":
     main()

@@ -88,3 +88,23 @@ def test_every_not_detected_row_has_its_detectable_effect(findings):
     rows = findings[findings["key"].str.startswith(("variant_len:", "variant_seat0:"))]
     missed = rows[(rows["holm_reject"] == False) & ~rows["finding"].str.contains("identical in every pair")]  # noqa: E712
     assert missed["detectable"].notna().all() and (missed["detectable"] > 0).all()
+
+
+def test_seat0_coverage_in_the_docs_is_the_committed_one():
+    """#39 item 3: Tango's interval covers the seat-0 difference where few winners change, each side
+    of every row is counted, and the docs quote the committed measurement."""
+    import re
+
+    from _scripts import load_script
+    from statsmodels.stats.proportion import proportion_confint
+
+    script = load_script("data/seat0_coverage.py")
+    cov = json.loads((ROOT / "data" / "seat0-coverage.json").read_text())
+    doc = (ROOT / "docs" / "FIGURES.md").read_text()
+    block = re.search(r"<!-- findings:begin seat0_coverage -->\n(.*?)\n<!-- findings:end seat0_coverage -->", doc,
+                      re.S).group(1)
+    assert block == script.coverage_text(cov)
+    for r in cov["rows"]:
+        assert r["samples"] >= 1000 and r["covered"] + r["below"] + r["above"] == r["samples"]
+        if r["interval"] == "Tango score":  # covers at least close to its level (Clopper-Pearson upper end)
+            assert proportion_confint(r["covered"], r["samples"], method="beta")[1] >= 0.94, r

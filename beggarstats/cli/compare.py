@@ -7,8 +7,8 @@ import json
 import math
 import re
 
-from .options import (add_jobs_option, add_progress_option, add_rule_options, check_run_options, progress_wanted,
-                      rules_from_args, whole_number)
+from .options import (add_jobs_option, add_progress_option, add_rule_options, check_run_options, positive_number,
+                      progress_wanted, rules_from_args, whole_number)
 
 __all__ = ["HELP", "add_parser", "run", "parse_players", "format_p", "table_text"]
 
@@ -34,16 +34,6 @@ def parse_players(text: str) -> list[int]:
     return out
 
 
-def _positive(text: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        v = math.nan
-    if not v > 0 or not math.isfinite(v):
-        raise argparse.ArgumentTypeError(f"must be a positive number of cards, but {text.strip()!r} was passed")
-    return v
-
-
 def add_parser(subparsers) -> argparse.ArgumentParser:
     from ..run.variants import STANDARD_VARIANTS
 
@@ -62,7 +52,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="player counts: 2-6, 3 or 2,4,6 (default 2)")
     p.add_argument("--games", type=whole_number, default=None,
                    help="deals per variant and player count (default: sized by --detect from a pilot)")
-    p.add_argument("--detect", type=_positive, default=0.3, metavar="CARDS",
+    p.add_argument("--detect", type=positive_number("a number of cards"), default=0.3, metavar="CARDS",
                    help="without --games: size each run to detect this change in mean length at 80%% power at "
                         "Holm's strictest level (default 0.3)")
     p.add_argument("--max-games", type=whole_number, default=None,
