@@ -1,5 +1,5 @@
 """Write data/seat0-coverage.json: how often the paired intervals cover the truth, two-sided and
-on each side, for the seat-0 win-rate difference (Tango's score interval, `analysis.paired_props`)
+on each side, for the seat-0 win-rate difference (Tango's score interval, `run.paired_props`)
 and for the length difference (paired t), 2 players, end=empty and 1 super joker against the
 standard game on the same deals (issue #39, item 3).
 
@@ -24,7 +24,7 @@ import numpy as np
 from scipy import stats
 
 import beggarstats as bs
-from beggarstats.analysis.paired_props import tango_interval
+from beggarstats.run.paired_props import tango_interval
 from beggarstats.run.simulate import batch_engine
 
 SEED = 2026

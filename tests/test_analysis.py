@@ -289,7 +289,7 @@ def test_tables_that_number_games_twice_are_not_paired():
 
 
 def test_paired_seat0_difference_is_tangos_interval_of_the_discordant_pairs():
-    from beggarstats.analysis.paired_props import tango_interval
+    from beggarstats.run.paired_props import tango_interval
 
     data, _, _, w0, w1 = _shared_deals()
     row = A.compare_variants(data).set_index("metric").loc["seat0_win_diff"]
@@ -321,7 +321,7 @@ def test_tangos_closed_form_is_the_restricted_likelihood():
     likelihood under p_b - p_c = delta, found numerically; at each end of the interval |Z| = z."""
     from scipy import optimize
 
-    from beggarstats.analysis.paired_props import tango_interval, tango_score
+    from beggarstats.run.paired_props import tango_interval, tango_score
 
     for b, c, n in [(40, 20, 160), (3, 0, 300), (0, 9, 50), (12, 11, 1000)]:
         for delta in (-0.05, 0.0, 0.02, 0.1):

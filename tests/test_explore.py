@@ -102,7 +102,7 @@ def test_paired_comparison_by_hand():
     assert m.value == pytest.approx(57 / 4) and m.baseline_value == pytest.approx(49 / 4)
     # seat 0 won: 1 0 1 1 vs 1 1 0 0 on the four deals both decided: 2 discordant one way, 1 the other,
     # (2 - 1) / 4 = 1/4, Tango's score interval for paired proportions
-    from beggarstats.analysis.paired_props import tango_interval
+    from beggarstats.run.paired_props import tango_interval
 
     w = out.loc["seat0_win_diff"]
     assert w.n == 4 and w.estimate == pytest.approx(0.25) and w.interval == "Tango score"

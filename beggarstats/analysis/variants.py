@@ -170,7 +170,7 @@ def paired_proportion_difference(a, b, *, confidence: float = 0.95) -> tuple[flo
     without discordant pairs is 'identical in every game' (the rule changed no winner of the sample)
     and gets Tango's interval at b = c = 0, which is not [0, 0], with p = 1.
     """
-    from .paired_props import paired_proportion_test, tango_interval
+    from ..run.paired_props import paired_proportion_test, tango_interval
 
     a, b = np.asarray(a, float), np.asarray(b, float)
     k, l = int(np.sum((a == 1) & (b == 0))), int(np.sum((a == 0) & (b == 1)))

@@ -33,7 +33,7 @@ from ..run.simulate import PEAK_BYTES_PER_GAME, simulate
 from ..run.store import Store, default_path, store_key
 from .defaults import DEFAULT_GAMES, DEFAULT_SEED  # also read by `beggarstats figures --help`
 
-__all__ = ["make_figures", "provenance", "sizes", "small_decks", "small_deck_table", "FIGURES", "DEFAULT_GAMES", "DEFAULT_SEED"]
+__all__ = ["make_figures", "FigureOut", "provenance", "sizes", "small_decks", "small_deck_table", "FIGURES", "DEFAULT_GAMES", "DEFAULT_SEED"]
 
 DPI = 110
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,7 +137,7 @@ def _version() -> str:
         return "unknown"
 
 
-class _Out:
+class FigureOut:
     """Where the figures go, and what every figure says about the runs behind it."""
 
     def __init__(self, folder: Path, seed: int):
@@ -448,7 +448,7 @@ def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, sto
 
 
 def _make(out, n, seed, run, decks, step, rows, prose) -> pd.DataFrame:
-    figs = _Out(out, seed)
+    figs = FigureOut(out, seed)
     try:
         main = {}
         for p in PLAYERS:

@@ -9,7 +9,7 @@ the standard game (jokers are slipped into the standard deal, docs/RULES.md sect
 Tango's score interval for seat 0, Holm over the family, detectable effects at Holm's strictest
 level); everything else here reads that one table.
 
-    python -m beggarstats.report.variant_data    # figure, findings rows and prose from the data
+    python -m beggarstats.report.variant_refresh    # figure, findings rows and prose from the data
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ..run.compare import PairedMoments, games_unchanged, load_moments
 from ..run.variants import STANDARD_VARIANTS, variant_rows
 
 __all__ = ["variant_results", "variant_table", "variant_findings", "shuffle_sentences", "joker_sentence", "rule_sentence",
-           "draw_variant_figure", "save_variant_figure", "figure_frame", "regenerate", "VARIANT_KEYS"]
+           "draw_variant_figure", "save_variant_figure", "figure_frame", "VARIANT_KEYS"]
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANT_KEYS = ("variant_len:", "variant_seat0:", "variant_percard:")  # the findings rows this module owns
@@ -175,43 +175,11 @@ def draw_variant_figure(table: pd.DataFrame):
     return fig
 
 
-def regenerate(root=ROOT, *, prose: bool = True) -> pd.DataFrame:
-    """Write ``figures/variant_effects.png`` (and ``.csv``), replace the variant rows of
-    ``figures/findings.csv`` (and .md; Holm again over the whole table) and rewrite the prose
-    blocks, from the committed runs, without the full `beggarstats figures` run."""
-    from .. import plots
-    from .figures import _Out
-    from .findings import findings_frame, read_findings, write_findings
-    from .findings_prose import update_prose
-
-    root = Path(root)
-    table = variant_table(root / "data")
-    out = root / "figures"
-    with plots.theme():
-        save_variant_figure(table, _Out(out, int(table["seed"].iloc[0])))
-    old = read_findings(out / "findings.csv")
-    keep = old[~old["key"].str.startswith(VARIANT_KEYS + ("shuffle_answer_",))]
-    cols = [c for c in keep.columns if c not in ("p_holm", "holm_reject")]
-    rows = [dict(zip(cols, vals)) for vals in keep[cols].itertuples(index=False)]
-    at = next((i for i, r in enumerate(rows) if str(r["key"]).startswith("odds_")), len(rows))
-    rows = rows[:at] + variant_findings(table) + rows[at:]
-    for r in rows:
-        r["n_games"] = int(r["n_games"])
-    findings = findings_frame(rows)
-    write_findings(findings, out)
-    if prose:
-        update_prose(findings, root)
-    return table
-
-
 def save_variant_figure(table: pd.DataFrame, out) -> None:
-    """The figure into ``out`` (a `report.figures._Out`), with the numbers it plots beside it as
+    """The figure into ``out`` (a `report.figures.FigureOut`), with the numbers it plots beside it as
     ``variant_effects.csv``."""
     lo, hi = int(table["pairs"].min()), int(table["pairs"].max())
     out.save(draw_variant_figure(table), "variant_effects.png", f"{lo:,} to {hi:,} pairs a row (paired games)",
              "standard and each variant, 2-6 players")
     figure_frame(table).to_csv(out.folder / "variant_effects.csv", index=False, float_format="%.6g")
 
-
-if __name__ == "__main__":  # pragma: no cover
-    regenerate()

@@ -162,7 +162,7 @@ class PairedMoments:
         high = stats.t.cdf((self.mean - margin) / self.se, df)
         return float(max(low, high))
 
-    # -- seat 0's win rate: paired proportions (`analysis.paired_props`) -------------------------
+    # -- seat 0's win rate: paired proportions (`run.paired_props`) -------------------------
     def _check_seat0(self):
         if self.seat0_a_only is None or self.seat0_b_only is None:
             raise ValueError("These moments lack seat 0's discordant pairs (saved before they were kept): "
@@ -176,8 +176,8 @@ class PairedMoments:
 
     def seat0_interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """Tango's score interval of `seat0_diff`, made for paired proportions
-        (`analysis.paired_props.tango_interval`)."""
-        from ..analysis.paired_props import tango_interval
+        (`run.paired_props.tango_interval`)."""
+        from .paired_props import tango_interval
 
         self._check_seat0()
         return tango_interval(self.seat0_a_only, self.seat0_b_only, self.pairs, confidence=confidence)
@@ -185,7 +185,7 @@ class PairedMoments:
     def seat0_p_value(self) -> float:
         """Two-sided p-value of no difference in seat 0's win rate: McNemar's test without continuity
         correction, the score test Tango's interval inverts."""
-        from ..analysis.paired_props import paired_proportion_test
+        from .paired_props import paired_proportion_test
 
         self._check_seat0()
         return paired_proportion_test(self.seat0_a_only, self.seat0_b_only)
@@ -193,7 +193,7 @@ class PairedMoments:
     def seat0_detectable(self, power: float = 0.8, alpha: float = 0.05) -> float:
         """Smallest difference in seat 0's win rate (a proportion) this many pairs detect with
         probability ``power`` at two-sided level ``alpha``, at the observed discordant share."""
-        from ..analysis.paired_props import paired_detectable
+        from .paired_props import paired_detectable
 
         self._check_seat0()
         return paired_detectable(self.seat0_a_only, self.seat0_b_only, self.pairs, alpha=alpha, power=power)

@@ -197,7 +197,7 @@ def _add_detectable(rows, level):
     approximation at the observed discordant share for seat 0 (`paired_props.paired_detectable`)."""
     from statsmodels.stats.power import TTestPower
 
-    from ..analysis.paired_props import paired_detectable
+    from .paired_props import paired_detectable
 
     for r in rows:
         if r["pairs"] < 2:
