@@ -1,14 +1,30 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
 # %% [markdown]
 # # 03 — Variants: what do the house rules change?
 #
 # Every variant is compared with the standard game at the same player count, 2-6 players: the change
 # in mean length and in seat 0's win rate. Game *g* of every table is dealt from (seed, g) alone, so a
 # variant plays **the same deals** as the standard game; jokers are slipped into the standard deal
-# (docs/RULES.md, section 7), so they too are compared deal by deal (paired). The answer comes from
+# (docs/RULES.md, random streams), so they too are compared deal by deal (paired). The answer comes from
 # the committed paired runs (`data/compare_variants.py`, `data/compare_shuffle.py`), the same table
 # as the figure, findings.csv and the README (`beggarstats.report.variant_data.variant_table`):
 # paired t for the length, Tango's score interval for seat 0's win rate, Holm over the whole family,
-# and for each row the smallest change it could detect at 80% power at Holm's strictest level.
+# and for each row the smallest change it could detect at Holm's strictest level (its power is in
+# `run.variants.POWER`).
 # `beggarstats compare --players 2-6` reruns it at any size. The later sections play small samples.
 
 # %% tags=["parameters"]

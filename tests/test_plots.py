@@ -142,12 +142,13 @@ def test_plot_variant_effects_forest(frames):
     assert [len(ax.containers) for ax in fig.axes] == [1, 1, 1]
     refs = [ax.get_lines()[-1].get_xdata()[0] for ax in fig.axes]
     assert refs == [0.0, 1.0, 0.0]
-    # jokers change the deck: an independent comparison, drawn as an open square; its numbers beside it
-    assert (pass_through["design"] == "independent").all()
+    # jokers are slipped into the same deals (RULES_VERSION 3): a paired comparison, a filled circle;
+    # its numbers beside it
+    assert (pass_through["design"] == "paired").all()
     row = pass_through.set_index("metric").loc["seat0_win_diff"]
     first = fig.axes[2]
-    square = [line for line in first.get_lines() if line.get_marker() == "s"][0]
-    assert square.get_xdata()[0] == pytest.approx(100 * row["estimate"])   # percentage points
+    dot = [line for line in first.get_lines() if line.get_marker() == "o" and len(line.get_xdata())][0]
+    assert dot.get_xdata()[0] == pytest.approx(100 * row["estimate"])   # percentage points
     assert first.texts[0].get_text() == f"{100 * row['estimate']:+.2f} [{100 * row['low']:+.2f}, {100 * row['high']:+.2f}]"
     assert "percentage points" in first.get_xlabel()
     ax = P.plot_variant_effects(pass_through, metric="mean_length_ratio", ax=plt.subplots()[1])

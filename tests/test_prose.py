@@ -201,6 +201,6 @@ def test_small_deck_prose_says_exact_where_a_census_gave_the_share():
     reading = render_blocks(findings_frame(rows))["reading"]
     assert "(every plotted size, exact where every deal was played once, otherwise 100,000 random deals)" in reading
     assert "up to 32.026% of the deals (an 18-card deck whose penalty cards are 2 J)" in reading
-    assert ("no deal loops at 8, 16 and 28 cards (exactly; at 28 cards, from random deals: upper 95% bound 3.8e-05), "
+    assert ("no deal loops at 8, 16 and 28 cards (exactly; at 28 cards, from random deals: upper end of the 95% Wilson interval 3.8e-05), "
             "while the other sizes loop in 20.000% to 32.026%") in reading
     assert "differ (exactly, or beyond their 95% intervals)" in reading and "Monte Carlo shares" not in reading

@@ -178,5 +178,5 @@ def plot_variant_grid(data: pd.DataFrame):
                            label="not detected"),
                 plt.Line2D([], [], marker="x", color="black", linestyle="", label="identical in every pair"),
                 plt.matplotlib.patches.Patch(color="0.85", label="±0.3 cards")]
-    fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), fontsize=8, frameon=False)
+    fig.legend(handles=handles, loc="outside right upper", fontsize=8, frameon=False)
     return fig

@@ -251,7 +251,8 @@ def variant_frame(r: _Rows) -> pd.DataFrame:
                    metric="mean_length_diff" if short == "variant_len" else "seat0_win_diff",
                    label=re.search(r": (.+?), \d players \(", row["finding"]).group(1),
                    estimate=row["estimate"], low=row["low"], high=row["high"], pairs=int(row["n_games"]),
-                   p_holm=row["p_holm"], holm_reject=r.rejected(k), detectable=row["detectable"],
+                   p_value=row["p_value"], p_holm=row["p_holm"], holm_reject=r.rejected(k),
+                   detectable=row["detectable"],
                    identical="identical in every pair" in row["finding"])
         per = f"variant_percard:{spec}:{players}"
         if short == "variant_len" and per in r:

@@ -55,8 +55,14 @@ def variant_results(folder) -> list[tuple[str, PairedMoments]]:
 
 def variant_table(folder=None) -> pd.DataFrame:
     """The rows of `run.variants.variant_rows` over every committed run (one Holm family)."""
+    from .findings import round_numbers
+
     folder = ROOT / "data" if folder is None else folder
-    return pd.DataFrame(variant_rows(variant_results(folder)))
+    table = pd.DataFrame(variant_rows(variant_results(folder)))
+    for c in ("estimate", "low", "high", "p_value", "p_holm", "detectable", "per_card", "per_card_low", "per_card_high"):
+        if c in table.columns:  # as findings.csv keeps them, so the prose reads the same digits from either
+            table[c] = round_numbers(table[c])
+    return table
 
 
 def _name(r) -> str:
@@ -107,9 +113,10 @@ def shuffle_sentences(v: pd.DataFrame) -> list[str]:
     for r in _lengths(v[v["variant"] == "shuffle_pile"]).itertuples(index=False):
         ci = f"{_cards(r.estimate)} cards [{_cards(r.low)}, {_cards(r.high)}], {r.pairs:,} pairs"
         if r.holm_reject and r.estimate < 0:
-            verdict = f"yes, shuffling the won pile shortens the game ({ci}, Holm p {_p(r.p_holm)})"
+            verdict = f"yes, shuffling the won pile shortens the game ({ci}, p {_p(r.p_value)}, detected after Holm)"
         elif r.holm_reject:
-            verdict = f"no, shuffling the won pile lengthens the game slightly ({ci}, Holm p {_p(r.p_holm)})"
+            verdict = (f"no, shuffling the won pile lengthens the game slightly ({ci}, p {_p(r.p_value)}, detected "
+                       "after Holm)")
         else:
             verdict = (f"no detectable change ({ci}; it could miss a change below ±{r.detectable:.2f} cards at "
                        "80% power at Holm's level)")
