@@ -110,7 +110,7 @@ def test_the_committed_shuffle_answer_detects_three_tenths_of_a_card(players):
     assert isinstance(m, PairedMoments) and m.games == script.PAIRS[players] and m.seed == script.SEED
     assert bs.Rules.from_dict(m.rules_a) == bs.Rules(players=players, shuffle_pile=True)
     assert bs.Rules.from_dict(m.rules_b) == bs.Rules(players=players)
-    assert games_unchanged(m)  # version 2, no jokers: the same games under version 3
+    assert games_unchanged(m)  # saved under this RULES_VERSION (or version 2 without jokers: the same games)
     assert m.detectable() <= 0.305  # the run was sized to detect +-0.3 cards at 80% power
     assert 0.99 * m.games <= m.pairs <= m.games and m.sum_d2 > 0  # standard deals hardly ever loop
 
