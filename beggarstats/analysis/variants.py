@@ -280,8 +280,8 @@ def compare_variants(data: pd.DataFrame, *, baseline: str = "standard", measure:
         only games present in both enter. Paired: `paired_difference` for the length difference
         (paired t where the pairs are enough for the differences' skewness, else a BCa bootstrap),
         the delta method with the covariance for the ratio, and `paired_proportion_difference`
-        (the same choice on the win indicators) for seat 0's win rate (games with a winner in
-        both). Independent: Welch, delta method, Newcombe (or Wald).
+        (Tango's score interval of paired proportions, McNemar's test) for seat 0's win rate
+        (games with a winner in both). Independent: Welch, delta method, Newcombe (or Wald).
         'paired' forces pairing on ``game`` (an error if ``game`` is missing).
 
     Returns
@@ -292,7 +292,7 @@ def compare_variants(data: pd.DataFrame, *, baseline: str = "standard", measure:
     ``detectable`` (the smallest effect the comparison detects at 80% power, two-sided 5%:
     `detectable_effect` of the interval's standard error; NaN for the ratio),
     ``design`` ('paired' or 'independent'), ``interval`` (which interval the row gives: one of
-    `PAIRED_INTERVALS`, 'Welch t', 'delta method', 'delta method
+    `PAIRED_INTERVALS`, 'Tango score', 'Welch t', 'delta method', 'delta method
     (paired)', 'Newcombe score' or 'Wald') and ``discordant`` (paired seat-0 rows: pairs whose
     seat-0 outcome differs; NaN elsewhere).
     """
