@@ -22,8 +22,8 @@
 # rate with its 95% Wilson interval, and the comparison with the standard game at the same player
 # count. A value the explorer cannot run (a deck it cannot deal, more games than its box allows) is
 # said in red and clears the results below, so that no stale answer stays on screen. Game *g* of a table is dealt from (seed, g) alone, so rules that keep the
-# deck and add no jokers play **the very same deals** as the standard game, and the comparison is
-# paired, deal by deal (paired intervals); another deck deals other games, and the comparison is
+# deck play **the very same deals** as the standard game (jokers are slipped into them), and the
+# comparison is paired, deal by deal (paired intervals); another deck deals other games, and the comparison is
 # then between independent samples (Welch and Newcombe intervals).
 #
 # The second part replays one deal: paste a deal, or pick a seed and a game of any table, and step

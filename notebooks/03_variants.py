@@ -16,17 +16,16 @@
 # %% [markdown]
 # # 03 — Variants: what do the house rules change?
 #
-# Every variant is compared with the standard game at the same player count: difference in mean
-# length and difference in seat 0's win rate. Game *g* of every table is dealt from (seed, g) alone,
-# so a variant that keeps the deck and adds no jokers plays **the same deals** as the standard game:
-# those comparisons are paired, deal by deal (`beggarstats.report.explore.compare_with_standard`): the paired t
-# interval where the pairs are enough for the skewness of their differences (`run.compare.t_sample_size`), else a
-# BCa bootstrap; the `interval` column says which (docs/FIGURES.md has the rule and its measured coverage).
-# The jokers and the Italian deck (no Aces) deal other games, so theirs are comparisons of independent
-# samples (`compare_variants`: Welch and Newcombe intervals). Variants: shuffle the pile, shuffle once
-# a loop is seen, one or two super jokers, the Beggar joker, the end conventions (`empty`, `unable`),
-# the Italian deck; with three players also the exhausted-tribute rule (`passes_on`) and
-# counter-clockwise play. The variants are a family of comparisons, so their p-values are adjusted together (Holm).
+# Every variant is compared with the standard game at the same player count, 2-6 players: the change
+# in mean length and in seat 0's win rate. Game *g* of every table is dealt from (seed, g) alone, so a
+# variant plays **the same deals** as the standard game; jokers are slipped into the standard deal
+# (docs/RULES.md, random streams), so they too are compared deal by deal (paired). The answer comes from
+# the committed paired runs (`data/compare_variants.py`, `data/compare_shuffle.py`), the same table
+# as the figure, findings.csv and the README (`beggarstats.report.variant_data.variant_table`):
+# paired t for the length, Tango's score interval for seat 0's win rate, Holm over the whole family,
+# and for each row the smallest change it could detect at Holm's strictest level (its power is in
+# `run.variants.POWER`).
+# `beggarstats compare --players 2-6` reruns it at any size. The later sections play small samples.
 
 # %% tags=["parameters"]
 import os
@@ -42,59 +41,33 @@ print(f"N_GAMES = {N_GAMES:_}")
 import numpy as np
 import pandas as pd
 from IPython.display import Markdown
-from statsmodels.stats.multitest import multipletests
 
 from beggarstats import Deck, Rules
 from beggarstats import analysis as an
 from beggarstats import plots
-from beggarstats.report.explore import compare_with_standard
+from beggarstats.report.variant_data import (draw_variant_figure, joker_sentence, rule_sentence, shuffle_sentences,
+                                             variant_table)
 from beggarstats.run.simulate import simulate
 
 pd.set_option("display.width", 160)
 pd.set_option("display.max_columns", 20)
 
 # %%
-two = [Rules(shuffle_pile=True), Rules(shuffle_on_loop=True), Rules(jokers=1), Rules(jokers=2),
-       Rules(jokers=1, joker_mode="beggar"), Rules(end="empty"), Rules(end="unable"), Rules(deck="italian")]
-three = [Rules(players=3, exhausted_tribute="passes_on"), Rules(players=3, direction="ccw"),
-         Rules(players=3, end="empty"), Rules(players=3, end="unable")]
-n = max(N_GAMES // 4, 200)
-standard = {p: simulate(n, rules=Rules(players=p), seed=SEED, n_jobs=N_JOBS) for p in (2, 3)}
-parts = []
-for rules in two + three:
-    base = Rules(players=rules.players)
-    table = compare_with_standard(simulate(n, rules=rules, seed=SEED, n_jobs=N_JOBS), standard[rules.players], rules, base)
-    parts.append(table.assign(players=rules.players, rules=rules.name))
-effects = pd.concat(parts, ignore_index=True)
-effects["p_holm"] = multipletests(effects["p_value"].fillna(1.0), method="holm")[1]
-effects = effects[["players", "rules", "metric", "design", "interval", "estimate", "low", "high", "p_value", "p_holm", "n",
-                   "value", "baseline_value"]]
-effects[effects.metric == "mean_length_diff"].round(3)
+effects = variant_table()  # the committed paired runs under data/
+columns = ["variant", "players", "pairs", "estimate", "low", "high", "p_value", "p_holm", "verdict", "detectable"]
+effects[effects.metric == "mean_length_diff"][columns + ["per_card"]].round(4)
 
 # %%
-plots.plot_variant_effects(effects);
+with plots.theme():
+    draw_variant_figure(effects);
 
 # %%
-effects[effects.metric == "seat0_win_diff"].round(4)
+effects[effects.metric == "seat0_win_diff"][columns + ["discordant"]].round(5)
 
 # %%
-L = effects[effects.metric == "mean_length_diff"].set_index(["players", "rules"])
-real = L[L.p_holm < 0.05].sort_values("estimate")
-none = L[L.p_holm >= 0.05]
-def effect(key):
-    r = L.loc[key]
-    return f"{key[1]} ({key[0]} players) {r.estimate:+.1f} cards [{r.low:+.1f}, {r.high:+.1f}]"
-W = effects[(effects.metric == "seat0_win_diff") & (effects.p_holm < 0.05)]
-loc = standard[2]
-Markdown(f"""**Reading ({n:,} games per variant and per standard game).** Against a standard game of
-{L.baseline_value.iloc[0]:.1f} cards (2 players), the variants that change the mean length detectably
-(Holm-adjusted p < 0.05) are, from the shortest: {"; ".join(effect(k) for k in real.index) or "none"}.
-No detectable difference for {", ".join(f"{k[1]} ({k[0]} players)" for k in none.index) or "none"}.
-`shuffle_on_loop` cannot differ from the standard game unless a loop occurs{
-", and no standard deal looped here: its paired difference is exactly zero on every deal" if L.loc[(2, "shuffle_on_loop"), "estimate"] == 0
-else ""}.
-{"No variant changes seat 0's win rate detectably." if W.empty else
- "Seat 0's win rate changes detectably under " + ", ".join(f"{r.rules} ({r.estimate:+.3f})" for r in W.itertuples()) + "."}""")
+Markdown("**Reading (the committed paired runs).** Does shuffling the won pile speed the game up, as the rule "
+         "text says? " + " ".join(shuffle_sentences(effects)) + " " + joker_sentence(effects) + " "
+         + rule_sentence(effects))
 
 # %% [markdown]
 # ## End conventions, deal by deal
@@ -104,6 +77,8 @@ else ""}.
 # distribution of the difference (the outer columns collect everything beyond).
 
 # %%
+n = max(N_GAMES // 4, 200)
+standard = {p: simulate(n, rules=Rules(players=p), seed=SEED, n_jobs=N_JOBS) for p in (2, 3)}
 rows = []
 for players in (2, 3):
     base = standard[players]

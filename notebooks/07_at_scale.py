@@ -96,7 +96,7 @@ loops
 from IPython.display import Markdown
 
 Markdown(f"**Reading.** Among {big.n_games:,} random two-player deals {int(loops.loc[0, 'loops'])} looped: the share "
-         f"is at most {loops.loc[0, 'high']:.2e} (95%, exact), i.e. at most one deal in {1 / loops.loc[0, 'high']:,.0f}.")
+         f"is at most {loops.loc[0, 'high']:.2e} (the upper end of the two-sided 95% Clopper-Pearson interval, exact), i.e. at most one deal in {1 / loops.loc[0, 'high']:,.0f}.")
 
 # %% [markdown]
 # ## The tail of game length

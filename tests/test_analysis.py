@@ -227,10 +227,10 @@ def test_compare_variants_independent_when_the_deals_differ():
     rng = np.random.default_rng(5)
     base = synthetic_games(rng.normal(200, 20, 400).round(), winner=np.where(np.arange(400) < 200, 0, 1))
     var = synthetic_games(rng.normal(300, 30, 300).round(), winner=np.where(np.arange(300) < 210, 0, 1),
-                          rules="2 jokers (super)")   # jokers change the deck: game g is another deal
+                          rules="italian deck")   # another deck: game g is another deal
     data = pd.concat([base, var], ignore_index=True)
     out = A.compare_variants(data).set_index("metric")
-    assert set(out.index) == set(A.variants.METRICS) and (out["rules"] == "2 jokers (super)").all()
+    assert set(out.index) == set(A.variants.METRICS) and (out["rules"] == "italian deck").all()
     assert (out["design"] == "independent").all()
     x1, x0 = var["cards"].to_numpy(float), base["cards"].to_numpy(float)
     diff = out.loc["mean_length_diff"]
@@ -288,31 +288,55 @@ def test_tables_that_number_games_twice_are_not_paired():
     assert (A.compare_variants(seeded)["design"] == "independent").all()
 
 
-def test_paired_seat0_difference_is_the_paired_t_interval_of_the_indicators():
+def test_paired_seat0_difference_is_tangos_interval_of_the_discordant_pairs():
+    from beggarstats.run.paired_props import tango_interval
+
     data, _, _, w0, w1 = _shared_deals()
     row = A.compare_variants(data).set_index("metric").loc["seat0_win_diff"]
     a, b = (w1 == 0).astype(float), (w0 == 0).astype(float)
-    ci = stats.ttest_rel(a, b).confidence_interval(0.95)
-    assert row["estimate"] == pytest.approx(a.mean() - b.mean())
-    assert (row["low"], row["high"]) == pytest.approx((ci.low, ci.high))
+    ci = tango_interval(np.sum((a == 1) & (b == 0)), np.sum((a == 0) & (b == 1)), a.size)
+    assert row["estimate"] == pytest.approx(a.mean() - b.mean()) and row["interval"] == "Tango score"
+    assert (row["low"], row["high"]) == pytest.approx(ci)
     assert row["discordant"] == np.sum(a != b) and row["n"] == 2000 and row["low"] > 0
 
 
-def test_paired_proportion_difference_by_hand():
-    # 100 paired games: 30 where only the variant's seat 0 wins, 10 where only the baseline's does.
-    # d = 0.2; sample variance of the differences (40 - 100 * 0.04) / 99 = 36 / 99; se = sqrt(36 / 9900)
-    # = 0.0603023; t(0.975, 99) = 1.9842169: 0.2 +- 0.1196528. Skewness of d: m2 = 0.4 - 0.04 = 0.36,
-    # m3 = 0.2 - 3 * 0.2 * 0.4 + 2 * 0.008 = -0.024, g1 = -0.024 / 0.36^1.5 = -0.111: 28.3 pairs needed.
-    a = np.repeat([1, 0, 1, 0], [30, 10, 30, 30])
-    b = np.repeat([0, 1, 1, 0], [30, 10, 30, 30])
-    assert A.variants.paired_method(a - b) == "paired t"
-    d, low, high, _ = A.variants.paired_proportion_difference(a, b)
-    assert (d, low, high) == pytest.approx((0.2, 0.2 - 0.1196528, 0.2 + 0.1196528), abs=1e-6)
-    # no discordant pair: identical in every game of the sample; for the population the difference
-    # is at most the discordant share, whose exact upper bound at 0 of 100 is 1 - 0.025^(1/100)
-    assert A.variants.paired_proportion_difference(a, a) == pytest.approx((0.0, -(1 - 0.025 ** 0.01),
-                                                                          1 - 0.025 ** 0.01, 1.0))
-    assert A.variants.paired_method(a - a) == "identical in every game"
+def test_paired_proportion_difference_is_tangos_score_interval():
+    # Fagerland, Lydersen & Laake (2014, Statistics in Medicine 33, 2850; and their 2017 book,
+    # chapter 8): airway hyper-responsiveness before and after stem cell transplantation (Bentur et
+    # al. 2009), n11 = 1, n12 = 1, n21 = 7, n22 = 12: difference -6/21 = -0.286, Tango's asymptotic
+    # score interval -0.517 to -0.026; McNemar's asymptotic test (no continuity correction) p = 0.034.
+    a = np.repeat([1, 1, 0, 0], [1, 1, 7, 12])
+    b = np.repeat([1, 0, 1, 0], [1, 1, 7, 12])
+    d, low, high, p = A.variants.paired_proportion_difference(a, b)
+    assert d == pytest.approx(-6 / 21) and (low, high) == pytest.approx((-0.517, -0.026), abs=6e-4)
+    assert p == pytest.approx(0.034, abs=6e-4)
+    # worked by hand: with no discordant pair the restricted estimate of the discordant cell is 0 and
+    # Z(delta) = -sqrt(n delta / (1 - delta)), so the ends are +-z^2 / (n + z^2) (p = 1)
+    z2 = stats.norm.ppf(0.975) ** 2
+    assert A.variants.paired_proportion_difference(a, a) == pytest.approx((0.0, -z2 / (21 + z2), z2 / (21 + z2), 1.0))
+
+
+def test_tangos_closed_form_is_the_restricted_likelihood():
+    """The closed-form restricted estimate in `tango_score` is the maximum of the multinomial
+    likelihood under p_b - p_c = delta, found numerically; at each end of the interval |Z| = z."""
+    from scipy import optimize
+
+    from beggarstats.run.paired_props import tango_interval, tango_score
+
+    for b, c, n in [(40, 20, 160), (3, 0, 300), (0, 9, 50), (12, 11, 1000)]:
+        for delta in (-0.05, 0.0, 0.02, 0.1):
+            def nll(q):
+                return -(b * np.log(q + delta) + c * np.log(q) + (n - b - c) * np.log(1 - 2 * q - delta))
+            lo, hi = max(0.0, -delta) + 1e-12, (1 - delta) / 2 - 1e-12
+            if hi <= lo:
+                continue
+            q = optimize.minimize_scalar(nll, bounds=(lo, hi), method="bounded", options={"xatol": 1e-12}).x
+            z = (b - c - n * delta) / np.sqrt(n * (2 * q + delta * (1 - delta)))
+            assert tango_score(b, c, n, delta) == pytest.approx(z, rel=1e-4, abs=1e-6), (b, c, n, delta)
+        low, high = tango_interval(b, c, n)
+        q = stats.norm.ppf(0.975)
+        assert tango_score(b, c, n, low) == pytest.approx(q, abs=1e-6)
+        assert tango_score(b, c, n, high) == pytest.approx(-q, abs=1e-6)
 
 
 def _skewed(n, seed=1):
@@ -392,7 +416,8 @@ def test_paired_ratio_of_means_by_hand():
 
 def test_deal_key_tells_which_rules_share_deals():
     assert A.variants.deal_key("standard") == A.variants.deal_key("shuffle_pile, end=empty") == ""
-    assert A.variants.deal_key("1 joker (beggar)") == A.variants.deal_key("1 joker (super)") == "1 joker"
+    # jokers are slipped into the deal without them (RULES_VERSION 3): the same deals, paired
+    assert A.variants.deal_key("1 joker (beggar)") == A.variants.deal_key("2 jokers (super)") == ""
     assert A.variants.deal_key("italian deck, ccw") == "italian deck"
     with pytest.raises(ValueError, match="`design` must be one of"):
         A.compare_variants(_shared_deals(n=20)[0], design="matched")

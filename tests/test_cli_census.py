@@ -35,7 +35,8 @@ def test_census_prints_exact_counts(capsys, tmp_path):
     out = capsys.readouterr().out
     s = bs.census(SMALL, n_jobs=1)
     assert out.startswith(f"census:   {bs.n_deals(SMALL):,} deals (ranks 0..{bs.n_deals(SMALL) - 1})")
-    assert f"  seat 0: {s.wins[0] / s.wins.sum():.4f}  ({s.wins[0]:,} wins)" in out and "Wilson" not in out
+    # percentages in the format of `simulate` (#38 item 6), the exact counts beside them
+    assert f"  seat 0: {100 * s.wins[0] / s.wins.sum():.2f}%  ({s.wins[0]:,} wins)" in out and "Wilson" not in out
     assert f"longest:  rank {s.longest['game'][0]}," in out
     assert load_summary(tmp_path / "c.json") == s
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import beggarstats as bs
-from beggarstats.run.compare import PairedMoments, load_moments
+from beggarstats.run.compare import PairedMoments, games_unchanged, load_moments
 from _scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,6 +33,31 @@ def test_the_moments_are_those_of_the_paired_frames(pairs):
     res = stats.ttest_rel(a["cards"].to_numpy(float)[both], b["cards"].to_numpy(float)[both])
     ci = res.confidence_interval(0.95)
     assert m.interval() == pytest.approx((ci.low, ci.high)) and m.p_value() == pytest.approx(res.pvalue)
+    # seat 0's win rate: the discordant pairs, Tango's interval and McNemar's test of the frames
+    wa = (a["winner"].to_numpy(float)[both] == 0)
+    wb = (b["winner"].to_numpy(float)[both] == 0)
+    assert (m.seat0_a_only, m.seat0_b_only) == (np.sum(wa & ~wb), np.sum(~wa & wb))
+    est, low, high, p = bs.analysis.variants.paired_proportion_difference(wa, wb)
+    assert m.seat0_diff == pytest.approx(est) and m.seat0_interval() == pytest.approx((low, high))
+    assert m.seat0_p_value() == pytest.approx(p)
+
+
+def test_jokers_are_paired_with_the_standard_game():
+    """A joker deal is the standard deal with the jokers slipped in (RULES_VERSION 3), so `compare`
+    pairs them, and the pairs are those of the two frames joined on the game."""
+    from scipy import stats
+
+    a = bs.simulate(400, rules=bs.Rules(jokers=2), seed=3, n_jobs=1)
+    b = bs.simulate(400, rules=bs.Rules(), seed=3, n_jobs=1)
+    m = bs.compare(bs.Rules(jokers=2), bs.Rules(), 400, seed=3, n_jobs=1)
+    both = (a["outcome"] == "win").to_numpy() & (b["outcome"] == "win").to_numpy()
+    d = a["cards"].to_numpy(np.int64)[both] - b["cards"].to_numpy(np.int64)[both]
+    assert (m.pairs, m.sum_d) == (both.sum(), d.sum())
+    # per card dealt: cards / 54 - cards / 52 of the same pairs
+    per = a["cards"].to_numpy(float)[both] / 54 - b["cards"].to_numpy(float)[both] / 52
+    est, low, high = m.per_card_dealt()
+    assert est == pytest.approx(per.mean()) and high - est == pytest.approx(
+        stats.t.ppf(0.975, per.size - 1) * per.std(ddof=1) / np.sqrt(per.size))
 
 
 def test_reproducible_for_any_n_jobs_and_chunking(pairs):
@@ -57,7 +82,7 @@ def test_detectable_effect_and_equivalence_are_the_libraries(pairs):
 
 def test_bad_input_names_the_parameter():
     with pytest.raises(ValueError, match="`rules_a` and `rules_b` must deal alike"):
-        bs.compare(bs.Rules(jokers=1), bs.Rules(), 100, seed=1)
+        bs.compare(bs.Rules(deck="italian"), bs.Rules(), 100, seed=1)
     with pytest.raises(ValueError, match="`rules_b` must be a Rules"):
         bs.compare(SHUFFLE, "standard", 100, seed=1)
     with pytest.raises(ValueError, match="`n_games`"):
@@ -85,7 +110,7 @@ def test_the_committed_shuffle_answer_detects_three_tenths_of_a_card(players):
     assert isinstance(m, PairedMoments) and m.games == script.PAIRS[players] and m.seed == script.SEED
     assert bs.Rules.from_dict(m.rules_a) == bs.Rules(players=players, shuffle_pile=True)
     assert bs.Rules.from_dict(m.rules_b) == bs.Rules(players=players)
-    assert m.rules_version == bs.RULES_VERSION
+    assert games_unchanged(m)  # saved under this RULES_VERSION (or version 2 without jokers: the same games)
     assert m.detectable() <= 0.305  # the run was sized to detect +-0.3 cards at 80% power
     assert 0.99 * m.games <= m.pairs <= m.games and m.sum_d2 > 0  # standard deals hardly ever loop
 
@@ -120,11 +145,14 @@ def test_the_measured_coverage_in_the_docs_is_the_committed_one():
 
     cov = json.loads((ROOT / "data" / "paired-coverage.json").read_text())
     assert cov["needed"] == pytest.approx(t_sample_size(cov["skewness"]))
+    # #39: at least 1,000 samples a row, each miss counted on its side of the truth
+    assert all(r["samples"] >= 1000 and r["covered"] + r["below"] + r["above"] == r["samples"] for r in cov["rows"])
     t = [r for r in cov["rows"] if r["interval"] == "paired t"]
     bca = [r for r in cov["rows"] if r["interval"] == "BCa bootstrap"]
 
     def share(r):
-        return f"{100 * r['covered'] / r['samples']:.1f}% of {r['samples']:,} samples of {r['pairs']:,} pairs"
+        return (f"{100 * r['covered'] / r['samples']:.1f}% of {r['samples']:,} samples of {r['pairs']:,} pairs "
+                f"({r['below']} below, {r['above']} above)")
 
     text = (f"skewness {cov['skewness']:.1f}, so {cov['needed']:,.0f} pairs; against a 10,000,000-pair truth the "
             f"t interval covered {', '.join(share(r) for r in t[:-1])} and {share(t[-1])}; the BCa bootstrap covered "
@@ -133,11 +161,12 @@ def test_the_measured_coverage_in_the_docs_is_the_committed_one():
     block = re.search(r"<!-- findings:begin paired_coverage -->\n(.*?)\n<!-- findings:end paired_coverage -->", doc,
                       re.S).group(1)
     assert block == text
-    # what the docs conclude: below the rule the t interval misses, at the rule it covers (Clopper-Pearson)
+    # what the docs conclude (Clopper-Pearson intervals of the coverage): below the rule neither the t
+    # interval nor the BCa bootstrap covers; at the rule the t interval covers two-sided, with its misses
+    # mostly on one side (no one-sided claim rests on it)
     from statsmodels.stats.proportion import proportion_confint
 
     assert all(proportion_confint(r["covered"], r["samples"], method="beta")[1] < 0.95
-               for r in t if r["pairs"] < cov["needed"])
-    for r in (t[-1], bca[0]):
-        low, high = proportion_confint(r["covered"], r["samples"], method="beta")
-        assert low < 0.95 < high and (r is bca[0] or r["pairs"] >= cov["needed"])
+               for r in t + bca if r["pairs"] < cov["needed"])
+    low, high = proportion_confint(t[-1]["covered"], t[-1]["samples"], method="beta")
+    assert t[-1]["pairs"] >= cov["needed"] and low < 0.95 < high and t[-1]["above"] > 2 * t[-1]["below"]

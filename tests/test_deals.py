@@ -72,3 +72,59 @@ def test_bit_plane_deal_is_the_deal(rules):
             assert int(d0[s] | d1[s] | d2[s]) >> int(lens[s]) == 0  # nothing beyond the hand
             counts = [lens[s]] + [int((hand == k).sum()) for k in range(1, 6)] + [int(hand.sum())]
             assert init_out[i, :, s].tolist() == counts, (game, s)
+
+
+# -- jokers: the deal without them, the jokers slipped in (docs/RULES.md section 7, RULES_VERSION 3) --------
+def _order(rules, seed, game):
+    """The shuffled deck of game ``game`` (card i is seat i mod n's card i // n) and the stream after it."""
+    deck = rules.deck_cards()
+    n = rules.players
+    hands = np.zeros((n, -(-deck.size // n)), dtype=np.int8)
+    lens = np.zeros(n, dtype=np.int64)
+    state = stream_state(seed, game)
+    deal_into(state, deck, n, hands, lens)
+    return [int(hands[i % n, i // n]) for i in range(deck.size)], state
+
+
+@pytest.mark.parametrize("rules", [Rules(jokers=1), Rules(jokers=2), Rules(players=4, jokers=2),
+                                   Rules(deck="italian", jokers=1)], ids=lambda r: r.name)
+def test_a_joker_deal_is_the_deal_without_jokers_with_the_jokers_slipped_in(rules):
+    """The pairing: the cards other than jokers of joker game g are, in order, standard game g."""
+    plain = Rules(players=rules.players, deck=rules.deck)
+    for game in range(200):
+        with_jokers, _ = _order(rules, 77, game)
+        without, _ = _order(plain, 77, game)
+        assert [c for c in with_jokers if c != 5] == without, game
+        assert with_jokers.count(5) == rules.jokers
+
+
+def test_joker_positions_are_uniform():
+    """Chi-square goodness of fit of the two jokers' positions in the 54-card deal: each of the 54
+    positions holds a joker with probability 2/54."""
+    from scipy import stats
+
+    rules = Rules(jokers=2)
+    games = 20_000
+    counts = np.zeros(54)
+    for game in range(games):
+        order, _ = _order(rules, 5, game)
+        counts[[i for i, c in enumerate(order) if c == 5]] += 1
+    assert stats.chisquare(counts).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("jokers", [1, 2])
+def test_a_small_decks_joker_deals_are_uniform_over_its_sequences(jokers):
+    """Every distinct sequence of a 5- or 6-card deck with jokers is equally likely (chi-square over
+    all of them: 20 and 60 sequences)."""
+    from scipy import stats
+
+    rules = Rules(deck=Deck.from_counts((2, 1, 1, 0, 0)), jokers=jokers)
+    seen = {}
+    games = 30_000
+    for game in range(games):
+        order, _ = _order(rules, 11, game)
+        seen[tuple(order)] = seen.get(tuple(order), 0) + 1
+    import math
+    n = 4 + jokers
+    assert len(seen) == math.factorial(n) // (2 * math.factorial(jokers))
+    assert stats.chisquare(list(seen.values())).pvalue > 1e-3

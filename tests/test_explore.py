@@ -100,12 +100,13 @@ def test_paired_comparison_by_hand():
                            rng=np.random.default_rng(0)).confidence_interval
     assert (m.low, m.high) == pytest.approx((boot.low, boot.high))
     assert m.value == pytest.approx(57 / 4) and m.baseline_value == pytest.approx(49 / 4)
-    # seat 0 won: 1 0 1 1 vs 1 1 0 0 on the four deals both decided; d = 0 -1 1 1, mean 1/4
+    # seat 0 won: 1 0 1 1 vs 1 1 0 0 on the four deals both decided: 2 discordant one way, 1 the other,
+    # (2 - 1) / 4 = 1/4, Tango's score interval for paired proportions
+    from beggarstats.run.paired_props import tango_interval
+
     w = out.loc["seat0_win_diff"]
-    boot = stats.bootstrap((np.array([0.0, -1, 1, 1]),), np.mean, method="BCa", n_resamples=9999,
-                           rng=np.random.default_rng(0)).confidence_interval
-    assert w.n == 4 and w.estimate == pytest.approx(0.25) and w.interval == "BCa bootstrap"
-    assert (w.low, w.high) == pytest.approx((boot.low, boot.high))
+    assert w.n == 4 and w.estimate == pytest.approx(0.25) and w.interval == "Tango score"
+    assert (w.low, w.high) == pytest.approx(tango_interval(2, 1, 4))
     assert (w.value, w.baseline_value) == pytest.approx((0.75, 0.5))
     shown = readable_comparison(out.reset_index()).set_index("chosen minus standard")
     assert shown.loc["mean length (cards)", "p"] == fmt_p(m.p_value)

@@ -7,7 +7,8 @@ import pandas as pd
 import pytest
 
 from beggarstats.cli import main
-from beggarstats.report.figures import FIGURES, PLAYERS, sizes, small_decks, variant_rules
+from beggarstats.report.figures import FIGURES, PLAYERS, sizes, small_decks
+from beggarstats.run.variants import STANDARD_VARIANTS
 from beggarstats.report.findings import COLUMNS, read_findings
 
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
@@ -62,13 +63,9 @@ def check_outputs(out):
         assert f"tail decay rate per card (beyond the median), {p} players" in names
         assert f"comeback rate (winner once <= 25% of hand), {p} players" in names
     effects = table[table["finding"].str.startswith("variant effect on mean length")]
-    assert len(effects) == len(variant_rules())
-    # variants that keep the deck replay the standard deals and are compared paired
-    design = dict(zip(effects["key"], effects["design"]))
-    assert design["variant_len:end=unable:2p"] == design["variant_len:passes_on:3p"] == "paired"
-    assert design["variant_len:italian deck:2p"] == design["variant_len:1 joker (beggar):2p"] == "independent"
-    paired = effects[effects["design"] == "paired"]
-    assert (paired["n_games"] <= sizes(int(GAMES))["variant"]).all()
+    # the committed paired runs of every variant and player count (report.variant_data), jokers too
+    assert len(effects) == len(STANDARD_VARIANTS) * len(PLAYERS) and (effects["design"] == "paired").all()
+    assert "variant_len:jokers=1+joker_mode=beggar:2p" in set(effects["key"])
     # every seat of 3-6 players, with its hand size; the seat model's two terms; the tail test
     assert sum(k.startswith("seat_") and "_of_" in k for k in table["key"]) == 3 + 4 + 5 + 6
     assert "win rate - 1/n, seat 0 of 3 players (18 cards dealt)" in names
@@ -86,7 +83,7 @@ def check_outputs(out):
     # neither is counted twice
     n = sizes(int(GAMES))
     decks = {d.counts for _, _, d in small_decks()}
-    distinct = n["main2"] + 4 * n["main"] + len(variant_rules()) * n["variant"] + len(decks) * n["small"]
+    distinct = n["main2"] + 4 * n["main"] + len(decks) * n["small"]
     assert table.set_index("key").loc["run_distinct", "estimate"] == distinct
     loops = [n for n in names if n.startswith("loop share,") and "-card deck" in n]
     assert len(loops) == len(small_decks())  # every plotted deck
@@ -192,8 +189,7 @@ def test_the_progress_bar_counts_every_game_once_and_no_cache_writes_no_store(tm
     said = capsys.readouterr().out
     assert "loaded" not in said and len(said.splitlines()) <= 5 and "findings.md" in said  # a short summary
     n = sizes(int(GAMES))
-    assert seen["done"] == seen["total"] == (n["main2"] + 4 * n["main"] + len(variant_rules()) * n["variant"]
-                                             + 5 * n["seats"] + len(small_decks()) * n["small"])
+    assert seen["done"] == seen["total"] == (n["main2"] + 4 * n["main"] + 5 * n["seats"] + len(small_decks()) * n["small"])
     assert seen["labels"][-1] == "findings"
     # the bar says what runs before each analysis step, the long model fits included
     doing = seen["labels"].index("doing: hand strength and seat models: fitting (no games played)")

@@ -142,12 +142,13 @@ def test_plot_variant_effects_forest(frames):
     assert [len(ax.containers) for ax in fig.axes] == [1, 1, 1]
     refs = [ax.get_lines()[-1].get_xdata()[0] for ax in fig.axes]
     assert refs == [0.0, 1.0, 0.0]
-    # jokers change the deck: an independent comparison, drawn as an open square; its numbers beside it
-    assert (pass_through["design"] == "independent").all()
+    # jokers are slipped into the same deals (RULES_VERSION 3): a paired comparison, a filled circle;
+    # its numbers beside it
+    assert (pass_through["design"] == "paired").all()
     row = pass_through.set_index("metric").loc["seat0_win_diff"]
     first = fig.axes[2]
-    square = [line for line in first.get_lines() if line.get_marker() == "s"][0]
-    assert square.get_xdata()[0] == pytest.approx(100 * row["estimate"])   # percentage points
+    dot = [line for line in first.get_lines() if line.get_marker() == "o" and len(line.get_xdata())][0]
+    assert dot.get_xdata()[0] == pytest.approx(100 * row["estimate"])   # percentage points
     assert first.texts[0].get_text() == f"{100 * row['estimate']:+.2f} [{100 * row['low']:+.2f}, {100 * row['high']:+.2f}]"
     assert "percentage points" in first.get_xlabel()
     ax = P.plot_variant_effects(pass_through, metric="mean_length_ratio", ax=plt.subplots()[1])
@@ -302,3 +303,27 @@ def test_plot_errors_name_the_parameter(frames):
         P.loop_cycle(play(NEVER_ENDING))
     with pytest.raises(ValueError, match=r"`data` lacks the column\(s\) \['min_cards'"):
         P.plot_comebacks(seats.drop(columns="min_cards"))
+
+
+def test_plot_variant_grid_marks_each_verdict():
+    table = pd.DataFrame([
+        dict(label="a", players=2, metric="mean_length_diff", estimate=-10.0, low=-11.0, high=-9.0, verdict="detected"),
+        dict(label="a", players=3, metric="mean_length_diff", estimate=0.1, low=-0.2, high=0.4, verdict="not detected"),
+        dict(label="b", players=2, metric="mean_length_diff", estimate=0.0, low=0.0, high=0.0,
+             verdict="identical in every pair"),
+        dict(label="a", players=2, metric="seat0_win_diff", estimate=0.01, low=0.005, high=0.015, verdict="detected")])
+    fig = P.plot_variant_grid(table)
+    left, right = fig.axes[:2]
+    assert left.get_xscale() == "symlog" and "percentage points" in right.get_xlabel()
+    assert [t.get_text() for t in left.get_yticklabels()] == ["b", "a"]  # first variant on top
+    from matplotlib.colors import same_color
+
+    def white(line):
+        return same_color(line.get_markerfacecolor(), "white")
+    filled = [l for l in left.get_lines() if l.get_marker() == "o" and not white(l) and len(l.get_xdata())]
+    open_ = [l for l in left.get_lines() if l.get_marker() == "o" and white(l) and len(l.get_xdata())]
+    crosses = [l for l in left.get_lines() if l.get_marker() == "x" and len(l.get_xdata())]
+    assert [list(l.get_xdata()) for l in filled] == [[-10.0]] and [list(l.get_xdata()) for l in open_] == [[0.1]]
+    assert [list(l.get_xdata()) for l in crosses] == [[0.0]]
+    assert [p.get_xdata()[0] for p in right.get_lines() if p.get_marker() == "o" and len(p.get_xdata())] == [1.0]
+    plt.close(fig)

@@ -77,10 +77,12 @@ def _toy_table(seat0=0.4977, p_seat0=1e-12):
     rows += [finding("band 0", 0.00486, 0.00485, 0.00487, 100, "per card", key="hazard_2p_band0"),
              finding("band 1", 0.00490, 0.00480, 0.00500, 100, "per card", key="hazard_2p_band1")]
     for rules, design, est, p in (("end=unable", "paired", 0.57, 1e-4), ("shuffle_pile", "paired", 0.1, 0.8)):
-        rows += [finding(f"len {rules}", est, est - 0.3, est + 0.3, 1000, "cards diff", key=f"variant_len:{rules}:3p",
-                         null=0, p_value=p, design=design),
-                 finding(f"seat0 {rules}", 0.001, -0.001, 0.003, 1000, "pp", key=f"variant_seat0:{rules}:3p",
-                         null=0, p_value=0.3, design=design)]
+        rows += [finding(f"variant effect on mean length (cards): {rules}, 3 players (paired; paired t)", est,
+                         est - 0.3, est + 0.3, 1000, "cards diff", key=f"variant_len:{rules}:3p", null=0, p_value=p,
+                         design=design, detectable=0.5),
+                 finding(f"variant effect on seat 0's win rate: {rules}, 3 players (paired; Tango score)", 0.001,
+                         -0.001, 0.003, 1000, "pp", key=f"variant_seat0:{rules}:3p", null=0, p_value=0.3,
+                         design=design, detectable=0.004)]
     rows += [finding("odds aces", 1.11, 1.10, 1.12, 1000, "odds ratio", key="odds_aces_2p", null=1, p_value=1e-30),
              finding("odds tribute", 1.09, 1.08, 1.10, 1000, "odds ratio", key="odds_tribute_total_2p", null=1,
                      p_value=1e-30),
@@ -97,7 +99,7 @@ def _toy_table(seat0=0.4977, p_seat0=1e-12):
              finding("loop share small", 0.2, 0.19, 0.21, 100, "share", key="loop_small:2 J:24")]
     rows += [finding(name, v, np.nan, np.nan, v, "games", key=key) for name, v, key in (
         ("seed", 2026, "run_seed"), ("2p", 4_000_000, "run_main2"), ("3-6p", 500_000, "run_main"),
-        ("variants", 250_000, "run_variant"), ("seats", 250_000, "run_seats"), ("small", 100_000, "run_small"),
+        ("seats", 250_000, "run_seats"), ("small", 100_000, "run_small"),
         ("distinct", 12_200_000, "run_distinct"), ("played", 13_550_000, "run_played"))]
     return findings_frame(rows)
 
@@ -107,7 +109,9 @@ def test_wording_follows_the_holm_verdict():
     reading = blocks["reading"]
     assert "wins slightly less than half the games, 49.770%" in reading
     assert "one rate does not fit every 100-card band (χ² = 109.0" in reading
-    assert "detected after Holm: end=unable (3p) +0.570; not detected: shuffle_pile (3p)." in reading
+    assert "end=unable: 3p +0.570 [+0.270, +0.870]" in reading
+    assert ("With 3 players: no detectable change (+0.100 cards [-0.200, +0.400], 1,000 pairs; it could miss a change "
+            "below ±0.50 cards at 80% power at Holm's level).") in reading
     # the pooled seat model only beside its fit, which rejects it here; the within-n steps with Holm
     assert "does not fit the wins per player count and seat: deviance 300.0 on 13 df" in reading
     assert "are not tested" in reading and "raises the odds" not in reading
@@ -197,6 +201,6 @@ def test_small_deck_prose_says_exact_where_a_census_gave_the_share():
     reading = render_blocks(findings_frame(rows))["reading"]
     assert "(every plotted size, exact where every deal was played once, otherwise 100,000 random deals)" in reading
     assert "up to 32.026% of the deals (an 18-card deck whose penalty cards are 2 J)" in reading
-    assert ("no deal loops at 8, 16 and 28 cards (exactly; at 28 cards, from random deals: upper 95% bound 3.8e-05), "
+    assert ("no deal loops at 8, 16 and 28 cards (exactly; at 28 cards, from random deals: upper end of the 95% Wilson interval 3.8e-05), "
             "while the other sizes loop in 20.000% to 32.026%") in reading
     assert "differ (exactly, or beyond their 95% intervals)" in reading and "Monte Carlo shares" not in reading

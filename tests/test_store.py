@@ -189,3 +189,18 @@ def test_a_store_of_the_older_format_is_refused_with_what_to_do(tmp_path):
     for call in (lambda: load(tmp_path), lambda: simulate(20, seed=4, store=tmp_path)):
         with pytest.raises(StoreError, match="older beggarstats .*delete it or pass another directory"):
             call()
+
+
+def test_load_of_a_saved_summary_says_which_loader_reads_it(tmp_path):
+    """#38 item 6: `bs.load` on a JSON summary or comparison names the loader instead of "damaged"."""
+    import beggarstats as bs
+    from beggarstats.run.store import StoreError
+
+    path = tmp_path / "s.json"
+    path.write_text('{"format": 1}\n')
+    with pytest.raises(StoreError, match="is JSON, not a table of games: a summary loads with "
+                                         "beggarstats.run.summary.load_summary"):
+        bs.load(path)
+    (tmp_path / "x.parquet").write_bytes(b"not parquet at all")
+    with pytest.raises(StoreError, match="damaged or not parquet"):
+        bs.load(tmp_path / "x.parquet")

@@ -66,6 +66,7 @@ def census_text(s) -> str:
     longest deal by rank."""
     from ..engine.rank import deal_at
     from ..game.cards import format_deal
+    from .options import percent
     from .summarize import summary_text
 
     if not s.n_games:  # an empty range of ranks: nothing to share out
@@ -74,7 +75,8 @@ def census_text(s) -> str:
     lines = [x for x in summary_text(s).splitlines()[1:] if not x.startswith(("seat ", "  seat "))]
     decided = int(s.wins.sum())  # exact shares: no interval (the first line named a seed and game ids)
     lines.append(f"seat win shares (of {decided:,} deals with a winner, exact):")
-    lines += [f"  seat {k}: {w / decided:.4f}  ({int(w):,} wins)" for k, w in enumerate(s.wins) if decided]
+    # percentages as `simulate` and `summarize` print them (`options.percent`), with the exact counts beside
+    lines += [f"  seat {k}: {percent(w / decided)}  ({int(w):,} wins)" for k, w in enumerate(s.wins) if decided]
     lo, hi = (s.ranges[0][0], s.ranges[-1][1]) if s.ranges else (0, 0)
     head = [f"census:   {s.n_games:,} deals (ranks {lo}..{hi - 1}), rules {s.rules.name}, {s.rules.players} players: "
             f"exact counts"]

@@ -11,7 +11,7 @@ from pathlib import Path
 __all__ = ["add_rule_options", "rules_from_args", "check_run_options", "whole_number", "flag_of", "HELP",
            "add_jobs_option", "add_progress_option", "progress_wanted", "add_force_option", "check_overwrite",
            "add_summary_outputs", "check_summary_out",
-           "percent", "JOBS_DEFAULT", "rule_flags"]
+           "percent", "JOBS_DEFAULT", "rule_flags", "positive_number"]
 
 JOBS_DEFAULT = -1  # every batch command: all cores (a seed fixes every game whatever --jobs)
 
@@ -62,6 +62,20 @@ def check_overwrite(paths, args) -> None:
 def percent(rate: float, digits: int = 2) -> str:
     """A rate as the command line prints it: ``0.49773`` -> ``'49.77%'``."""
     return f"{100 * rate:.{digits}f}%"
+
+
+def positive_number(what: str):
+    """argparse type of a positive real number (a finite float > 0); ``what`` names it in the message."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not (value > 0 and value != float("inf")):
+            raise argparse.ArgumentTypeError(f"expected {what} > 0, got {text.strip()!r}")
+        return value
+    parse.__name__ = what
+    return parse
 
 
 def whole_number(text: str) -> int:

@@ -4,21 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from .options import add_jobs_option, add_progress_option, add_rule_options, progress_wanted, rules_from_args, whole_number
+from .options import (add_jobs_option, add_progress_option, add_rule_options, positive_number, progress_wanted,
+                      rules_from_args, whole_number)
 
 __all__ = ["HELP", "add_parser", "run"]
 
 HELP = "search for long deals: random deals, or backwards from the long ones"
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number of CPU seconds > 0, got {text!r}")
-    return value
+_seconds = positive_number("a number of CPU seconds")
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:

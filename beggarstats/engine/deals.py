@@ -8,7 +8,7 @@ from numba import njit
 from ..game.checks import check_seed, whole
 from ..game.rules import require_rules
 from .kernel_cache import install as _install_kernel_cache
-from .rng import GameStream, shuffle_inplace, stream_state
+from .rng import GameStream, deal_inplace, stream_state
 
 __all__ = ["deal_into", "random_deal"]
 
@@ -18,14 +18,16 @@ _install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cac
 
 @njit(cache=True)
 def deal_into(state, deck, n_players, hands, lens):
-    """Shuffle a copy of ``deck`` on ``state`` and deal it round: card i to seat i mod n.
+    """Shuffle a copy of ``deck`` on ``state`` (`rng.deal_words`: the cards other than jokers as
+    the deck without them, the jokers then inserted at uniform gaps) and deal it round: card i to
+    seat i mod n.
 
     ``hands`` is int8[n_players, >= ceil(len(deck)/n)], ``lens`` int64[n_players]; the k-th card a
     seat receives is its k-th card from the top.
     """
     n = deck.shape[0]
     shuffled = deck.copy()
-    shuffle_inplace(state, shuffled, n)
+    deal_inplace(state, shuffled, n)  # jokers slipped into the deal without them (rng.deal_words)
     seat = 0
     pos = 0
     for i in range(n):  # card i to seat i mod n at position i // n, without a division per card

@@ -27,7 +27,7 @@ from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
 from .constants import INIT_ACES, INIT_HELD, INIT_JACKS, INIT_JOKERS, INIT_KINGS, INIT_QUEENS, INIT_TRIBUTE
-from .rng import scatter_planes, seed_words, shuffle_words
+from .rng import deal_words, scatter_planes, seed_words
 from .kernel_ops import popcount
 from .rulebook import next_demand_at, next_in_game
 from .state import S_CARDS, S_LEADER, S_LEFT, S_PLEN
@@ -220,14 +220,15 @@ def _every_nth(x, first, n, m):
 
 @njit(nogil=True, cache=True, _nrt=False)
 def shuffled_planes(deck, seed, game, state, shuffled):
-    """The deck of game ``game`` of table ``seed`` shuffled (Fisher-Yates on the game's stream, the
-    random state in registers: `rng.shuffle_words`) into ``shuffled`` and returned as its three
+    """The deck of game ``game`` of table ``seed`` shuffled (the deal's shuffle on the game's stream,
+    jokers inserted after the Fisher-Yates of the other cards, the random state in registers:
+    `rng.deal_words`) into ``shuffled`` and returned as its three
     planes (`deck_planes`); ``state`` ends after the shuffle. Every deal on bit-planes starts here."""
     N = deck.shape[0]
     s0, s1, s2, s3 = seed_words(seed, game)
     for k in range(N):
         shuffled[k] = deck[k]
-    s0, s1, s2, s3 = shuffle_words(shuffled, N, s0, s1, s2, s3)
+    s0, s1, s2, s3 = deal_words(shuffled, N, s0, s1, s2, s3)
     state[0] = s0
     state[1] = s1
     state[2] = s2
@@ -243,7 +244,7 @@ def deal_planes(deck, n, seed, game, state, shuffled, d0, d1, d2, dl, init_out, 
     cards by kind and total tribute.
 
     Branch-free but for the loops: the random state stays in registers through the shuffle
-    (`rng.shuffle_words`), the shuffled deck becomes three planes in one pass (`deck_planes`)
+    (`rng.deal_words`), the shuffled deck becomes three planes in one pass (`deck_planes`)
     and each seat's hand is every n-th bit of them (card k is seat k mod n's card k // n)."""
     N = deck.shape[0]
     q0, q1, q2 = shuffled_planes(deck, seed, game, state, shuffled)

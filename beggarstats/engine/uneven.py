@@ -20,7 +20,7 @@ from numba import njit
 from ..game.checks import whole
 from .hands_bits import MAX_CARDS, shuffled_planes
 from .kernel_cache import install as _install_kernel_cache
-from .rng import GameStream, shuffle_inplace, stream_state
+from .rng import GameStream, deal_inplace, stream_state
 
 __all__ = ["check_uneven", "uneven_deal", "deal_uneven_planes", "rotated"]
 
@@ -81,7 +81,7 @@ def uneven_deal(seed: int, game: int, rules, sizes, leader: int = 0):
     deck = rules.deck_cards()
     state = stream_state(seed, game)
     shuffled = deck.copy()
-    shuffle_inplace(state, shuffled, len(shuffled))
+    deal_inplace(state, shuffled, len(shuffled))
     bounds = np.concatenate(([0], np.cumsum(sizes)))
     hands = tuple(tuple(int(c) for c in shuffled[bounds[s]:bounds[s + 1]]) for s in range(rules.players))
     return hands, GameStream(seed, game, state)
@@ -92,7 +92,7 @@ def deal_uneven_planes(deck, sizes, leader, seed, game, state, shuffled, d0, d1,
     """Deal game ``game`` of table ``seed`` with ``sizes[s]`` cards to seat s (as `uneven_deal`)
     into planes, rotated so that the leader is play seat 0; ``state`` ends after the deal.
 
-    The shuffle keeps the random state in registers (`rng.shuffle_words`), the shuffled deck
+    The shuffle keeps the random state in registers (`rng.deal_words`), the shuffled deck
     becomes three planes in one pass (`hands_bits.shuffled_planes`) and each hand is one block of
     bits of them: no branch per card."""
     n = sizes.shape[0]

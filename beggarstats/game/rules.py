@@ -17,7 +17,10 @@ __all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS", "check_rules", "require_rule
 #   2  the shuffle variants' pile shuffle scatters the court cards to random free slots
 #      (`rng.scatter_inplace`) instead of a Fisher-Yates shuffle of every card: the same
 #      distribution, different draws, so shuffle_pile / shuffle_on_loop games changed one by one.
-RULES_VERSION = 2
+#   3  a deal with jokers is the deal without them with the jokers inserted at uniform gaps drawn
+#      after it (`rng.deal_words`), so joker game g pairs with standard game g: the same
+#      distribution, different deals, so every joker game changed; games without jokers did not.
+RULES_VERSION = 3
 
 MAX_PLAYERS = 12  # the game is played by 2-6; the engines allow a few more.
 

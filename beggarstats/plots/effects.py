@@ -12,7 +12,7 @@ from matplotlib.ticker import MaxNLocator
 
 from ._common import check_choice, check_frame, check_hue, finish, hue_groups, label, new_axes, percent_axis
 
-__all__ = ["plot_variant_effects", "plot_hand_strength", "plot_hand_strength_panels"]
+__all__ = ["plot_variant_effects", "plot_variant_grid", "plot_hand_strength", "plot_hand_strength_panels"]
 
 _TITLES = {"mean_length_diff": "difference in mean length (cards)", "mean_length_ratio": "ratio of mean lengths",
            "seat0_win_diff": "difference in seat 0's win rate (percentage points)"}
@@ -119,4 +119,64 @@ def plot_hand_strength_panels(data: pd.DataFrame, *, panels=("aces", "tribute_to
     for axes in axs[0][1:]:
         if axes.get_legend() is not None:
             axes.get_legend().remove()
+    return fig
+
+
+_GRID_METRICS = (("mean_length_diff", "change in mean length (cards; symmetric log scale beyond ±1)", 1.0),
+                 ("seat0_win_diff", "change in seat 0's win rate (percentage points)", 100.0))
+
+
+def plot_variant_grid(data: pd.DataFrame):
+    """Every variant against the base rules for every player count: one row per variant, the player
+    counts side by side within it (one colour each), the change in mean length (left; a symmetric
+    log axis, so that ±0.3 cards and the jokers' -70 both read) and in seat 0's win rate (right),
+    each with its 95% interval. Filled: detected after Holm; open: not detected (its detectable
+    effect is in the findings); a cross: identical in every pair (no pair differs).
+
+    ``data``: one row per (variant, players, metric) with ``label``, ``players``, ``metric``,
+    ``estimate``, ``low``, ``high`` and ``verdict`` (`report.variant_data.figure_frame`).
+    """
+    check_frame(data, ["label", "players", "metric", "estimate", "low", "high", "verdict"])
+    labels = list(dict.fromkeys(data["label"]))
+    players = sorted(set(int(p) for p in data["players"]))
+    colours = dict(zip(players, plt.get_cmap("viridis")(np.linspace(0, 0.9, len(players)))))
+    fig, axs = plt.subplots(1, 2, figsize=(11, 0.55 * len(labels) + 1.6), layout="constrained", sharey=True)
+    step = 0.7 / max(len(players), 1)
+    for axes, (metric, title, k) in zip(axs, _GRID_METRICS):
+        part = data[data["metric"] == metric]
+        for p in players:
+            rows = part[part["players"] == p]
+            y = np.array([len(labels) - 1 - labels.index(l) for l in rows["label"]], float) \
+                + 0.35 - step * (players.index(p) + 0.5)
+            est, low, high = (k * rows[c].to_numpy(float) for c in ("estimate", "low", "high"))
+            ok = np.isfinite(low)
+            axes.errorbar(est[ok], y[ok], xerr=[est[ok] - low[ok], high[ok] - est[ok]], fmt="none", ecolor=colours[p],
+                          elinewidth=1.2, capsize=2)
+            verdict = rows["verdict"].to_numpy()
+            found, same = verdict == "detected", verdict == "identical in every pair"
+            rest = ~found & ~same
+            axes.plot(est[found], y[found], "o", color=colours[p], markersize=4.5, label=f"{p} players")
+            axes.plot(est[rest], y[rest], "o", markerfacecolor="white", markeredgecolor=colours[p], markersize=4.5)
+            axes.plot(est[same], y[same], "x", color=colours[p], markersize=4.5)
+        axes.axvline(0, color="0.3", linewidth=0.8)
+        if metric == "mean_length_diff":
+            axes.set_xscale("symlog", linthresh=1.0)
+            axes.axvspan(-0.3, 0.3, color="0.85", zorder=0, linewidth=0)
+            lo, hi = axes.get_xlim()
+            ticks = [t for t in (-100, -30, -10, -3, -1, 0, 1, 3, 10, 30, 100) if lo <= t <= hi]
+            axes.set_xticks(ticks, [f"{t:+d}" if t else "0" for t in ticks])
+            axes.xaxis.set_minor_locator(plt.NullLocator())
+        axes.set_xlabel(title)
+        axes.set_yticks(range(len(labels)), labels[::-1])
+        axes.set_ylim(-0.6, len(labels) - 0.4)
+        for y in range(len(labels) - 1):
+            axes.axhline(y + 0.5, color="0.9", linewidth=0.6)
+    handles = [plt.Line2D([], [], marker="o", color=colours[p], linestyle="", label=f"{p} players") for p in players]
+    handles += [plt.Line2D([], [], marker="o", markerfacecolor="black", markeredgecolor="black", linestyle="",
+                           label="detected (Holm)"),
+                plt.Line2D([], [], marker="o", markerfacecolor="white", markeredgecolor="black", linestyle="",
+                           label="not detected"),
+                plt.Line2D([], [], marker="x", color="black", linestyle="", label="identical in every pair"),
+                plt.matplotlib.patches.Patch(color="0.85", label="±0.3 cards")]
+    fig.legend(handles=handles, loc="outside right upper", fontsize=8, frameon=False)
     return fig

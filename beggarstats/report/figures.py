@@ -33,7 +33,7 @@ from ..run.simulate import PEAK_BYTES_PER_GAME, simulate
 from ..run.store import Store, default_path, store_key
 from .defaults import DEFAULT_GAMES, DEFAULT_SEED  # also read by `beggarstats figures --help`
 
-__all__ = ["make_figures", "provenance", "sizes", "variant_rules", "small_decks", "small_deck_table", "FIGURES", "DEFAULT_GAMES", "DEFAULT_SEED"]
+__all__ = ["make_figures", "FigureOut", "provenance", "sizes", "small_decks", "small_deck_table", "FIGURES", "DEFAULT_GAMES", "DEFAULT_SEED"]
 
 DPI = 110
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,7 +45,7 @@ FIGURES = {
     "tail_hazard.png": "end rate per card in 100-card bands of length, with intervals, 2-6 players",
     "seat_win_rates.png": "win rate of every seat minus 1/n, with its dealt hand size, 2-6 players",
     "first_player_advantage.png": "seat 0's win rate minus 1/n by player count",
-    "variant_effects.png": "forest plot: each variant against the standard game",
+    "variant_effects.png": "every variant against the standard game on the same deals, 2-6 players (committed paired runs)",
     "hand_strength.png": "win probability by aces and by tribute total dealt",
     "comebacks.png": "share of games won by a player once down to a quarter of their hand",
     "record_timeline.png": "hand sizes trick by trick in the longest known game (Nessler 2022)",
@@ -69,18 +69,11 @@ INCOMPLETE_TEXT = ("A `beggarstats figures` run into this folder started and did
 
 
 def sizes(games: int) -> dict[str, int]:
-    """Games per run: ``games`` for 2 players; fractions of it (at least 100) for the rest."""
-    return {"main2": games, "main": max(games // 8, 100), "variant": max(games // 16, 100),
+    """Games per run: ``games`` for 2 players; fractions of it (at least 100) for the rest. The
+    variants are not run here: their figure and rows come from the committed paired runs
+    (`report.variant_data`)."""
+    return {"main2": games, "main": max(games // 8, 100),
             "seats": max(games // 16, 100), "small": max(games // 40, 100)}
-
-
-def variant_rules() -> list[Rules]:
-    """Every variant of the forest plot; 3-player ones where the rule needs 3+ players to matter."""
-    two = [Rules(shuffle_pile=True), Rules(shuffle_on_loop=True), Rules(jokers=1), Rules(jokers=2),
-           Rules(jokers=1, joker_mode="beggar"), Rules(end="empty"), Rules(end="unable"), Rules(deck="italian")]
-    three = [Rules(players=3, exhausted_tribute="passes_on"), Rules(players=3, direction="ccw"),
-             Rules(players=3, end="empty"), Rules(players=3, end="unable")]
-    return two + three
 
 
 def small_decks() -> list[tuple[str, int, Deck]]:
@@ -131,12 +124,6 @@ class _Runner:
         return simulate(n, rules=rules, seed=self.seed, n_jobs=self.n_jobs, store=where, per_seat=per_seat)
 
 
-def _stack(frames) -> pd.DataFrame:
-    """Concatenate game tables whose ``rules`` categories differ, keeping ``rules`` categorical."""
-    names = sorted({c for f in frames for c in f["rules"].cat.categories})
-    return pd.concat([f.assign(rules=f["rules"].cat.set_categories(names)) for f in frames], ignore_index=True)
-
-
 def _share(k: int, n: int) -> tuple[float, float, float]:
     """k/n with its Wilson interval."""
     return (k / n, *an.wilson_interval(k, n))
@@ -150,7 +137,7 @@ def _version() -> str:
         return "unknown"
 
 
-class _Out:
+class FigureOut:
     """Where the figures go, and what every figure says about the runs behind it."""
 
     def __init__(self, folder: Path, seed: int):
@@ -183,10 +170,6 @@ def _games_by_players(frame) -> str:
     counts = frame.groupby("players", observed=True).size()
     parts = [f"{v:,} ({p}p)" for p, v in counts.items()]
     return " + ".join(parts)
-
-
-def _games_by_rules(frames) -> str:
-    return f"{sum(len(f) for f in frames):,} games in {len(frames)} runs"
 
 
 def _seat_games(seats) -> str:
@@ -274,8 +257,8 @@ def _lengths(main, out, rows):
     out.save(fig, "tail_hazard.png", _games_by_players(main), "standard, 2-6 players")
     for p, sub in main.groupby("players", observed=True):
         rate, low, high = _share(int((sub["outcome"] == "loop").sum()), len(sub))
-        rows.append(finding(f"loop share, standard deck, {p} players", rate, low, high, len(sub), "share",
-                            key=f"loop_standard_{p}p"))
+        rows.append(finding(f"loop share, standard deck, {p} players (95% Wilson interval)", rate, low, high, len(sub),
+                            "share", key=f"loop_standard_{p}p", interval="Wilson"))
 
 
 def _seats(main, out, rows):
@@ -303,21 +286,16 @@ def _seats(main, out, rows):
                             null=0.0, p_value=r.p_value, detectable=_detectable(r.low, r.high)))
 
 
-_METRIC_ROWS = {"mean_length_diff": ("variant effect on mean length (cards)", "cards diff", "len"),
-                "seat0_win_diff": ("variant effect on seat 0's win rate", "pp", "seat0")}
+def _variants(out, rows):
+    """The variant figure and rows from the committed paired runs (`report.variant_data`: every
+    variant against the standard game on the same deals, 2-6 players)."""
+    from . import variant_data as vd
 
-
-def _variants(frames, out, rows):
-    effects = an.compare_variants(_stack(frames), by="players")
-    fig = plots.plot_variant_effects(effects[effects["metric"].isin(["mean_length_diff", "seat0_win_diff"])])
-    fig.suptitle("Variants against the standard game (95% intervals)")
-    out.save(fig, "variant_effects.png", _games_by_rules(frames), "standard and each variant of the plot")
-    for metric, (label, unit, short) in _METRIC_ROWS.items():
-        for r in effects[effects["metric"] == metric].itertuples():
-            rows.append(finding(f"{label}: {r.rules}, {r.players} players ({r.design}; {r.interval})", r.estimate,
-                                r.low, r.high, r.n, unit, key=f"variant_{short}:{r.rules}:{r.players}p", null=0.0,
-                                p_value=r.p_value, design=r.design, detectable=r.detectable, interval=r.interval))
-    return effects
+    table = vd.variant_table(data_folder())
+    if table.empty:
+        return
+    vd.save_variant_figure(table, out)
+    rows.extend(vd.variant_findings(table))
 
 
 def _hands(seats, out, rows):
@@ -416,9 +394,10 @@ def _small_decks(results, out, rows, exact=None):
     for r in table.itertuples():  # every plotted deck, so the prose reads what the figure shows
         exact_row = r.design == "census"
         rows.append(finding(f"loop share, {r.size}-card deck {r.deck.label().removeprefix('deck ')} "
-                            f"(penalty: {r.family}), 2 players" + (", exact (every deal)" if exact_row else ""),
+                            f"(penalty: {r.family}), 2 players" + (", exact (every deal)" if exact_row else
+                                                                   ", random deals (95% Wilson interval)"),
                             r.rate, r.low, r.high, r.n, "share", key=f"loop_small:{r.family}:{r.size}",
-                            design="census" if exact_row else ""))
+                            design="census" if exact_row else "", interval="" if exact_row else "Wilson"))
 
 
 def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, store=True,
@@ -458,20 +437,18 @@ def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, sto
     n = sizes(games)
     run = _Runner(seed, n_jobs, store)
     decks = small_decks()
-    variants = variant_rules()
-    total = (n["main2"] + n["main"] * (len(PLAYERS) - 1) + n["variant"] * len(variants)
-             + n["seats"] * len(PLAYERS) + n["small"] * len(decks))
+    total = n["main2"] + n["main"] * (len(PLAYERS) - 1) + n["seats"] * len(PLAYERS) + n["small"] * len(decks)
     step = _Steps(progress, total=total)
     rows: list[dict] = []
     marker = write_text(out / INCOMPLETE, INCOMPLETE_TEXT)  # removed once every file is written
     with plots.theme():
-        table = _make(out, n, seed, run, decks, variants, step, rows, prose)
+        table = _make(out, n, seed, run, decks, step, rows, prose)
     marker.unlink()
     return table
 
 
-def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame:
-    figs = _Out(out, seed)
+def _make(out, n, seed, run, decks, step, rows, prose) -> pd.DataFrame:
+    figs = FigureOut(out, seed)
     try:
         main = {}
         for p in PLAYERS:
@@ -484,15 +461,10 @@ def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame
         step.doing("seat win rates and steps")
         _seats(games_all, figs, rows)
         step("seats")
-        del games_all
-        frames = {p: [main[p]] for p in PLAYERS}
-        for rules in variants:
-            frames[rules.players].append(run(rules, n["variant"]))
-            step(rules.name, n["variant"])
-        step.doing("variants: paired comparisons")
-        _variants([f for p in PLAYERS if len(frames[p]) > 1 for f in frames[p]], figs, rows)
+        del games_all, main
+        step.doing("variants: the committed paired runs")
+        _variants(figs, rows)
         step("variants")
-        del frames, main
         seats = []
         for p in PLAYERS:
             seats.append(run(Rules(players=p), n["seats"], per_seat=True)[1])
@@ -509,7 +481,7 @@ def _make(out, n, seed, run, decks, variants, step, rows, prose) -> pd.DataFrame
         step.doing("small decks")
         _small_decks(small, figs, rows)
         step("small decks")
-        rows.extend(_run_rows(run, n, seed, len(variants), len(decks)))
+        rows.extend(_run_rows(run, n, seed, len(decks)))
         rows.extend(scale_rows(data_folder()))
         rows.extend(shuffle_rows(data_folder()))
         table = findings_frame(rows)
@@ -593,32 +565,26 @@ SHUFFLE_MARGIN = 1.0  # cards: the equivalence margin of the shuffle question ("
 
 
 def shuffle_rows(folder: Path) -> list[dict]:
-    """The answer to "does shuffling the won pile speed the game up?": the committed paired
-    comparisons ``compare-shuffle-p*.json`` in ``folder`` (`beggarstats.run.compare`, written by
-    ``data/compare_shuffle.py``), one row per player count with the paired t interval, its p-value
-    (an effect, in the Holm family), the effect detectable at 80% power, and one row per player
-    count with the equivalence (TOST) p-value against +-`SHUFFLE_MARGIN` cards. The paired t interval
-    is used only with at least the pairs the differences' skewness needs (`PairedMoments.interval`
-    refuses fewer), and the row says how many those are."""
+    """The equivalence half of "does shuffling the won pile speed the game up?": one row per
+    player count with the TOST p-value against +-`SHUFFLE_MARGIN` cards, from the committed paired
+    comparisons ``compare-shuffle-p*.json`` in ``folder`` (written by ``data/compare_shuffle.py``).
+    Their difference rows are the shuffle_pile rows of the variants (`report.variant_data`). The
+    TOST rests on the paired t interval's two one-sided tails: the shuffle's per-deal differences
+    are close to symmetric (skewness +0.02 to +0.04), where the t interval's one-sided errors hold."""
     from ..run.compare import load_moments
 
     rows = []
     for path in sorted(Path(folder).glob("compare-shuffle-p*.json")):
         m = load_moments(path)
         p = Rules.from_dict(m.rules_b).players
-        low, high = m.interval()
-        rows.append(finding(f"shuffle_pile against the standard game, mean length (cards), {p} players (paired, "
-                            f"the same deals; seed {m.seed}; paired t, skewness {m.skewness:.2f}: "
-                            f"{m.t_pairs_needed:,.0f} pairs needed)", m.mean, low, high, m.pairs, "cards diff",
-                            key=f"shuffle_answer_{p}p", null=0.0, p_value=m.p_value(), design="paired",
-                            detectable=m.detectable(), interval="paired t"))
         rows.append(finding(f"shuffle_pile: equivalence within ±{SHUFFLE_MARGIN:g} card of the standard game (TOST "
-                            f"p), {p} players", m.equivalence(SHUFFLE_MARGIN), np.nan, np.nan, m.pairs, "p",
+                            f"p; skewness of the differences {m.skewness:+.2f}), {p} players",
+                            m.equivalence(SHUFFLE_MARGIN), np.nan, np.nan, m.pairs, "p",
                             key=f"shuffle_equivalence_{p}p"))
     return rows
 
 
-def _run_rows(run, n, seed, n_variants, n_decks) -> list[dict]:
+def _run_rows(run, n, seed, n_decks) -> list[dict]:
     """The design of the run as rows of the findings table, so that the prose quotes it from there."""
     def count(name, value, key):
         return finding(name, value, np.nan, np.nan, value, "games", key=key)
@@ -626,7 +592,6 @@ def _run_rows(run, n, seed, n_variants, n_decks) -> list[dict]:
     return [count("seed of every run", seed, "run_seed"),
             count("standard games, 2 players", n["main2"], "run_main2"),
             count("standard games, 3-6 players (each)", n["main"], "run_main"),
-            count(f"games per variant ({n_variants} variants)", n["variant"], "run_variant"),
             count("games per per-seat run (replays of the first standard games, 2-6 players)", n["seats"], "run_seats"),
             count(f"games per small deck ({n_decks} decks)", n["small"], "run_small"),
             count("distinct games simulated (per-seat replays and repeated decks counted once)", run.distinct,

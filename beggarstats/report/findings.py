@@ -40,6 +40,7 @@ _UNITS = {
     "cards": lambda v: f"{v:.2f}",
     "cards diff": lambda v: f"{v:+.3f}",
     "per card": lambda v: f"{v:.5f}",
+    "per card diff": lambda v: f"{v:+.4f}",
     "odds ratio": lambda v: f"{v:.3f}",
     "chi2": lambda v: f"{v:.1f}",
     "games": lambda v: f"{v:,.0f}",
@@ -136,7 +137,8 @@ def _detectable(row) -> str:
 def to_markdown(table: pd.DataFrame) -> str:
     """A GitHub Markdown table: finding | estimate | 95% interval | games | p | Holm p (✓: rejected) |
     detectable (the smallest effect found at 80% power)."""
-    lines = ["| finding | estimate | 95% interval | games | p | Holm p | detectable at 80% power |",
+    lines = ["| finding | estimate | 95% interval | games | p | Holm p | detectable at 80% power (two-sided 5%, unless "
+             "the finding names its level) |",
              "|---|---:|---:|---:|---:|---:|---:|"]
     for row in table.itertuples(index=False):
         holm = fmt_p(row.p_holm)

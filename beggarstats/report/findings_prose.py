@@ -90,9 +90,9 @@ def _readme(r: _Rows) -> str:
         f"`beggarstats figures` (seed {int(r.row('run_seed')['estimate'])}; {_games(r)}) writes every figure "
         "and the findings table into `figures/`; each is explained in "
         "[docs/FIGURES.md](docs/FIGURES.md), which also has the full table "
-        f"({len(r.t)} rows, {_tests(r)}). The variant runs use the same deals as the standard runs on purpose (common random "
-        "numbers), so every variant that keeps the deck is compared with the standard game deal by deal "
-        "(paired).",
+        f"({len(r.t)} rows, {_tests(r)}). Every variant is compared with the standard game on the same deals "
+        "(paired; jokers are slipped into the standard deal), from the committed runs of `data/compare_variants.py` "
+        "and `data/compare_shuffle.py`, which `beggarstats compare` repeats at any size.",
         "",
         "Key rows of `figures/findings.md` (95% intervals; ✓: rejected by the Holm-adjusted test at "
         f"family-wise {ALPHA:g}, ·: not rejected):",
@@ -103,7 +103,6 @@ def _readme(r: _Rows) -> str:
     keys = ["seat0_rate_2p"] + [f"seat_0_of_{p}p" for p in (3, 4, 5, 6)]
     keys += [k for k in r.keys("step_") if "(same hand)" in r.row(k)["finding"]]
     keys += ["seat_model_fit", "seat_model_seat", "seat_model_extra_card", "tail_rate_2p", "tail_constancy_2p"]
-    keys += [k for k in r.keys("variant_len:") if r.rejected(k) or r.row(k)["design"] == "paired"]
     keys += ["odds_aces_2p", "comeback_2p"]
     for k in [k for k in keys if k in r]:
         row = r.row(k)
@@ -240,49 +239,37 @@ def _join(items) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def variant_frame(r: _Rows) -> pd.DataFrame:
+    """The variant rows of the findings (keys ``variant_len:SPEC:Pp``, ``variant_seat0:...``,
+    ``variant_percard:...``) as the columns of `report.variant_data`'s table, so the prose and the
+    notebook phrase them with the same functions."""
+    out = []
+    for k in r.keys("variant_len:") + r.keys("variant_seat0:"):
+        short, spec, players = k.split(":")
+        row = r.row(k)
+        rec = dict(variant=spec, players=int(players.removesuffix("p")),
+                   metric="mean_length_diff" if short == "variant_len" else "seat0_win_diff",
+                   label=re.search(r": (.+?), \d players \(", row["finding"]).group(1),
+                   estimate=row["estimate"], low=row["low"], high=row["high"], pairs=int(row["n_games"]),
+                   p_value=row["p_value"], p_holm=row["p_holm"], holm_reject=r.rejected(k),
+                   detectable=row["detectable"],
+                   identical="identical in every pair" in row["finding"])
+        per = f"variant_percard:{spec}:{players}"
+        if short == "variant_len" and per in r:
+            rec.update(per_card=r.row(per)["estimate"], per_card_low=r.row(per)["low"], per_card_high=r.row(per)["high"])
+        out.append(rec)
+    return pd.DataFrame(out)
+
+
 def _variant_words(r: _Rows) -> list[str]:
-    found, none, same = [], [], []
-    for k in r.keys("variant_len:"):
-        _, rules, players = k.split(":")
-        name = f"{rules} ({players.removesuffix('p')}p)"
-        row = r.row(k)
-        if r.rejected(k):
-            found.append(f"{name} {r.est(k)}")
-        elif row["design"] == "paired" and row["low"] == row["high"] == 0:
-            same.append(name)
-        elif not pd.isna(row.get("detectable", float("nan"))):
-            none.append(f"{name} {r.both(k)}, which could miss an effect below ±"
-                        f"{fmt(row['detectable'], row['unit']).lstrip('+')} (80% power)")
-        else:
-            none.append(name)
-    text = "Variants (mean length, cards, against the standard game with the same players): "
-    text += f"detected after Holm: {', '.join(found)}" if found else "none detected after Holm"
-    text += f"; not detected: {', '.join(none)}" if none else ""
-    text += f"; identical in every game of the paired sample (exact, no game changed): {', '.join(same)}." if same else "."
-    return [text] + _shuffle_words(r)
+    from .variant_data import joker_sentence, rule_sentence, shuffle_sentences
 
-
-def _shuffle_words(r: _Rows) -> list[str]:
-    """The answer to the rule text's claim that shuffling the won pile speeds the game up."""
-    keys = r.keys("shuffle_answer_")
-    if not keys:
+    v = variant_frame(r)
+    if v.empty:
         return []
-    parts, faster, slower, same = [], [], [], []
-    for k in keys:
-        p = int(k.removeprefix("shuffle_answer_").removesuffix("p"))
-        row = r.row(k)
-        parts.append(f"{p} players {r.both(k)} ({r.n(k)} pairs, {r.holm(k)}, detectable "
-                     f"±{fmt(row['detectable'], 'cards diff').lstrip('+')})")
-        (faster if r.rejected(k) and row["estimate"] < 0 else slower if r.rejected(k) else same).append(p)
-    text = ("Does shuffling the won pile speed the game up, as the rule text says? The same deals played both ways "
-            "(paired), change in mean length in cards: " + "; ".join(parts) + ".")
-    if faster:
-        text += f" Shuffling shortens the game with {_join(faster)} players"
-    if slower:
-        text += (", but" if faster else " Shuffling") + f" lengthens it slightly with {_join(slower)} players"
-    if same:
-        text += (", and" if faster or slower else " Shuffling") + f" changes it by no detectable amount with {_join(same)} players"
-    return [text + "."]
+    words = ["Does shuffling the won pile speed the game up, as the rule text says? The same deals played both "
+             "ways (paired):"] + shuffle_sentences(v)
+    return words + [w for w in (joker_sentence(v), rule_sentence(v)) if w]
 
 
 def _loop_words(r: _Rows) -> list[str]:
@@ -290,7 +277,7 @@ def _loop_words(r: _Rows) -> list[str]:
     games = sum(int(x["n_games"]) for x in std)
     loops = sum(round(x["estimate"] * x["n_games"]) for x in std)
     if loops == 0:
-        text = (f"No random standard deal looped in {games:,} games (2 players: upper 95% bound "
+        text = (f"No random standard deal looped in {games:,} games (2 players: upper end of the 95% Wilson interval "
                 f"{fmt(r.row('loop_standard_2p')['high'], 'share')}).")
     else:
         text = f"{loops} of {games:,} random standard deals looped."
@@ -315,9 +302,10 @@ def _loop_words(r: _Rows) -> list[str]:
                 bounds = [x["high"] for x in rows if x["estimate"] == 0 and x["design"] != "census"]
                 sampled = [int(x["key"].split(":")[2]) for x in rows if x["estimate"] == 0 and x["design"] != "census"]
                 if not exact:
-                    note = f"upper 95% bounds up to {fmt(max(bounds), 'share')}"
+                    note = f"upper ends of the 95% Wilson intervals up to {fmt(max(bounds), 'share')}"
                 elif bounds:
-                    note = f"exactly; at {_join(sampled)} cards, from random deals: upper 95% bound {fmt(max(bounds), 'share')}"
+                    note = (f"exactly; at {_join(sampled)} cards, from random deals: upper end of the 95% Wilson interval "
+                            f"{fmt(max(bounds), 'share')}")
                 else:
                     note = "exactly"
                 text += (f" Penalty cards {family}: no deal {'loops' if exact else 'looped'} at {_join(zero)} cards "
@@ -367,7 +355,7 @@ def _record_words(r: _Rows) -> list[str]:
 
 def _sizes(r: _Rows) -> str:
     lines = ["| run | games |", "|---|---:|"]
-    for k in [k for k in ("run_main2", "run_main", "run_variant", "run_seats", "run_small", "run_distinct",
+    for k in [k for k in ("run_main2", "run_main", "run_seats", "run_small", "run_distinct",
                           "run_played") if k in r]:
         lines.append(f"| {r.row(k)['finding']} | {r.count(k)} |")
     k = "seat0_rate_2p"
@@ -397,15 +385,36 @@ def _seats(r: _Rows) -> str:
 
 
 def _variants(r: _Rows) -> str:
-    lines = ["| variant | players | design | pairs or games | mean length (cards) | interval | Holm p | seat 0 win rate | "
-             "interval | Holm p |", "|---|---:|---|---:|---:|---|---:|---:|---|---:|"]
+    v = variant_frame(r)
+    lines = ["Every variant against the standard game on the same deals (paired; `data/compare_variants.py`, "
+             "`data/compare_shuffle.py`). Length: paired t; seat 0: Tango's score interval; Holm over the whole "
+             "findings table (✓ rejected, · not); detectable: the smallest change found at 80% power at Holm's "
+             "strictest step over the variant rows (each row's finding names the level).", "",
+             "| variant | players | pairs | mean length (cards) | Holm p | detectable | seat 0 win rate | Holm p | "
+             "detectable |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for k in r.keys("variant_len:"):
-        _, rules, players = k.split(":")
-        s = f"variant_seat0:{rules}:{players}"
+        _, spec, players = k.split(":")
+        s = f"variant_seat0:{spec}:{players}"
         row = r.row(k)
-        lines.append(f"| {rules} | {players.removesuffix('p')} | {row['design']} | {r.n(k)} | {r.both(k)} | "
-                     f"{row['interval']} | {fmt_p(row['p_holm'])} {r.mark(k)} | {r.both(s)} | {r.row(s)['interval']} | "
-                     f"{fmt_p(r.row(s)['p_holm'])} {r.mark(s)} |")
+        det = "–" if pd.isna(row["detectable"]) else f"±{row['detectable']:.3f}"
+        same = "identical in every pair" in row["finding"]
+        length = "identical in every pair" if same else (r.both(k) if not pd.isna(row["low"]) else f"{r.est(k)} (no interval)")
+        if s in r:
+            srow = r.row(s)
+            seat = (f"{r.both(s)} | {fmt_p(srow['p_holm'])} {r.mark(s)} | "
+                    f"±{fmt(srow['detectable'], 'pp').lstrip('+')}")
+        else:
+            seat = "not kept in this run | – | –"
+        lines.append(f"| {row['finding'].split(': ', 1)[1].split(', ')[0]} | {players.removesuffix('p')} | {r.n(k)} | "
+                     f"{length} | {fmt_p(row['p_holm'])} {r.mark(k)} | {det} | {seat} |")
+    per = r.keys("variant_percard:")
+    if per:
+        lines += ["", "| jokers | players | cards played per card dealt, variant − standard | 95% interval |",
+                  "|---|---:|---:|---:|"]
+        for k in per:
+            _, spec, players = k.split(":")
+            name = r.row(k)["finding"].split(": ", 1)[1].split(", ")[0]
+            lines.append(f"| {name} | {players.removesuffix('p')} | {r.est(k)} | {r.ci(k)} |")
     return "\n".join(lines) + "\n"
 
 

@@ -29,7 +29,7 @@ from .parallel import run_chunks
 from .seeds import fresh_seed
 from .store_files import read_checked
 
-__all__ = ["compare", "PairedMoments", "load_moments", "t_sample_size"]
+__all__ = ["compare", "PairedMoments", "load_moments", "t_sample_size", "len_deck", "games_unchanged"]
 
 
 def t_sample_size(skewness) -> float:
@@ -37,8 +37,9 @@ def t_sample_size(skewness) -> float:
     of the given ``skewness`` (the third standardized moment, g1): 28 + 25 g1^2, the rule of Sugden,
     Smith and Jones (2000, "Cochran's rule for simple random sampling", JRSS B 62, 787-793), which
     sharpens Cochran's n > 25 g1^2. For the length differences of end=empty against the standard
-    game (2 players, g1 = -34.1: 29,100 pairs) the t interval covered 89.8% of 400 samples of 5,000
-    pairs and, at 30,000 pairs, the share docs/FIGURES.md gives (a 10^7-pair truth)."""
+    game (2 players, g1 = -34.1: 29,100 pairs) the t interval covered 91.2% of 1,000 samples of 5,000
+    pairs and, at 30,000 pairs, the share docs/FIGURES.md gives (a 10^7-pair truth), with its misses
+    mostly above the truth: right two-sided, not one-sided."""
     return 28 + 25 * float(skewness) ** 2
 
 
@@ -50,7 +51,12 @@ class PairedMoments:
     are the exact sums of d, d^2 and d^3 over them (cards, cards^2, cards^3; ``sum_d3`` is None in
     a file saved before it was kept); ``games`` were played under each rule,
     ``unfinished`` of them lacked a finish under one rule or both. ``rules_a`` / ``rules_b`` are
-    `Rules.to_dict` dictionaries.
+    `Rules.to_dict` dictionaries. ``seat0_a_only`` / ``seat0_b_only``: of the ``pairs``, the deals
+    seat 0 won under rules_a only / rules_b only (the discordant pairs of seat 0's win rate; None
+    in a file saved before they were kept). ``sum_e``, ``sum_e2``: sums of e and e^2 for
+    e = N_b cards(rules_a) - N_a cards(rules_b), N_a and N_b the cards dealt under each rule: e /
+    (N_a N_b) is the difference in cards played per card dealt (`per_card_dealt`), which takes the
+    extra cards of a joker deal out of the comparison.
     """
 
     rules_a: dict
@@ -63,12 +69,19 @@ class PairedMoments:
     unfinished: int
     rules_version: int = RULES_VERSION
     sum_d3: int | None = None
+    seat0_a_only: int | None = None
+    seat0_b_only: int | None = None
+    sum_e: int | None = None
+    sum_e2: int | None = None
 
     def __add__(self, other: "PairedMoments") -> "PairedMoments":
-        cubes = None if self.sum_d3 is None or other.sum_d3 is None else self.sum_d3 + other.sum_d3
+        def both(name):
+            x, y = getattr(self, name), getattr(other, name)
+            return None if x is None or y is None else x + y
         return PairedMoments(self.rules_a, self.rules_b, self.seed, self.games + other.games, self.pairs + other.pairs,
                              self.sum_d + other.sum_d, self.sum_d2 + other.sum_d2,
-                             self.unfinished + other.unfinished, self.rules_version, cubes)
+                             self.unfinished + other.unfinished, self.rules_version, both("sum_d3"),
+                             both("seat0_a_only"), both("seat0_b_only"), both("sum_e"), both("sum_e2"))
 
     @property
     def mean(self) -> float:
@@ -154,6 +167,57 @@ class PairedMoments:
         high = stats.t.cdf((self.mean - margin) / self.se, df)
         return float(max(low, high))
 
+    # -- seat 0's win rate: paired proportions (`run.paired_props`) -------------------------
+    def _check_seat0(self):
+        if self.seat0_a_only is None or self.seat0_b_only is None:
+            raise ValueError("These moments lack seat 0's discordant pairs (saved before they were kept): "
+                             "run compare() again.")
+
+    @property
+    def seat0_diff(self) -> float:
+        """Seat 0's win rate under rules_a minus under rules_b, over the pairs (a proportion)."""
+        self._check_seat0()
+        return (self.seat0_a_only - self.seat0_b_only) / self.pairs
+
+    def seat0_interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """Tango's score interval of `seat0_diff`, made for paired proportions
+        (`run.paired_props.tango_interval`)."""
+        from .paired_props import tango_interval
+
+        self._check_seat0()
+        return tango_interval(self.seat0_a_only, self.seat0_b_only, self.pairs, confidence=confidence)
+
+    def seat0_p_value(self) -> float:
+        """Two-sided p-value of no difference in seat 0's win rate: McNemar's test without continuity
+        correction, the score test Tango's interval inverts."""
+        from .paired_props import paired_proportion_test
+
+        self._check_seat0()
+        return paired_proportion_test(self.seat0_a_only, self.seat0_b_only)
+
+    def seat0_detectable(self, power: float = 0.8, alpha: float = 0.05) -> float:
+        """Smallest difference in seat 0's win rate (a proportion) this many pairs detect with
+        probability ``power`` at two-sided level ``alpha``, at the observed discordant share."""
+        from .paired_props import paired_detectable
+
+        self._check_seat0()
+        return paired_detectable(self.seat0_a_only, self.seat0_b_only, self.pairs, alpha=alpha, power=power)
+
+    def per_card_dealt(self, confidence: float = 0.95) -> tuple[float, float, float]:
+        """The difference in cards played per card dealt, cards(rules_a) / N_a - cards(rules_b) /
+        N_b, with its paired t interval: (estimate, low, high). For a joker variant against the
+        standard game it asks whether the jokers shorten the game beyond dealing more cards."""
+        from scipy import stats
+
+        if self.sum_e is None or self.sum_e2 is None:
+            raise ValueError("These moments lack the per-card sums (saved before they were kept): run compare() again.")
+        n = self.pairs
+        scale = len_deck(self.rules_a) * len_deck(self.rules_b)
+        sd = math.sqrt((self.sum_e2 * n - self.sum_e ** 2) / (n * (n - 1))) / scale
+        mean = self.sum_e / n / scale
+        q = stats.t.ppf(0.5 + confidence / 2, n - 1) * sd / math.sqrt(n)
+        return mean, mean - q, mean + q
+
     def to_dict(self) -> dict:
         return asdict(self)
 
@@ -161,6 +225,19 @@ class PairedMoments:
         path = Path(path)
         path.write_text(json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n")
         return path
+
+
+def games_unchanged(m: PairedMoments) -> bool:
+    """Whether the games behind ``m`` are still the games of this `RULES_VERSION`: saved under it,
+    or under version 2 with no jokers on either side (version 3 changed only the joker deals)."""
+    if m.rules_version == RULES_VERSION:
+        return True
+    return m.rules_version == 2 and RULES_VERSION == 3 and not m.rules_a.get("jokers") and not m.rules_b.get("jokers")
+
+
+def len_deck(rules) -> int:
+    """Cards dealt under ``rules`` (a `Rules` or its dict), jokers included."""
+    return int(check_rules(rules).deck_cards().size)
 
 
 def load_moments(path) -> PairedMoments:
@@ -177,16 +254,21 @@ def load_moments(path) -> PairedMoments:
 
 
 def _same_deals(a: Rules, b: Rules) -> bool:
-    return a.players == b.players and a.deck == b.deck and a.jokers == b.jokers
+    """Game g is the same deal under both (jokers apart: a joker deal is the deal without them
+    with the jokers slipped in, docs/RULES.md section 7)."""
+    return a.players == b.players and a.deck == b.deck
 
 
 def _compare_chunk(lo, hi, *, engine, rules_a, rules_b, seed):
-    """Play games lo..hi-1 under both rules; only three integers cross back from the worker."""
+    """Play games lo..hi-1 under both rules; only nine integers cross back from the worker."""
     ids = np.arange(lo, hi, dtype=np.int64)
     a, b = engine(rules_a, seed, ids), engine(rules_b, seed, ids)
     both = (a["outcome"] == 0) & (b["outcome"] == 0)
     d = a["cards"][both].astype(np.int64) - b["cards"][both].astype(np.int64)
-    return int(both.sum()), int(d.sum()), int(np.dot(d, d)), int(ids.size - both.sum()), int(np.dot(d * d, d))
+    wa, wb = a["winner"][both] == 0, b["winner"][both] == 0
+    e = len_deck(rules_b) * a["cards"][both].astype(np.int64) - len_deck(rules_a) * b["cards"][both].astype(np.int64)
+    return (int(both.sum()), int(d.sum()), int(np.dot(d, d)), int(ids.size - both.sum()), int(np.dot(d * d, d)),
+            int(np.sum(wa & ~wb)), int(np.sum(~wa & wb)), int(e.sum()), int(np.dot(e, e)))
 
 
 def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=-1, start=0, chunk_size=None,
@@ -197,8 +279,8 @@ def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=-1, start=0, chunk_s
     Parameters
     ----------
     rules_a, rules_b : Rules
-        Two rules that deal alike (same ``players``, ``deck`` and ``jokers``), so game g is the
-        same deal under both; otherwise a ValueError.
+        Two rules that deal alike (same ``players`` and ``deck``), so game g is the same deal
+        under both (with jokers: the same deal with the jokers slipped in); otherwise a ValueError.
     n_games : int
         Deals played under each rule.
     seed : int, optional
@@ -225,10 +307,10 @@ def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=-1, start=0, chunk_s
                              f"but {value!r} was passed.")
     rules_a, rules_b = check_rules(rules_a), check_rules(rules_b)
     if not _same_deals(rules_a, rules_b):
-        raise ValueError("The values for `rules_a` and `rules_b` must deal alike (the same players, deck and jokers) "
+        raise ValueError("The values for `rules_a` and `rules_b` must deal alike (the same players and deck) "
                          f"to be paired, but {rules_a.name!r} and {rules_b.name!r} were passed.")
     seed = fresh_seed() if seed is None else seed
-    total = [0, 0, 0, 0, 0]
+    total = [0] * 9
 
     def add(lo, hi, part):
         for i, v in enumerate(part):
@@ -237,6 +319,6 @@ def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=-1, start=0, chunk_s
     work = functools.partial(_compare_chunk, engine=engine, rules_a=rules_a, rules_b=rules_b, seed=seed)
     run_chunks(work, [(start, start + n_games)], sink=add, n_jobs=n_jobs, chunk_size=chunk_size, progress=progress,
                total=n_games, desc="compare")
-    pairs, sum_d, sum_d2, unfinished, sum_d3 = total
+    pairs, sum_d, sum_d2, unfinished, sum_d3, a_only, b_only, sum_e, sum_e2 = total
     return PairedMoments(rules_a.to_dict(), rules_b.to_dict(), seed, n_games, pairs, sum_d, sum_d2, unfinished,
-                         sum_d3=sum_d3)
+                         sum_d3=sum_d3, seat0_a_only=a_only, seat0_b_only=b_only, sum_e=sum_e, sum_e2=sum_e2)

@@ -343,8 +343,21 @@ def load(store, columns=None, *, seats: bool = False, partial: bool = False):
         pf = pq.ParquetFile(path, page_checksum_verification=True)
         table = pf.read(columns=list(columns) if columns else None)
     except (pa.ArrowException, OSError) as exc:
+        if _json_head(path):  # a summary or a comparison saved as JSON: say which loader reads it
+            raise StoreError(f"The file {str(path)!r} is JSON, not a table of games: a summary loads with "
+                             "beggarstats.run.summary.load_summary, a comparison with "
+                             "beggarstats.run.compare.load_moments.") from None
         raise StoreError(f"The file {str(path)!r} is damaged or not parquet ({exc}).") from None
     return to_frame(table, attrs_of(pf.schema_arrow) or {})
+
+
+def _json_head(path: Path) -> bool:
+    """Whether the file starts (after white space) with '{', as every JSON file beggarstats writes."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(64).lstrip().startswith(b"{")
+    except OSError:
+        return False
 
 
 def save(frame, path) -> Path:

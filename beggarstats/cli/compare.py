@@ -1,0 +1,186 @@
+"""`beggarstats compare`: the base rules against rule variants on the same deals, paired, as one family."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+
+from .options import (add_jobs_option, add_progress_option, add_rule_options, check_run_options, positive_number,
+                      progress_wanted, rules_from_args, whole_number)
+
+__all__ = ["HELP", "add_parser", "run", "parse_players", "format_p", "table_text"]
+
+HELP = "compare rule variants with the base rules on the same deals (paired, Holm)"
+
+PILOT = 20_000
+
+
+def parse_players(text: str) -> list[int]:
+    """``--players``: '2-6', '3', or '2,4,6' -> the player counts, each from 2 to 12."""
+    from ..game.rules import MAX_PLAYERS
+
+    out = []
+    for part in str(text).split(","):
+        m = re.fullmatch(r"\s*(\d+)\s*(?:-\s*(\d+)\s*)?", part)
+        if not m:
+            raise argparse.ArgumentTypeError(f"must be player counts such as 2-6, 3 or 2,4,6, but {text!r} was passed")
+        lo, hi = int(m.group(1)), int(m.group(2) or m.group(1))
+        if not 2 <= lo <= hi <= MAX_PLAYERS:
+            raise argparse.ArgumentTypeError(f"must be player counts from 2 to {MAX_PLAYERS}, low to high, "
+                                             f"but {part.strip()!r} was passed")
+        out += [p for p in range(lo, hi + 1) if p not in out]
+    return out
+
+
+def add_parser(subparsers) -> argparse.ArgumentParser:
+    from ..run.variants import STANDARD_VARIANTS
+
+    p = subparsers.add_parser(
+        "compare", help=HELP,
+        description="Play each variant and the base rules on the same deals (game g of the table is the same "
+                    "deal; jokers are slipped into it) and print, per variant and player count, the change in "
+                    "mean length (paired t) and in seat 0's win rate (Tango's score interval), p-values with "
+                    "Holm's adjustment over every row, and the smallest effect each row detects at Holm's "
+                    "strictest level.")
+    p.add_argument("--variants", default=",".join(STANDARD_VARIANTS),
+                   help="comma-separated variants, each rule options over the base: name=value (end=empty, "
+                        "jokers=2), several joined by + (jokers=1+joker_mode=beggar), a flag alone (shuffle_pile) "
+                        "or a value of one option alone (ccw, passes_on) (default: every variant)")
+    p.add_argument("--players", type=parse_players, default=[2], metavar="2-6",
+                   help="player counts: 2-6, 3 or 2,4,6 (default 2)")
+    p.add_argument("--games", type=whole_number, default=None,
+                   help="deals per variant and player count (default: sized by --detect from a pilot)")
+    p.add_argument("--detect", type=positive_number("a number of cards"), default=0.3, metavar="CARDS",
+                   help="without --games: size each run to detect this change in mean length at 80%% power at "
+                        "Holm's strictest level (default 0.3)")
+    p.add_argument("--max-games", type=whole_number, default=None,
+                   help="without --games: at most this many deals per row (default: no limit)")
+    p.add_argument("--pilot", type=whole_number, default=PILOT,
+                   help=f"without --games: pilot deals per row, reused by the run (default {PILOT})")
+    p.add_argument("--seed", type=whole_number, default=None, help="table seed (default: fresh entropy, printed)")
+    add_jobs_option(p)
+    p.add_argument("--json", action="store_true", help="print the rows as JSON instead of a table (default off)")
+    add_progress_option(p)
+    add_rule_options(p, players=False)
+    return p
+
+
+def format_p(p: float) -> str:
+    """A p-value as printed: three decimals down to 0.001, scientific below, never '0.000'."""
+    if p is None or not math.isfinite(p):
+        return "-"
+    if p >= 0.001:
+        return f"{p:.3f}"
+    if p == 0:
+        return "<1e-300"  # below what a double holds
+    return f"{p:.1e}"
+
+
+def _line(r) -> str:
+    pct = r["unit"] == "proportion"
+    scale, unit = (100, " pp") if pct else (1, "")
+    if math.isfinite(r["low"]):
+        ci = f"{scale * r['estimate']:+.3f} [{scale * r['low']:+.3f}, {scale * r['high']:+.3f}]{unit}"
+    else:
+        ci = f"{scale * r['estimate']:+.3f}{unit} (no interval)"
+    verdict = r["verdict"]
+    det = f"{scale * r['detectable']:.3f}{unit}" if math.isfinite(r["detectable"]) else "-"
+    return (f"{r['label']:<16} {r['players']:>2}p {r['pairs']:>11,}  {ci:<34} {r['interval']:<29} "
+            f"p {format_p(r['p_value']):>8}  Holm {format_p(r['p_holm']):>8}  {verdict:<12}  detectable {det}")
+
+
+def table_text(rows, *, seed, base_name) -> str:
+    """The printout of `beggarstats compare` for the rows of `run.variants.variant_rows`."""
+    if not rows:
+        return "no rows"
+    fam, level = rows[0]["family"], rows[0]["detectable_level"]
+    out = [f"seed {seed}, base rules {base_name}; each variant on the same deals (paired); Holm over {fam} rows "
+           f"at 5%; detectable: 80% power at Holm's strictest level 0.05/{fam} = {level:.1e}"]
+    for metric, title in (("mean_length_diff", "change in mean length (cards; variant minus base)"),
+                          ("seat0_win_diff", "change in seat 0's win rate (percentage points)")):
+        part = [r for r in rows if r["metric"] == metric]
+        if part:
+            out += ["", title] + [_line(r) for r in part]
+    per = [r for r in rows if "per_card" in r]
+    if per:
+        out += ["", "jokers per card dealt (cards played per card dealt, variant minus base; paired t)"]
+        out += [f"{r['label']:<16} {r['players']:>2}p  {r['per_card']:+.4f} [{r['per_card_low']:+.4f}, "
+                f"{r['per_card_high']:+.4f}]" for r in per]
+    return "\n".join(out)
+
+
+def run(args) -> int:
+    import time
+
+    from ..run.compare import compare
+    from ..run.seeds import fresh_seed
+    from ..run.variants import parse_variants, plan_pairs, variant_rows
+
+    if args.games is not None:
+        check_run_options(args, "games")
+        if args.games < 2:
+            raise ValueError(f"--games must be at least 2 (pairs), but {args.games} was passed")
+    for name in ("pilot", "max_games"):
+        v = getattr(args, name)
+        if v is not None and v < 2:
+            raise ValueError(f"--{name.replace('_', '-')} must be at least 2, but {v} was passed")
+    if args.games is None and args.max_games is not None and args.max_games < args.pilot:
+        raise ValueError(f"--max-games ({args.max_games:,}) must be at least --pilot ({args.pilot:,})")
+    seed = fresh_seed() if args.seed is None else args.seed
+    bases = {p: rules_from_args(args, players=p) for p in args.players}
+    jobs = [(spec, variant, bases[p]) for p in args.players for spec, variant in parse_variants(args.variants, bases[p])]
+    family = 2 * len(jobs)
+    progress = progress_wanted(args)
+    say = (lambda text: None) if args.json else print
+    results = []
+    if args.games is not None:
+        for spec, variant, base in jobs:
+            results.append((spec, compare(variant, base, args.games, seed=seed, n_jobs=args.jobs, progress=progress)))
+    else:
+        plans, pilot_seconds = [], 0.0
+        for spec, variant, base in jobs:
+            n, pilot, seconds = plan_pairs(base, variant, target=args.detect, family=family, seed=seed,
+                                           pilot=args.pilot, max_pairs=args.max_games, n_jobs=args.jobs)
+            plans.append((spec, variant, base, n, pilot))
+            pilot_seconds += seconds
+        rate = len(jobs) * args.pilot / max(pilot_seconds, 1e-9)  # pairs a second in the pilot
+        more = sum(n - args.pilot for *_, n, _ in plans)
+        say(f"pilot: {args.pilot:,} deals a row; to detect {args.detect:g} cards at Holm's level: "
+            + ", ".join(f"{spec} {base.players}p {n:,}" for spec, _, base, n, _ in plans)
+            + f" deals; {more:,} more pairs take about {_duration(more / rate)} at the pilot's pace")
+        started = time.perf_counter()
+        for spec, variant, base, n, pilot in plans:
+            m = pilot if n == args.pilot else pilot + compare(variant, base, n - args.pilot, seed=seed,
+                                                              start=args.pilot, n_jobs=args.jobs, progress=progress)
+            results.append((spec, m))
+        say(f"ran in {_duration(time.perf_counter() - started)}")
+    rows = variant_rows(results)
+    if args.json:
+        base = bases[args.players[0]].to_dict()
+        base.pop("players")
+        print(json.dumps(dict(seed=seed, base=base, players=args.players, rows=_nan_to_none(rows)), default=_plain,
+                         allow_nan=False, indent=1, sort_keys=True))
+    else:
+        print(table_text(rows, seed=seed, base_name=bases[args.players[0]].name))
+    return 0
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _plain(x):
+    try:
+        return x.item()
+    except AttributeError:
+        return str(x)
+
+
+def _nan_to_none(rows):
+    return [{k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in r.items()} for r in rows]

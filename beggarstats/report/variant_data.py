@@ -1,0 +1,192 @@
+"""The variant answer, 2-6 players, from the committed paired runs: one table for the figure, the
+findings rows, the README, docs/FIGURES.md and notebook 03.
+
+The runs are ``data/compare-variants-p{2..6}.json`` (`data/compare_variants.py`: every variant but
+shuffle_pile) and ``data/compare-shuffle-p{2..6}.json`` (`data/compare_shuffle.py`: shuffle_pile,
+6.2-8.6 million pairs); each holds paired moments of `run.compare.compare` on the same deals as
+the standard game (jokers are slipped into the standard deal, docs/RULES.md section 7).
+`variant_table` turns them into rows with `run.variants.variant_rows` (paired t for the length,
+Tango's score interval for seat 0, Holm over the family, detectable effects at Holm's strictest
+level); everything else here reads that one table.
+
+    python -m beggarstats.report.variant_refresh    # figure, findings rows and prose from the data
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..run.compare import PairedMoments, games_unchanged, load_moments
+from ..run.variants import STANDARD_VARIANTS, variant_rows
+
+__all__ = ["variant_results", "variant_table", "variant_findings", "shuffle_sentences", "joker_sentence", "rule_sentence",
+           "draw_variant_figure", "save_variant_figure", "figure_frame", "VARIANT_KEYS"]
+
+ROOT = Path(__file__).resolve().parents[2]
+VARIANT_KEYS = ("variant_len:", "variant_seat0:", "variant_percard:")  # the findings rows this module owns
+
+
+def variant_results(folder) -> list[tuple[str, PairedMoments]]:
+    """(variant spec, moments) of every committed run in ``folder``, by player count, in the order
+    of `STANDARD_VARIANTS`; a run of games that changed since it was made is refused."""
+    folder = Path(folder)
+    found = {}
+    for path in sorted(folder.glob("compare-variants-p*.json")):
+        doc = json.loads(path.read_text())
+        for item in doc["results"]:
+            m = PairedMoments(**item["moments"])
+            found[(int(m.rules_a["players"]), item["variant"])] = m
+    for path in sorted(folder.glob("compare-shuffle-p*.json")):
+        m = load_moments(path)
+        found[(int(m.rules_a["players"]), "shuffle_pile")] = m
+    for (p, spec), m in found.items():
+        if not games_unchanged(m):
+            raise ValueError(f"The committed run of {spec} with {p} players was made under RULES_VERSION "
+                             f"{m.rules_version}, whose games differ: run data/compare_variants.py again.")
+    order = {s: i for i, s in enumerate(STANDARD_VARIANTS)}
+    keys = sorted(found, key=lambda k: (k[0], order.get(k[1], len(order)), k[1]))
+    return [(spec, found[(p, spec)]) for p, spec in keys]
+
+
+def variant_table(folder=None) -> pd.DataFrame:
+    """The rows of `run.variants.variant_rows` over every committed run (one Holm family)."""
+    from .findings import round_numbers
+
+    folder = ROOT / "data" if folder is None else folder
+    table = pd.DataFrame(variant_rows(variant_results(folder)))
+    for c in ("estimate", "low", "high", "p_value", "p_holm", "detectable", "per_card", "per_card_low", "per_card_high"):
+        if c in table.columns:  # as findings.csv keeps them, so the prose reads the same digits from either
+            table[c] = round_numbers(table[c])
+    return table
+
+
+def _name(r) -> str:
+    level = f"0.05/{int(r.family)}"
+    what = {"mean_length_diff": "variant effect on mean length (cards)",
+            "seat0_win_diff": "variant effect on seat 0's win rate"}[r.metric]
+    how = r.interval if r.verdict != "identical in every pair" else "identical in every pair"
+    return (f"{what}: {r.label}, {r.players} players (paired, the same deals, seed {r.seed}; {how}; detectable at "
+            f"80% power at {level}, Holm's strictest step over the {int(r.family)} variant rows)")
+
+
+def variant_findings(table: pd.DataFrame) -> list[dict]:
+    """The findings rows of ``table``: keys ``variant_len:SPEC:Pp``, ``variant_seat0:SPEC:Pp`` and,
+    for the joker variants, ``variant_percard:SPEC:Pp`` (cards played per card dealt)."""
+    from .findings import finding
+
+    rows = []
+    for r in table.itertuples(index=False):
+        short, unit = ("len", "cards diff") if r.metric == "mean_length_diff" else ("seat0", "pp")
+        low, high = (r.low, r.high) if math.isfinite(r.low) else (np.nan, np.nan)
+        rows.append(finding(_name(r), r.estimate, low, high, r.pairs, unit, key=f"variant_{short}:{r.variant}:{r.players}p",
+                            null=0.0, p_value=r.p_value, design="paired", detectable=r.detectable, interval=r.interval))
+        if r.metric == "mean_length_diff" and "per_card" in table.columns and math.isfinite(getattr(r, "per_card")):
+            rows.append(finding(f"variant effect on cards played per card dealt: {r.label}, {r.players} players "
+                                "(paired; the extra cards of the jokers taken out)", r.per_card, r.per_card_low,
+                                r.per_card_high, r.pairs, "per card diff", key=f"variant_percard:{r.variant}:{r.players}p",
+                                design="paired", interval="paired t"))
+    return rows
+
+
+def _cards(v) -> str:
+    return f"{v:+.3f}"
+
+
+def _same(r) -> bool:
+    """A row whose pairs never differ (the table's ``verdict``, or the findings' ``identical``)."""
+    return bool(getattr(r, "identical", False)) or getattr(r, "verdict", "") == "identical in every pair"
+
+
+def _lengths(v: pd.DataFrame) -> pd.DataFrame:
+    return v[v["metric"] == "mean_length_diff"].sort_values("players", kind="stable")
+
+
+def shuffle_sentences(v: pd.DataFrame) -> list[str]:
+    """One sentence per player count answering the rule text's "shuffling speeds the game up", from
+    the variant rows ``v`` (`variant_table`, or the findings' `findings_prose.variant_frame`)."""
+    out = []
+    for r in _lengths(v[v["variant"] == "shuffle_pile"]).itertuples(index=False):
+        ci = f"{_cards(r.estimate)} cards [{_cards(r.low)}, {_cards(r.high)}], {r.pairs:,} pairs"
+        if r.holm_reject and r.estimate < 0:
+            verdict = f"yes, shuffling the won pile shortens the game ({ci}, p {_p(r.p_value)}, detected after Holm)"
+        elif r.holm_reject:
+            verdict = (f"no, shuffling the won pile lengthens the game slightly ({ci}, p {_p(r.p_value)}, detected "
+                       "after Holm)")
+        else:
+            verdict = (f"no detectable change ({ci}; it could miss a change below ±{r.detectable:.2f} cards at "
+                       "80% power at Holm's level)")
+        out.append(f"With {r.players} players: {verdict}.")
+    return out
+
+
+def joker_sentence(v: pd.DataFrame) -> str:
+    """How the jokers change the length, per game and per card dealt, over the player counts."""
+    t = _lengths(v[v["variant"].str.startswith("jokers")])
+    if t.empty:
+        return ""
+    parts = []
+    for _, g in t.groupby("variant", sort=False):
+        parts.append(f"{g['label'].iloc[0]} {g['estimate'].max():+.1f} to {g['estimate'].min():+.1f} cards a game, "
+                     f"{g['per_card'].max():+.3f} to {g['per_card'].min():+.3f} cards played per card dealt")
+    shorter = bool(t["holm_reject"].all() and (t["estimate"] < 0).all() and (t["per_card_high"] < 0).all())
+    verb = "shorten" if bool(t["holm_reject"].all() and (t["estimate"] < 0).all()) else "change"
+    return (f"Jokers, slipped into the same deals, {verb} the game with {t['players'].min()}-{t['players'].max()} "
+            "players (" + "; ".join(parts) + ")" + (": per card dealt too, so not only by dealing more cards."
+                                                    if shorter else "."))
+
+
+def rule_sentence(v: pd.DataFrame) -> str:
+    """The other variants (neither shuffle_pile nor jokers), one clause each over the player counts."""
+    t = _lengths(v[~v["variant"].str.startswith("jokers") & (v["variant"] != "shuffle_pile")])
+    parts = []
+    for _, g in t.groupby("variant", sort=False):
+        items = []
+        for r in g.itertuples(index=False):
+            if _same(r):
+                items.append(f"{r.players}p identical")
+            elif not math.isfinite(r.low):
+                items.append(f"{r.players}p {_cards(r.estimate)} (no interval)")
+            elif r.holm_reject:
+                items.append(f"{r.players}p {_cards(r.estimate)} [{_cards(r.low)}, {_cards(r.high)}]")
+            else:
+                items.append(f"{r.players}p not detected (±{r.detectable:.2f})")
+        parts.append(f"{g['label'].iloc[0]}: " + ", ".join(items))
+    return ("Change in mean length (cards) of the other variants, after Holm (not detected: the smallest change "
+            "the run could find at 80% power): " + "; ".join(parts) + ".") if parts else ""
+
+
+def _p(p) -> str:
+    from .findings import fmt_p
+
+    return fmt_p(p)
+
+
+def figure_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """What the figure plots, one row per (variant, players, metric): the numbers a test holds to
+    findings.csv, the README and notebook 03 (written beside the PNG as variant_effects.csv)."""
+    cols = ["variant", "label", "players", "metric", "estimate", "low", "high", "verdict", "detectable", "pairs"]
+    return table[cols].reset_index(drop=True)
+
+
+def draw_variant_figure(table: pd.DataFrame):
+    """`plots.plot_variant_grid` of ``table`` with its title."""
+    from .. import plots
+
+    fig = plots.plot_variant_grid(figure_frame(table))
+    fig.suptitle("Each variant against the standard game on the same deals, 2-6 players (95% intervals)")
+    return fig
+
+
+def save_variant_figure(table: pd.DataFrame, out) -> None:
+    """The figure into ``out`` (a `report.figures.FigureOut`), with the numbers it plots beside it as
+    ``variant_effects.csv``."""
+    lo, hi = int(table["pairs"].min()), int(table["pairs"].max())
+    out.save(draw_variant_figure(table), "variant_effects.png", f"{lo:,} to {hi:,} pairs a row (paired games)",
+             "standard and each variant, 2-6 players")
+    figure_frame(table).to_csv(out.folder / "variant_effects.csv", index=False, float_format="%.6g")
+

@@ -1,0 +1,48 @@
+"""Redraw the variant figure and rewrite the variant rows of the findings and the prose from the
+committed paired runs (`report.variant_data`), without the rest of `beggarstats figures`.
+
+    python -m beggarstats.report.variant_refresh
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from .variant_data import ROOT, VARIANT_KEYS, save_variant_figure, variant_findings, variant_table
+
+__all__ = ["regenerate"]
+
+
+def regenerate(root=ROOT, *, prose: bool = True) -> pd.DataFrame:
+    """Write ``figures/variant_effects.png`` (and ``.csv``), replace the variant rows of
+    ``figures/findings.csv`` (and .md; Holm again over the whole table) and rewrite the prose
+    blocks, from the committed runs, without the full `beggarstats figures` run."""
+    from .. import plots
+    from .figures import FigureOut
+    from .findings import findings_frame, read_findings, write_findings
+    from .findings_prose import update_prose
+
+    root = Path(root)
+    table = variant_table(root / "data")
+    out = root / "figures"
+    with plots.theme():
+        save_variant_figure(table, FigureOut(out, int(table["seed"].iloc[0])))
+    old = read_findings(out / "findings.csv")
+    keep = old[~old["key"].str.startswith(VARIANT_KEYS + ("shuffle_answer_",))]
+    cols = [c for c in keep.columns if c not in ("p_holm", "holm_reject")]
+    rows = [dict(zip(cols, vals)) for vals in keep[cols].itertuples(index=False)]
+    at = next((i for i, r in enumerate(rows) if str(r["key"]).startswith("odds_")), len(rows))
+    rows = rows[:at] + variant_findings(table) + rows[at:]
+    for r in rows:
+        r["n_games"] = int(r["n_games"])
+    findings = findings_frame(rows)
+    write_findings(findings, out)
+    if prose:
+        update_prose(findings, root)
+    return table
+
+
+if __name__ == "__main__":  # pragma: no cover
+    regenerate()

@@ -1,0 +1,98 @@
+"""`beggarstats compare` (issue #38, item 1): variants against the base rules on the same deals,
+paired, one Holm family, small game counts."""
+
+import json
+
+import numpy as np
+import pytest
+
+import beggarstats as bs
+from beggarstats.cli import main
+from beggarstats.cli.compare import format_p, parse_players
+from beggarstats.run.variants import parse_variant
+
+pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
+
+
+def run_json(capsys, *argv):
+    assert main(["compare", "--seed", "5", "--jobs", "1", "--no-progress", "--json", *argv]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_rows_are_bs_compare_with_tango_and_holm(capsys):
+    from statsmodels.stats.multitest import multipletests
+
+    out = run_json(capsys, "--players", "2-3", "--variants", "shuffle_pile,jokers=2", "--games", "3000")
+    rows = out["rows"]
+    assert [(r["variant"], r["players"], r["metric"]) for r in rows] == [
+        (v, p, m) for p in (2, 3) for v in ("shuffle_pile", "jokers=2") for m in ("mean_length_diff", "seat0_win_diff")]
+    for p in (2, 3):
+        m = bs.compare(bs.Rules(players=p, jokers=2), bs.Rules(players=p), 3000, seed=5, n_jobs=1)
+        length, seat = [r for r in rows if r["players"] == p and r["variant"] == "jokers=2"]
+        assert length["estimate"] == pytest.approx(m.mean) and (length["low"], length["high"]) == pytest.approx(m.interval())
+        assert length["design"] == "paired" and length["interval"] == "paired t"
+        assert (seat["low"], seat["high"]) == pytest.approx(m.seat0_interval()) and seat["interval"] == "Tango score"
+        assert length["per_card"] == pytest.approx(m.per_card_dealt()[0])
+    holm = multipletests([r["p_value"] for r in rows], method="holm")[1]
+    assert [r["p_holm"] for r in rows] == pytest.approx(list(holm))
+    assert all(r["family"] == 8 and r["detectable_level"] == pytest.approx(0.05 / 8) for r in rows)
+    # the detectable effect is at Holm's strictest level: more than the same pairs detect at 5%
+    m = bs.compare(bs.Rules(jokers=2), bs.Rules(), 3000, seed=5, n_jobs=1)
+    assert rows[2]["detectable"] == pytest.approx(m.detectable(alpha=0.05 / 8)) and rows[2]["detectable"] > m.detectable()
+
+
+def test_the_size_comes_from_a_pilot_and_the_time_is_printed(capsys):
+    assert main(["compare", "--seed", "5", "--jobs", "1", "--no-progress", "--variants", "jokers=1",
+                 "--detect", "20", "--pilot", "500"]) == 0
+    text = capsys.readouterr().out
+    assert "pilot: 500 deals a row; to detect 20 cards at Holm's level: jokers=1 2p " in text and "take about" in text
+    n = int(text.split("jokers=1 2p ")[1].split(" deals")[0].replace(",", ""))
+    # (z_{1 - 0.05/4} + z_0.8) sd / 20, squared, from the pilot's sd
+    pilot = bs.compare(bs.Rules(jokers=1), bs.Rules(), 500, seed=5, n_jobs=1)
+    assert n > 500 and n == pytest.approx((3.085 * pilot.sd / 20) ** 2, rel=0.03)
+    assert "1 super joker" in text and "Holm" in text and "0.000" not in text
+
+
+def test_the_printout_names_design_interval_and_detectable(capsys):
+    assert main(["compare", "--seed", "5", "--jobs", "1", "--no-progress", "--players", "2",
+                 "--variants", "end=empty,ccw", "--games", "40000"]) == 0
+    text = capsys.readouterr().out
+    assert "same deals (paired)" in text and "Holm over 4 rows" in text
+    assert "identical in every pair" in text  # ccw is the same game for 2 players
+    for line in text.splitlines():
+        if " 2p " in line and "not detected" in line:
+            assert "detectable " in line and line.split("detectable ")[1].strip() != "-"
+
+
+@pytest.mark.parametrize("p, text", [(0.5, "0.500"), (0.0123, "0.012"), (0.00012, "1.2e-04"), (1e-200, "1.0e-200"),
+                                     (0.0, "<1e-300"), (float("nan"), "-")])
+def test_p_values_never_print_as_zero(p, text):
+    assert format_p(p) == text
+
+
+def test_players_and_variants_parse_with_the_rule_option_list():
+    assert parse_players("2-6") == [2, 3, 4, 5, 6] and parse_players("2,4") == [2, 4]
+    base = bs.Rules(players=3)
+    assert parse_variant("jokers=1+joker_mode=beggar", base) == bs.Rules(players=3, jokers=1, joker_mode="beggar")
+    assert parse_variant("joker_mode=beggar", base) == bs.Rules(players=3, jokers=1, joker_mode="beggar")
+    assert parse_variant("ccw", base) == bs.Rules(players=3, direction="ccw")
+    assert parse_variant("passes_on", base) == bs.Rules(players=3, exhausted_tribute="passes_on")
+    assert parse_variant("shuffle_pile", base) == bs.Rules(players=3, shuffle_pile=True)
+    assert parse_variant("max_cards=500", base) == bs.Rules(players=3, max_cards=500)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--variants", "foo"], "'foo' is no rule flag"),
+    (["--variants", "jokers=3"], "jokers takes a whole number from 0 to 2"),
+    (["--variants", "deck=italian"], "must deal alike"),
+    (["--variants", "end=trick"], "is the base rules themselves"),
+    (["--variants", "shuffle_pile+shuffle_on_loop"], "cannot both be set"),
+    (["--players", "1-3"], "must be player counts from 2 to 12"),
+    (["--players", "x"], "must be player counts such as 2-6"),
+    (["--detect", "0"], "expected a number of cards > 0"),
+    (["--games", "1"], "--games"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
+    assert main(["compare", "--no-progress", "--jobs", "1", "--games", "100", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
