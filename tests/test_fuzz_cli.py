@@ -132,6 +132,13 @@ def _fuzz(tmp_path, n, seed):
     return counts
 
 
+@pytest.fixture(autouse=True)
+def _elsewhere(tmp_path, monkeypatch):
+    """Every fuzzed command runs in a scratch directory: `figures` without --out writes figures/ in
+    the working directory, which must never be the checkout's (it once rewrote its figures)."""
+    monkeypatch.chdir(tmp_path)
+
+
 def test_fuzz_every_subcommand_quick(tmp_path):
     counts = _fuzz(tmp_path, QUICK_CASES, seed=40)
     assert counts["cases"] == QUICK_CASES and counts["exit 2"] > QUICK_CASES // 4
