@@ -237,8 +237,9 @@ def _lengths(main, out, rows):
     fig = plots.plot_lengths(main, hue="players", binwidth=LENGTH_BIN, cut=LENGTH_CUT)
     fig.axes[0].set_title(f"Game length, standard rules (finished games, {LENGTH_BIN}-card bins)")
     out.save(fig, "length_distribution.png", _games_by_players(main), "standard, 2-6 players")
-    fig = plots.plot_survival(main, hue="players")
-    fig.axes[0].set_title("Kaplan-Meier survival of game length (95% log-log bands)")
+    fig = plots.plot_survival(main, hue="players", marks=_survival_marks(main))
+    fig.axes[0].set_title("Kaplan-Meier survival of game length (95% log-log bands)\n"
+                          "3-6 players close together; in the far tail their bands overlap")
     out.save(fig, "survival.png", _games_by_players(main), "standard, 2-6 players")
     cards = main["cards"].to_numpy(float)
     shown = main["outcome"].astype(str).to_numpy() == "win"
@@ -269,13 +270,50 @@ def _lengths(main, out, rows):
         upper = "on" if np.isinf(r.band_high) else f"{r.band_high:.0f}"
         rows.append(finding(f"end rate per card from {r.band_low:.0f} to {upper} cards, 2 players", r.rate,
                             r.low, r.high, r.games, "per card", key=f"hazard_2p_band{i}"))
-    fig = plots.plot_hazard_bands(bands, hue="players")
-    fig.axes[0].set_title(f"End rate per card in {HAZARD_BAND}-card bands beyond the median length")
-    out.save(fig, "tail_hazard.png", _games_by_players(main), "standard, 2-6 players")
+    out.save(_hazard_panels(bands, tests), "tail_hazard.png", _games_by_players(main), "standard, 2-6 players")
     for p, sub in main.groupby("players", observed=True):
         rate, low, high = _share(int((sub["outcome"] == "loop").sum()), len(sub))
         rows.append(finding(f"loop share, standard deck, {p} players", rate, low, high, len(sub), "share",
                             key=f"loop_standard_{p}p"))
+
+
+def _survival_marks(main) -> dict:
+    """The survival figure's marks: the longest finished game of the figure's runs, and the record."""
+    from ..analysis.summaries import RECORD_CARDS
+
+    won = main[main["outcome"].astype(str) == "win"]
+    longest = int(won["cards"].max())
+    players = ", ".join(f"{p}" for p in won.loc[won["cards"] == longest, "players"].unique())
+    return {f"longest game of these runs ({longest:,} cards, {players} players)": longest,
+            f"the record, {RECORD_CARDS:,} cards": RECORD_CARDS}
+
+
+def _hazard_panels(bands, tests):
+    """The tail hazard, one panel per player count on shared axes (the bands' intervals overlap when
+    drawn together), each with its one-rate line only where the constancy test does not reject it,
+    and the test's verdict in the panel's title."""
+    counts = sorted(bands["players"].unique())
+    fig, axes = plt.subplots(1, len(counts), figsize=(2.6 * len(counts), 3.6), sharex=True, sharey=True)
+    tests = tests.set_index("players")
+    from ..plots._common import palette
+
+    colours = palette(len(counts))  # the colours of the other figures' player counts
+    for ax, p, colour in zip(np.atleast_1d(axes), counts, colours):
+        t = tests.loc[p]
+        rejected = t["p_value"] < 0.05
+        plots.plot_hazard_bands(bands[bands["players"] == p], hue=None, rejected=(None,) if rejected else (), ax=ax)
+        for line in ax.get_lines() + list(ax.collections):
+            line.set_color(colour)
+        p_text = "p < 1e-10" if t["p_value"] < 1e-10 else f"p {t['p_value']:.2g}"
+        ax.set_title(f"{p} players\none rate {'rejected, no line' if rejected else 'not rejected (dashed)'}\n"
+                     f"({p_text})", fontsize=8)
+        if ax is not np.atleast_1d(axes)[0]:
+            ax.set_ylabel("")
+        ax.set_xlabel("")
+    fig.supxlabel("game length (cards; each band at its middle, the last band open-ended)", fontsize=9)
+    fig.suptitle(f"End rate per card in {HAZARD_BAND}-card bands beyond the median length (95% intervals)")
+    fig.tight_layout()
+    return fig
 
 
 def _seats(main, out, rows):
@@ -578,6 +616,8 @@ def _scale_rows_of(path: str, mtime_ns: int, size: int) -> tuple[dict, ...]:
     rows = []
     for kind, row in zip(_SCALE_UNITS, sa.scale_findings(s).itertuples()):
         name = f"at scale: {row.finding}" + (f" (seed {s.seed}, {row.method.split(', ')[-1]})" if kind == "longest" else "")
+        if kind in ("prob", "deals"):  # one fit of several: its interval is its sampling error, not the model's
+            name += ": geometric tail beyond the longest 1% (interval: sampling only)"
         rows.append(finding(name, row.estimate, row.low, row.high, row.games, _SCALE_UNITS[kind],
                             key=f"scale_{kind}_p{s.rules.players}"))
     rows.extend(_record_rows(s))
