@@ -393,10 +393,11 @@ def _record_words(r: _Rows) -> list[str]:
                  f"{words[constant]} its test and the log-linear hazard {words[loglinear]} it, at one in "
                  f"{r.both('scale_record_loglinear_p2')}.")
     if "chain_record_p2" in r:
+        checks = re.search(r"against the run at ([\d, ]+) cards", r.row("chain_record_allowance_p2")["finding"]).group(1)
         text += (f" A second, mechanism-based estimate, the tail chain on hand sizes and penalty cards "
                  f"(docs/tail.md), gives one in {r.both('chain_record_p2')} from its bootstrap alone and "
                  f"{r.ci('chain_record_allowance_p2')} with the allowance that its own check against the games seen "
-                 "longer than 2,000 to 4,000 cards asks for.")
+                 f"longer than {_join(checks.split(', '))} cards asks for.")
     others = sorted(int(c.removeprefix("scale_record_beyond_p")) for c in r.keys("scale_record_beyond_p")) [1:]
     if others:
         spans = []
