@@ -96,7 +96,7 @@ def _toy_table(seat0=0.4977, p_seat0=1e-12):
                      key="step_1_of_4p", null=0, p_value=0.5, detectable=0.002),
              finding("equal-hand steps between adjacent seats, 3-6 players: Cochran's Q of one constant step over the "
                      "2 steps (1 df; each count's steps with their multinomial covariance)", 9.0, np.nan, np.nan,
-                     1000, "chi2", key="step_heterogeneity", p_value=0.0027, test="fit"),
+                     1000, "chi2", key="heterogeneity_steps", p_value=0.0027, test="fit"),
              finding("loop share small", 0.2, 0.19, 0.21, 100, "share", key="loop_small:2 J:24")]
     rows += [finding(name, v, np.nan, np.nan, v, "games", key=key) for name, v, key in (
         ("seed", 2026, "run_seed"), ("2p", 4_000_000, "run_main2"), ("3-6p", 500_000, "run_main"),

@@ -10,7 +10,7 @@ from ..analysis import kaplan_meier
 from ..analysis._checks import check_outcomes
 from ._common import check_choice, check_frame, check_hue, finish, hue_groups, label, levels, legend_outside, new_axes, palette, percent_axis
 
-__all__ = ["plot_lengths", "plot_survival", "plot_hazard_bands"]
+__all__ = ["plot_lengths", "plot_survival", "plot_hazard_bands", "plot_hazard_panels"]
 
 
 def plot_lengths(data: pd.DataFrame, *, measure: str = "cards", hue="players", kind: str = "hist",
@@ -171,3 +171,33 @@ def plot_hazard_bands(data: pd.DataFrame, *, hue="players", rejected=(), ax=None
     if hue is not None and ax is None:
         legend_outside(axes, title="dashed: one rate for all\nbands, where its test\ndoes not reject it")
     return finish(fig, axes, ax)
+
+
+def plot_hazard_panels(bands: pd.DataFrame, tests: pd.DataFrame, *, level: float = 0.05, title: str | None = None):
+    """`plot_hazard_bands`, one panel per player count on shared axes (the bands' intervals overlap
+    when drawn together), each with its one-rate line only where ``tests``
+    (`analysis.tail_constancy_test`, by ``players``) does not reject it at ``level``, and the test's
+    verdict in the panel's title."""
+    import matplotlib.pyplot as plt
+
+    check_frame(tests, ["players", "p_value"])
+    counts = sorted(bands["players"].unique())
+    fig, axes = plt.subplots(1, len(counts), figsize=(2.6 * len(counts), 3.6), sharex=True, sharey=True)
+    axes = np.atleast_1d(axes)
+    verdict = tests.set_index("players")["p_value"]
+    for k, (ax, p, colour) in enumerate(zip(axes, counts, palette(len(counts)))):
+        rejected = verdict.loc[p] < level
+        plot_hazard_bands(bands[bands["players"] == p], hue=None, rejected=(None,) if rejected else (), ax=ax)
+        for line in ax.get_lines() + list(ax.collections):
+            line.set_color(colour)
+        pv = "p < 1e-10" if verdict.loc[p] < 1e-10 else f"p {verdict.loc[p]:.2g}"
+        ax.set_title(f"{p} players\none rate {'rejected, no line' if rejected else 'not rejected (dashed)'}\n({pv})",
+                     fontsize=8)
+        ax.set_xlabel("")
+        if k:
+            ax.set_ylabel("")
+    fig.supxlabel("game length (cards; each band at its middle, the last band open-ended)", fontsize=9)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig

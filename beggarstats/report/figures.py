@@ -270,7 +270,9 @@ def _lengths(main, out, rows):
         upper = "on" if np.isinf(r.band_high) else f"{r.band_high:.0f}"
         rows.append(finding(f"end rate per card from {r.band_low:.0f} to {upper} cards, 2 players", r.rate,
                             r.low, r.high, r.games, "per card", key=f"hazard_2p_band{i}"))
-    out.save(_hazard_panels(bands, tests), "tail_hazard.png", _games_by_players(main), "standard, 2-6 players")
+    fig = plots.plot_hazard_panels(bands, tests, title=f"End rate per card in {HAZARD_BAND}-card bands beyond the "
+                                   "median length (95% intervals)")
+    out.save(fig, "tail_hazard.png", _games_by_players(main), "standard, 2-6 players")
     for p, sub in main.groupby("players", observed=True):
         rate, low, high = _share(int((sub["outcome"] == "loop").sum()), len(sub))
         rows.append(finding(f"loop share, standard deck, {p} players", rate, low, high, len(sub), "share",
@@ -286,34 +288,6 @@ def _survival_marks(main) -> dict:
     players = ", ".join(f"{p}" for p in won.loc[won["cards"] == longest, "players"].unique())
     return {f"longest game of these runs ({longest:,} cards, {players} players)": longest,
             f"the record, {RECORD_CARDS:,} cards": RECORD_CARDS}
-
-
-def _hazard_panels(bands, tests):
-    """The tail hazard, one panel per player count on shared axes (the bands' intervals overlap when
-    drawn together), each with its one-rate line only where the constancy test does not reject it,
-    and the test's verdict in the panel's title."""
-    counts = sorted(bands["players"].unique())
-    fig, axes = plt.subplots(1, len(counts), figsize=(2.6 * len(counts), 3.6), sharex=True, sharey=True)
-    tests = tests.set_index("players")
-    from ..plots._common import palette
-
-    colours = palette(len(counts))  # the colours of the other figures' player counts
-    for ax, p, colour in zip(np.atleast_1d(axes), counts, colours):
-        t = tests.loc[p]
-        rejected = t["p_value"] < 0.05
-        plots.plot_hazard_bands(bands[bands["players"] == p], hue=None, rejected=(None,) if rejected else (), ax=ax)
-        for line in ax.get_lines() + list(ax.collections):
-            line.set_color(colour)
-        p_text = "p < 1e-10" if t["p_value"] < 1e-10 else f"p {t['p_value']:.2g}"
-        ax.set_title(f"{p} players\none rate {'rejected, no line' if rejected else 'not rejected (dashed)'}\n"
-                     f"({p_text})", fontsize=8)
-        if ax is not np.atleast_1d(axes)[0]:
-            ax.set_ylabel("")
-        ax.set_xlabel("")
-    fig.supxlabel("game length (cards; each band at its middle, the last band open-ended)", fontsize=9)
-    fig.suptitle(f"End rate per card in {HAZARD_BAND}-card bands beyond the median length (95% intervals)")
-    fig.tight_layout()
-    return fig
 
 
 def _seats(main, out, rows):
@@ -349,7 +323,7 @@ def step_heterogeneity_row(main) -> dict:
     het = an.step_heterogeneity(main[main["players"] > 2], by="players", n_cards=52)
     return finding(f"equal-hand steps between adjacent seats, 3-6 players: Cochran's Q of one constant step over "
                    f"the {het['steps']} steps ({het['dof']} df; each count's steps with their multinomial covariance)",
-                   het["q"], np.nan, np.nan, het["games"], "chi2", key="step_heterogeneity", p_value=het["p_value"],
+                   het["q"], np.nan, np.nan, het["games"], "chi2", key="heterogeneity_steps", p_value=het["p_value"],
                    test="fit")
 
 

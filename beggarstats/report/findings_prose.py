@@ -102,7 +102,7 @@ def _readme(r: _Rows) -> str:
     ]
     keys = ["seat0_rate_2p"] + [f"seat_0_of_{p}p" for p in (3, 4, 5, 6)]
     keys += [k for k in r.keys("step_") if "(same hand)" in r.row(k)["finding"]]
-    keys += ["step_heterogeneity", "seat_model_fit", "seat_model_seat", "seat_model_extra_card", "tail_rate_2p",
+    keys += ["heterogeneity_steps", "seat_model_fit", "seat_model_seat", "seat_model_extra_card", "tail_rate_2p",
              "tail_constancy_2p"]
     keys += [k for k in r.keys("variant_len:") if r.rejected(k) or r.row(k)["design"] == "paired"]
     keys += ["odds_aces_2p", "comeback_2p"]
@@ -192,7 +192,7 @@ def _step_words(r: _Rows) -> list[str]:
             f"position differs, {', '.join(name(k) for k in same)}")
     if fewer:
         text += (f"; where the later seat holds one card fewer, {', '.join(name(k) for k in fewer)}")
-    k = "step_heterogeneity"
+    k = "heterogeneity_steps"
     if k in r:
         q = r.row(k)
         steps, dof = re.search(r"over the (\d+) steps \((\d+) df", q["finding"]).groups()
