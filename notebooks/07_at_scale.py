@@ -157,7 +157,7 @@ Markdown(f"**Reading.** The smallest p-value of the {len(predictions)} predictio
 # %% [markdown]
 # ## The record, as the data allow
 #
-# Beating the record means lasting longer than it: P(length > 8,344). Beyond the longest game seen
+# Beating the record means lasting longer than it: P(length > the record). Beyond the longest game seen
 # the data cannot tell apart tail models that predict the games seen equally well. `record_odds`
 # says, in order: how far the extrapolation runs beyond the longest game seen, the geometric tails
 # fitted beyond each cut (with the games beyond it and that one fit's sampling interval), and
