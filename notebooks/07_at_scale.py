@@ -155,27 +155,33 @@ Markdown(f"**Reading.** The smallest p-value of the {len(predictions)} predictio
             "predicts the longer ones." if worst["p_value"] > 0.05 else "a prediction is rejected at the 5% level."))
 
 # %% [markdown]
-# ## The record, and the range of the tail models
+# ## The record, as the data allow
 #
-# Beyond the longest game seen, the data cannot tell tail models apart that predict the games seen
-# equally well. `record_range` extrapolates the record under geometric tails fitted from several
-# thresholds and under a log-linear hazard; the spread over them, not the interval of one model, is
-# the uncertainty of the extrapolation.
+# Beating the record means lasting longer than it: P(length > the record). Beyond the longest game seen
+# the data cannot tell apart tail models that predict the games seen equally well. `record_odds`
+# says, in order: how far the extrapolation runs beyond the longest game seen, the geometric tails
+# fitted beyond each cut (with the games beyond it and that one fit's sampling interval), and
+# whether each model passes the out-of-sample test above.
 
 # %%
-models = sa.record_range(big)
+from beggarstats.analysis.tail import record_odds
+
+odds = record_odds(big)
+models = odds["fits"]
 models
 
 # %%
-row = checks.iloc[-1]
-Markdown(f"**Reading.** P(a random deal lasts longer than {RECORD:,} cards) = {row['probability']:.2e} "
-         f"[{row['probability_low']:.2e}, {row['probability_high']:.2e}] with the geometric tail fitted beyond the "
-         f"longest 1%: about {row['deals_to_exceed']:.2e} random deals to expect one, where the interval carries that "
-         f"model's sampling error only. Over the tail models above (geometric fitted beyond "
-         f"{models['threshold'].min():,.0f} to {models.loc[models['model'] == 'geometric', 'threshold'].max():,.0f} "
-         f"cards, and a log-linear hazard) the deals to expect one range over "
-         f"[{models['deals_low'].min():.2e}, {models['deals_high'].max():.2e}]: that is the uncertainty of an "
-         f"extrapolation beyond the longest game seen ({int(big.to_frame('longest')['cards'].max()):,} cards).")
+geo = models[models["model"] == "geometric"]
+hazard = models[models["model"] == "log-linear hazard"].iloc[0]
+cuts = "; ".join(f"beyond {r.threshold:,.0f} cards ({r.games:,} games) {r.deals:.2e} [{r.deals_low:.2e}, "
+                 f"{r.deals_high:.2e}]" for r in geo.itertuples())
+Markdown(f"**Reading.** The record ({odds['record']:,} cards) lies {odds['beyond']:,} cards beyond the longest game "
+         f"seen ({odds['longest']:,} cards): every number for it is an extrapolation that far. Random deals to "
+         f"expect one longer, by the geometric tail fitted {cuts}: each interval is that fit's sampling error only, "
+         f"and it widens as the cut leaves fewer games. The log-linear hazard "
+         f"{'passes' if hazard['passes'] else 'fails'} its out-of-sample test and gives {hazard['deals']:.2e} "
+         f"[{hazard['deals_low']:.2e}, {hazard['deals_high']:.2e}]. No one row is the answer: the fits agree where "
+         f"many games lie beyond the cut and leave the odds open where few do.")
 
 # %% [markdown]
 # ## The findings table rows

@@ -142,7 +142,9 @@ display(Markdown(cards_markdown(cards, results)))
 # %% [markdown]
 # ## The search for long deals
 #
-# No chain agrees with its run, so the record odds stay the curve fit's. What can be done is to look
+# The hand-size chains disagree with their runs and give no record odds; the penalty-card chain, held
+# to the run by its survival at long lengths, gives a second, mechanism-based estimate beside the
+# curve fits, with the allowance its own check asks for (above). What can also be done is to look
 # for long deals: `bs.search_long` plays random deals at full engine speed and runs the longest games
 # backwards, through the trick-boundary states that lead into them, to the deals that play into them
 # (docs/search.md). The runs committed in `data/search/` (`python benchmarks/search.py`), each beside

@@ -280,6 +280,18 @@ def test_plot_hazard_bands(frames):
     level = [c for c in ax.collections if isinstance(c, LineCollection) and c.get_linestyle()[0][1] is not None]
     assert level[0].get_segments()[0][0][1] == pytest.approx(two["events"].sum() / two["exposure"].sum())
     assert ax.get_ylabel() == "games ending per card played (%)"
+    # a one-rate line whose own test rejects it is not drawn (#38 item 4)
+    ax = P.plot_hazard_bands(bands, rejected=(2,)).axes[0]
+    dashed = [c for c in ax.collections if isinstance(c, LineCollection) and c.get_linestyle()[0][1] is not None]
+    assert len(dashed) == len(level) - 1
+
+
+def test_plot_survival_marks_the_longest_game_and_the_record(frames):
+    games = frames[0]
+    ax = P.plot_survival(games[games["rules"] == "standard"], marks={"longest seen": 100, "the record": 10**6}).axes[0]
+    texts = [t.get_text() for t in ax.texts]
+    assert " longest seen" in texts and "the record →" in texts  # the record lies beyond the axis: named at its edge
+    assert any(line.get_xdata()[0] == 100 for line in ax.get_lines() if line.get_linestyle() == ":")
 
 
 def test_plot_errors_name_the_parameter(frames):

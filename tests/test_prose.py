@@ -96,6 +96,9 @@ def _toy_table(seat0=0.4977, p_seat0=1e-12):
                      key="step_1_of_3p", null=0, p_value=1e-12),
              finding("win rate of seat 1 minus seat 0, 4 players (same hand)", 0.001, -0.001, 0.003, 500, "pp",
                      key="step_1_of_4p", null=0, p_value=0.5, detectable=0.002),
+             finding("equal-hand steps between adjacent seats, 3-6 players: Cochran's Q of one constant step over the "
+                     "2 steps (1 df; each count's steps with their multinomial covariance)", 9.0, np.nan, np.nan,
+                     1000, "chi2", key="heterogeneity_steps", p_value=0.0027, test="fit"),
              finding("loop share small", 0.2, 0.19, 0.21, 100, "share", key="loop_small:2 J:24")]
     rows += [finding(name, v, np.nan, np.nan, v, "games", key=key) for name, v, key in (
         ("seed", 2026, "run_seed"), ("2p", 4_000_000, "run_main2"), ("3-6p", 500_000, "run_main"),
@@ -113,14 +116,18 @@ def test_wording_follows_the_holm_verdict():
     assert ("With 3 players: no detectable change (+0.100 cards [-0.200, +0.400], 1,000 pairs; it could miss a change "
             "below ±0.50 cards at 80% power at Holm's level).") in reading
     # the pooled seat model only beside its fit, which rejects it here; the within-n steps with Holm
-    assert "does not fit the wins per player count and seat: deviance 300.0 on 13 df" in reading
+    assert "multinomial (softmax) logit" in reading
+    assert "does not fit the wins per player count and seat: G² 300.0 on 13 df" in reading
+    # one constant step: its heterogeneity test over the equal-hand steps, not a hand-picked pair
+    assert "The 2 equal-hand steps are not one constant: Cochran's Q 9.0 on 1 df (p 0.0027" in reading
+    assert "intervals do not overlap" not in reading
     assert "are not tested" in reading and "raises the odds" not in reading
     assert "3p seat 1→2 +0.400 pp ✓" in reading and "3p seat 0→1 -1.000 pp ✓" in reading
     assert "4p seat 0→1 +0.100 pp · (detectable ±0.200 pp)" in reading  # a step not detected says what it could
     # goodness-of-fit tests stay out of the Holm family: the effects' adjustment ignores them
     table = _toy_table()
     fits = table[table["test"] == "fit"]
-    assert len(fits) == 3 and fits["p_holm"].isna().all() and fits["holm_reject"].isna().all()
+    assert len(fits) == 4 and fits["p_holm"].isna().all() and fits["holm_reject"].isna().all()
     effects = table[table["test"] == "effect"]
     assert effects["p_holm"].notna().all()
     from statsmodels.stats.multitest import multipletests
@@ -130,7 +137,7 @@ def test_wording_follows_the_holm_verdict():
     assert [_article(n) for n in (8, 11, 18, 24, 28)] == ["an", "an", "an", "a", "a"]
     readme = blocks["readme"]
     assert "12,200,000 distinct games, 13,550,000 played" in readme and readme.count("12,200,000") == 1
-    assert "3 goodness-of-fit tests with their own p-values, outside the family" in readme
+    assert "4 goodness-of-fit tests with their own p-values, outside the family" in readme
     fair = render_blocks(_toy_table(seat0=0.4999, p_seat0=0.6))["reading"]
     assert "not distinguishable from half" in fair and "slightly less" not in fair
 

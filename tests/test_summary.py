@@ -412,7 +412,8 @@ def test_the_record_comes_with_the_range_of_its_tail_models():
     s = load_summary(ROOT / "data" / "summary-p2.json")
     models = sa.record_range(s)
     geo = models[models["model"] == "geometric"]
-    assert list(geo["threshold"]) == [996, 1500, 2000, 2500, 3000]
+    assert list(geo["threshold"]) == [996, 1500, 2000, 2500, 3000, 3500]
+    assert (np.diff(geo["games"].to_numpy()) < 0).all() and geo["games"].iloc[-2] == 564  # the games beyond each cut
     first = sa.tail_extrapolation(s, [sa.RECORD_CARDS], start=0.99).iloc[0]
     assert geo["probability"].iloc[0] == pytest.approx(first["probability"])  # the table's own model first
     assert (models["low"] <= models["probability"]).all() and (models["probability"] <= models["high"]).all()
@@ -476,17 +477,19 @@ def test_the_findings_table_carries_the_scale_rows():
 
     table = read_findings(ROOT / "figures" / "findings.csv").set_index("key")
     rows = scale_rows(ROOT / "data")
-    # scale_findings' five, the record's range of tail models, and six out-of-sample tail predictions
-    assert len(rows) == 12 * len(FINDINGS)
+    # scale_findings' five, the record's distance beyond the longest game, its fits beyond three cuts and
+    # the log-linear hazard, and six out-of-sample tail predictions
+    assert len(rows) == 16 * len(FINDINGS)
     for row in rows:
         got = table.loc[row["key"]]
         assert got["finding"] == row["finding"] and got["n_games"] == row["n_games"]
         assert got["estimate"] == pytest.approx(row["estimate"], rel=1e-5)  # the table keeps 6 digits
         assert pd.isna(got["holm_reject"])  # outside the Holm family; only the predictions test (their fit)
         assert np.isnan(got["p_value"]) != (got["test"] == "fit" and row["key"].startswith("scale_prediction_"))
-    ranges = [r for r in rows if r["key"].startswith("scale_record_range_")]
-    assert len(ranges) == len(FINDINGS) and all(r["low"] < r["estimate"] < r["high"] for r in ranges)
-    rows = [r for r in rows if not r["key"].startswith(("scale_record_range_", "scale_prediction_"))]
+    fits = [r for r in rows if r["key"].startswith(("scale_record_cut", "scale_record_loglinear_"))]
+    assert len(fits) == 4 * len(FINDINGS) and all(r["low"] < r["estimate"] < r["high"] for r in fits)
+    assert all("sampling only" in r["finding"] for r in fits)
+    rows = [r for r in rows if not r["key"].startswith(("scale_record_", "scale_prediction_"))]
     direct = pd.concat([sa.scale_findings(load_summary(p)) for p in FINDINGS], ignore_index=True)
     assert [r["estimate"] for r in rows] == pytest.approx(direct["estimate"].tolist(), rel=1e-12)
     assert scale_rows(ROOT / "notebooks") == []  # no summaries there: no rows
@@ -502,17 +505,20 @@ def test_the_scale_rows_of_a_file_are_computed_once_per_state_of_the_file(tmp_pa
 
     shutil.copy(FINDINGS[0], tmp_path / "summary-p2.json")
     calls = []
-    models = pd.DataFrame({"model": ["geometric", "log-linear hazard"], "threshold": [1500.0, 1200.0],
-                           "deals": [2e9, 3e9], "deals_low": [1e9, 1e9], "deals_high": [5e9, 9e9]})
+    models = pd.DataFrame({"model": ["geometric"] * 3 + ["log-linear hazard"],
+                           "threshold": [2500.0, 3000.0, 3500.0, 1200.0], "games": [30, 20, 10, 90],
+                           "deals": [2e9, 2e9, 2e9, 3e9], "deals_low": [1e9] * 4, "deals_high": [5e9] * 3 + [9e9]})
     # the fits themselves are test_the_findings_table_carries_the_scale_rows's; here only how often
-    monkeypatch.setattr(sa, "record_range", lambda s: calls.append(s.n_games) or models)
+    models["passes"] = True
+    odds = dict(players=2, games=10, longest=4000, record=8344, beyond=4344, fits=models)
     from beggarstats.analysis import tail
 
+    monkeypatch.setattr(tail, "record_odds", lambda s: calls.append(s.n_games) or odds)
     monkeypatch.setattr(tail, "tail_prediction", lambda s, **kw: pd.DataFrame())  # its rows: test_tail_prediction's
     first = figures.scale_rows(tmp_path)
     first[0]["estimate"] = -1.0  # the caller's copy
     again = figures.scale_rows(tmp_path)
-    assert len(calls) == 1 and again[0]["estimate"] != -1.0 and len(again) == 6
+    assert len(calls) == 1 and again[0]["estimate"] != -1.0 and len(again) == 5 + 5  # scale_findings' and the record's
     later = (tmp_path / "summary-p2.json").stat().st_mtime_ns + 10**9
     os.utime(tmp_path / "summary-p2.json", ns=(later, later))  # written again (the same summary)
     pd.testing.assert_frame_equal(pd.DataFrame(figures.scale_rows(tmp_path)), pd.DataFrame(again))

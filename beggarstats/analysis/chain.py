@@ -284,8 +284,10 @@ def chain_results(chains: dict, summary, *, record: int = 8344, rate_replicates:
     the chain agrees with the run: its rate interval overlaps the run's (the geometric tail MLE
     beyond the longest 1%, `summaries.tail_rate`) and every count seen lies in the chain's
     interval widened by the count's own Poisson 95% range. Only a chain that agrees gives
-    ``record`` odds (``record_ok``). Beside them, the curve-fit extrapolation of the run:
-    P(length > record - 1) from `summaries.tail_extrapolation`, the same event. ``check_lengths``:
+    ``record`` odds (``record_ok``): P(length > record), a game longer than the record (the one
+    definition of beating it everywhere), the chain's survival at ``record + 1``. Beside them, the
+    curve-fit extrapolation of the run: P(length > record) from `summaries.tail_extrapolation`,
+    the same event. ``check_lengths``:
     the lengths compared with the games seen; ``exact_to``: see `TailChain.survival` (None: the
     chain is run card by card to every length).
     """
@@ -296,13 +298,13 @@ def chain_results(chains: dict, summary, *, record: int = 8344, rate_replicates:
     n = summary.n_games
     x, c = summary.frequencies("cards", ("win", "loop", "cutoff"))
     observed = tail_rate(summary, start=0.99).iloc[0]
-    ext = tail_extrapolation(summary, [record - 1], start=0.99).iloc[0]
+    ext = tail_extrapolation(summary, [record], start=0.99).iloc[0]
     out = {"games": int(n), "seed": int(summary.seed), "record": int(record),
            "observed_rate": [float(observed["rate"]), float(observed["rate_low"]), float(observed["rate_high"])],
            "observed_threshold": float(observed["threshold"]),
            "curve_fit": [float(ext["probability"]), float(ext["probability_low"]), float(ext["probability_high"])],
            "longest": int(summary.longest["cards"][0]), "horizons": {}}
-    lengths = list(check_lengths) + [record]
+    lengths = list(check_lengths) + [record + 1]  # longer than the record: at least record + 1 cards
     for h, ch in sorted(chains.items()):
         rate = ch.decay_rate(replicates=rate_replicates, seed=seed)
         sv = ch.survival(lengths, replicates=survival_replicates, seed=seed, exact_to=exact_to)
@@ -434,7 +436,7 @@ def chain_markdown(results: dict, mixing: pd.DataFrame) -> str:
                          f"[{sci(k['low'])}, {sci(k['high'])}] |")
     rec = results["record"]
     cf = results["curve_fit"]
-    lines += ["", f"| P(length >= {rec:,} cards), two players | estimate | 95% interval | what it is |",
+    lines += ["", f"| P(length > {rec:,} cards), two players | estimate | 95% interval | what it is |",
               "|---|---:|---:|---|",
               f"| geometric tail fitted beyond {results['observed_threshold']:,.0f} cards | {sci(cf[0])} | "
               f"[{sci(cf[1])}, {sci(cf[2])}] | curve-fit extrapolation of {results['games']:,} games "

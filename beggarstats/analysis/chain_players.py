@@ -31,7 +31,7 @@ def curve_fit_odds(summary, length: int) -> dict:
     length > ``length`` - 1): the geometric tail beyond the longest 1% with its 95% interval (the
     rate's sampling error only), and the lowest and highest end of the intervals over every model
     (geometric tails from several thresholds and a log-linear hazard): the models' range."""
-    models = record_range(summary, length - 1)
+    models = record_range(summary, length - 1, thresholds=(None, 1500, 2000, 2500, 3000))
     first = models.iloc[0]
     geo = models[models["model"] == "geometric"]
     return dict(length=int(length), longest=int(summary.longest["cards"][0]), games=int(summary.n_games),
@@ -52,7 +52,8 @@ def players_results(chains: dict, summaries: dict, *, exact_to: int, rate_replic
         length = twice_longest(summary)
         row = dict(curve_fit_odds=curve_fit_odds(summary, length))
         if players in chains:
-            row["chain"] = chain_results(chains[players], summary, record=length, rate_replicates=rate_replicates,
+            # P(length >= length) is P(length > length - 1), the event `chain_results` names by its record
+            row["chain"] = chain_results(chains[players], summary, record=length - 1, rate_replicates=rate_replicates,
                                          survival_replicates=survival_replicates, seed=seed, exact_to=exact_to)
         out[str(players)] = row
     return out
@@ -107,12 +108,14 @@ def odds_markdown(results: dict) -> str:
         cf = entry["curve_fit_odds"]
         g = cf["geometric"]
         length = f"{cf['length']:,} (longest {cf['longest']:,} of {cf['games']:,})"
-        lines.append(f"| {p} | {length} | {sci(g[0])} | [{sci(g[1])}, {sci(g[2])}] | curve-fit extrapolation: "
+        # the span first: no one fit's number leads a row of extrapolations that disagree by orders of magnitude
+        lines.append(f"| {p} | {length} | - | [{sci(cf['range'][0])}, {sci(cf['range'][1])}] | span of the curve fits' "
+                     f"intervals: geometric tails fitted beyond {cf['thresholds'][0]:,.0f} to "
+                     f"{cf['thresholds'][1]:,.0f} cards and a log-linear hazard (which passes its out-of-sample test "
+                     f"or not as README.md's record table says), each interval sampling only |")
+        lines.append(f"| {p} | {cf['length']:,} | {sci(g[0])} | [{sci(g[1])}, {sci(g[2])}] | one of those fits: the "
                      f"geometric tail fitted beyond {cf['threshold']:,.0f} cards, the longest 1% (interval: the "
                      f"rate's sampling error only) |")
-        lines.append(f"| {p} | {cf['length']:,} | - | [{sci(cf['range'][0])}, {sci(cf['range'][1])}] | range over "
-                     f"the tail models that fit the games seen (geometric beyond {cf['thresholds'][0]:,.0f} to "
-                     f"{cf['thresholds'][1]:,.0f} cards, log-linear hazard): the uncertainty of the extrapolation |")
         ch = entry.get("chain")
         if ch:
             for h, row in ch["horizons"].items():

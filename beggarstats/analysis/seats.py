@@ -18,7 +18,7 @@ from .hands import decided_seats, game_groups
 from .intervals import wilson_interval
 
 __all__ = ["seat_win_rates", "seat_fairness_test", "first_player_advantage", "dealt_hand_size",
-           "seat_position_model", "seat_contrasts"]
+           "seat_position_model", "seat_contrasts", "step_heterogeneity"]
 
 
 def dealt_hand_size(players: int, seat, n_cards: int = 52):
@@ -134,8 +134,8 @@ def seat_contrasts(data: pd.DataFrame, *, by=("players", "rules"), n_cards: int 
     Returns
     -------
     DataFrame: ``by`` columns, ``seat`` (the later seat s + 1), ``hand`` ('same' or 'one fewer'),
-    ``hand_size`` (cards dealt to seat s + 1), ``estimate`` (rate(s + 1) - rate(s)), ``low``,
-    ``high``, ``p_value``, ``games`` (games with a winner).
+    ``hand_size`` (cards dealt to seat s + 1), ``estimate`` (rate(s + 1) - rate(s)), ``se`` (its
+    standard error), ``low``, ``high``, ``p_value``, ``games`` (games with a winner).
     """
     level = check_level(confidence)
     check_frame(data, ["players", "winner"])
@@ -152,46 +152,36 @@ def seat_contrasts(data: pd.DataFrame, *, by=("players", "rules"), n_cards: int 
                 continue
             if np.all(x == x[0]):
                 est = low = high = float(x[0])
-                p = 1.0 if x[0] == 0 else 0.0
+                p, se = (1.0 if x[0] == 0 else 0.0), 0.0
             else:
                 res = stats.ttest_1samp(x, 0.0)
                 ci = res.confidence_interval(level)
                 est, low, high, p = float(x.mean()), float(ci.low), float(ci.high), float(res.pvalue)
+                se = float(stats.sem(x))
             rows.append(dict(key, seat=s + 1, hand="same" if sizes[s + 1] == sizes[s] else "one fewer",
-                             hand_size=int(sizes[s + 1]), estimate=est, low=low, high=high, p_value=p,
+                             hand_size=int(sizes[s + 1]), estimate=est, se=se, low=low, high=high, p_value=p,
                              games=int(w.size)))
     return pd.DataFrame(rows)
 
 
-def _goodness_of_fit(players, seat, extra, won, games):
-    """The pooled model refitted to the wins per (player count, seat) as a binomial GLM (the same
-    likelihood, so the same estimates): its deviance against the saturated model, residual df,
-    the chi-square p-value and the largest |Pearson residual|. The seats of one game share one
-    winner, so the chi-square reference is the usual large-sample approximation."""
-    counts = sorted(set(players))
-    X = np.column_stack([(players == p).astype(float) for p in counts] + [seat, extra])
-    fit = sm.GLM(np.column_stack([won, games - won]), X, family=sm.families.Binomial()).fit()
-    dof = int(round(fit.df_resid))
-    p = float(stats.chi2.sf(fit.deviance, dof)) if dof > 0 else np.nan
-    return dict(deviance=float(fit.deviance), dof=dof, gof_p_value=p,
-                max_abs_residual=float(np.max(np.abs(fit.resid_pearson))))
-
-
 def seat_position_model(data: pd.DataFrame, *, confidence: float = 0.95) -> pd.DataFrame:
-    """Separate a seat's place in the order of play from the size of its dealt hand.
+    """Separate a seat's place in the order of play from the size of its dealt hand, with one winner
+    per game.
 
-    Logistic regression on the per-seat rows of decided games, all player counts together:
-    logit P(seat wins) = a[players] + b_seat * seat + b_card * extra_card, where ``extra_card`` is
-    the seat's ``hand_size`` minus the smallest hand dealt at that player count (0 or 1 with the
-    52-card deck). The model assumes that one step later in the order changes the log-odds by the
-    same ``b_seat`` at every seat of every table size, and that the extra card adds the same
-    ``b_card`` everywhere; nothing guarantees that, so the fit comes with its goodness-of-fit test
-    (deviance of the counts of wins per player count and seat against the saturated model), and
-    where the test rejects the model the two odds ratios are averages over effects that differ,
-    not the effect of a seat or of a card. Within one player count with three or more seats of
-    which two adjacent ones hold equal hands (3, 5 and 6 players with 52 cards) position and card
-    can be told apart without pooling: `seat_contrasts` gives those steps model-free. Standard
-    errors are clustered by game.
+    A multinomial (softmax, conditional) logit over the seats of each decided game, all player
+    counts together: P(seat s of an n-player game wins) = exp(b_seat s + b_card extra_s) /
+    sum over the n seats j of exp(b_seat j + b_card extra_j), where ``extra_s`` is the seat's
+    ``hand_size`` minus the smallest hand dealt at that player count (0 or 1 with the 52-card
+    deck). The seats' chances add up to one in every game, as they must: a binomial model of each
+    seat apart would let them not. The likelihood depends on the wins per player count and seat
+    only, and is fitted as the Poisson log-linear model of those counts with one intercept per
+    player count (statsmodels GLM; the multinomial-Poisson equivalence: the same estimates, standard
+    errors and deviance, Baker 1994). The model assumes that one step later in the order changes the
+    log-odds by the same ``b_seat`` at every seat of every table size and that the extra card adds
+    the same ``b_card`` everywhere; its goodness of fit is G^2, the deviance against the saturated
+    model of the wins per player count and seat (sum of (n - 1) over the player counts, less 2,
+    degrees of freedom). Where G^2 rejects the model the two odds ratios are averages over effects
+    that differ, not the effect of a seat or of a card.
 
     Parameters
     ----------
@@ -203,8 +193,8 @@ def seat_position_model(data: pd.DataFrame, *, confidence: float = 0.95) -> pd.D
     -------
     DataFrame: ``term`` ('seat', 'extra_card'), ``estimate`` (log-odds), ``se``, ``low``,
     ``high``, ``p_value``, ``odds_ratio``, ``odds_low``, ``odds_high``, ``n`` (seat rows),
-    ``games``, and the model's fit (the same on both rows): ``deviance``, ``dof``,
-    ``gof_p_value``, ``max_abs_residual``.
+    ``games`` (decided games), ``model`` ('multinomial logit'), and the model's fit (the same on
+    both rows): ``deviance`` (G^2), ``dof``, ``gof_p_value``, ``max_abs_residual`` (Pearson).
     """
     check_games(data)  # a frame of simulate's (analysis/frames.py)
     check_frame(data, ["game", "players", "seat", "hand_size", "won"])
@@ -213,19 +203,69 @@ def seat_position_model(data: pd.DataFrame, *, confidence: float = 0.95) -> pd.D
     players = numeric(sub["players"]).astype(int)
     hand = numeric(sub["hand_size"])
     smallest = pd.Series(hand).groupby(players).transform("min").to_numpy()
+    won = sub["won"].astype("boolean").fillna(False).to_numpy(dtype=float)
+    cells = pd.DataFrame({"players": players, "seat": numeric(sub["seat"]), "extra": hand - smallest, "won": won})
+    cells = cells.groupby(["players", "seat", "extra"], as_index=False)["won"].sum()
     counts = sorted(set(players))
-    X = np.column_stack([(players == p).astype(float) for p in counts]
-                        + [numeric(sub["seat"]), hand - smallest])
-    y = sub["won"].astype("boolean").fillna(False).to_numpy(dtype=float)
-    groups = game_groups(sub)
-    fit = sm.Logit(y, X).fit(disp=0, cov_type="cluster", cov_kwds={"groups": groups})
+    X = np.column_stack([(cells["players"] == p).to_numpy(float) for p in counts]
+                        + [cells["seat"].to_numpy(float), cells["extra"].to_numpy(float)])
+    fit = sm.GLM(cells["won"].to_numpy(float), X, family=sm.families.Poisson()).fit()
     ci = fit.conf_int(alpha)
-    cells = pd.DataFrame({"players": players, "seat": numeric(sub["seat"]), "extra": hand - smallest, "won": y})
-    cells = cells.groupby(["players", "seat", "extra"], as_index=False).agg(won=("won", "sum"), games=("won", "size"))
-    gof = _goodness_of_fit(*(cells[c].to_numpy(float) for c in ("players", "seat", "extra", "won", "games")))
+    dof = int(round(fit.df_resid))
+    gof = dict(deviance=float(fit.deviance), dof=dof,
+               gof_p_value=float(stats.chi2.sf(fit.deviance, dof)) if dof > 0 else np.nan,
+               max_abs_residual=float(np.max(np.abs(fit.resid_pearson))))
+    games = int(game_groups(sub).max() + 1)
     rows = []
     for term, i in (("seat", len(counts)), ("extra_card", len(counts) + 1)):
         rows.append(dict(term=term, estimate=fit.params[i], se=fit.bse[i], low=ci[i, 0], high=ci[i, 1],
                          p_value=fit.pvalues[i], odds_ratio=np.exp(fit.params[i]), odds_low=np.exp(ci[i, 0]),
-                         odds_high=np.exp(ci[i, 1]), n=len(sub), games=int(groups.max() + 1), **gof))
+                         odds_high=np.exp(ci[i, 1]), n=len(sub), games=games, model="multinomial logit", **gof))
     return pd.DataFrame(rows)
+
+
+def step_heterogeneity(data: pd.DataFrame, *, by=("players", "rules"), n_cards: int = 52, hand: str = "same") -> dict:
+    """Are the steps between adjacent seats one constant? Cochran's Q over every step of
+    `seat_contrasts` whose two seats hold ``hand`` ('same': equal hands, where only the position
+    differs), all groups (player counts) together.
+
+    The steps d = D p of one group are differences of the cells p of one multinomial (the win rates
+    of its seats), so their covariance is D (diag(p) - p p') D' / n: adjacent steps share a seat and
+    are negatively correlated. Q is the generalized least-squares form (d - mu)' V^-1 (d - mu), V
+    block-diagonal over the groups (independent runs) and mu the GLS common step; under one constant
+    step it is chi-square with steps - 1 degrees of freedom. With one step per group V is diagonal
+    and Q is the usual inverse-variance Cochran's Q (`statsmodels.stats.meta_analysis.combine_effects`,
+    which the tests hold it to).
+
+    Returns a dict: ``q``, ``dof``, ``p_value``, ``steps``, ``mean`` (mu, a share), ``games``.
+    """
+    from scipy.linalg import block_diag
+
+    check_games(data)  # a frame of simulate's (analysis/frames.py)
+    check_frame(data, ["players", "winner"])
+    cols = ["players"] + [c for c in check_by(data, by) if c != "players"]
+    d, blocks, games = [], [], 0
+    for key, sub in group_items(data, cols):
+        n = int(key["players"])
+        w = numeric(sub["winner"])
+        w = w[~np.isnan(w)].astype(int)
+        p = np.bincount(w, minlength=n) / max(w.size, 1)
+        sizes = dealt_hand_size(n, np.arange(n), n_cards)
+        rows = [s for s in range(n - 1) if (sizes[s + 1] == sizes[s]) == (hand == "same")]
+        if not rows or w.size < 2:
+            continue
+        D = np.zeros((len(rows), n))
+        D[np.arange(len(rows)), np.array(rows) + 1] = 1.0
+        D[np.arange(len(rows)), rows] = -1.0
+        d.append(D @ p)
+        blocks.append(D @ (np.diag(p) - np.outer(p, p)) @ D.T / w.size)
+        games += w.size
+    d = np.concatenate(d) if d else np.zeros(0)
+    if d.size < 2:
+        raise ValueError(f"`data` has {d.size} steps with hand={hand!r}: at least 2 are needed.")
+    Vi = np.linalg.inv(block_diag(*blocks))
+    one = np.ones(d.size)
+    mu = float(one @ Vi @ d / (one @ Vi @ one))
+    q = float((d - mu) @ Vi @ (d - mu))
+    return dict(q=q, dof=d.size - 1, p_value=float(stats.chi2.sf(q, d.size - 1)), steps=int(d.size), mean=mu,
+                games=int(games))

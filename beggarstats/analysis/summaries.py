@@ -36,7 +36,8 @@ from ..engine.fast import OUTCOME_CODES
 from ..run.summary import Summary
 
 __all__ = ["design", "record_range", "length_summary", "length_distribution", "kaplan_meier", "seat_win_rates", "seat_fairness_test", "tail_rate", "loop_share",
-           "tail_extrapolation", "scale_findings", "findings_markdown", "extrapolation_markdown", "TAIL_CHECKS", "RECORD_CARDS", "weighted_quantile"]
+           "tail_extrapolation", "scale_findings", "findings_markdown", "extrapolation_markdown", "TAIL_CHECKS", "RECORD_CARDS",
+           "RECORD_CUTS", "weighted_quantile"]
 
 RECORD_CARDS = 8344  # the longest known game (R. Nessler, 2022; data/records.csv)
 TAIL_CHECKS = (1500, 2000, 2500, 3000, 3500, 4000, 4500, RECORD_CARDS)  # lengths the quoted check lists
@@ -262,13 +263,18 @@ def tail_extrapolation(summary: Summary, lengths, *, measure: str = "cards", sta
     return pd.DataFrame(rows)
 
 
-def record_range(summary: Summary, record: int = RECORD_CARDS, *, thresholds=(None, 1500, 2000, 2500, 3000),
+RECORD_CUTS = (None, 1500, 2000, 2500, 3000, 3500)  # cards: where the geometric tails of `record_range` start
+
+
+def record_range(summary: Summary, record: int = RECORD_CARDS, *, thresholds=RECORD_CUTS,
                  start: float = 0.99, width: int = 100, confidence: float = 0.95, draws: int = 4000,
                  seed: int = 0) -> pd.DataFrame:
     """The record extrapolated under several tail models, so that its spread shows what the data
-    cannot tell apart: one row per model with ``model``, ``threshold`` (cards), ``probability``
-    (P(a random deal lasts longer than ``record`` cards)), ``low``, ``high`` (95%), ``deals``
-    (1 / probability), ``deals_low``, ``deals_high``.
+    cannot tell apart: one row per model with ``model``, ``threshold`` (cards), ``games`` (the
+    games longer than the threshold, which the fit rests on), ``probability`` (P(a random deal
+    lasts longer than ``record`` cards): beating the record is lasting longer than it), ``low``,
+    ``high`` (95%, the fit's sampling error only), ``deals`` (1 / probability), ``deals_low``,
+    ``deals_high``.
 
     * geometric tails fitted beyond each of ``thresholds`` (None: the KM quantile ``start``), as
       `tail_extrapolation` (the interval carries the rate's sampling error);
@@ -286,8 +292,8 @@ def record_range(summary: Summary, record: int = RECORD_CARDS, *, thresholds=(No
     for u in thresholds:
         ext = tail_extrapolation(summary, [record], start=start, threshold=u, confidence=confidence).iloc[0]
         tail = tail_rate(summary, start=start, threshold=u, confidence=confidence).iloc[0]
-        rows.append(dict(model="geometric", threshold=float(tail["threshold"]), probability=ext["probability"],
-                         low=ext["probability_low"], high=ext["probability_high"]))
+        rows.append(dict(model="geometric", threshold=float(tail["threshold"]), games=int(tail["n_tail"]),
+                         probability=ext["probability"], low=ext["probability_low"], high=ext["probability_high"]))
     u = _threshold(summary, "cards", start)
     x, c = summary.frequencies("cards", ("win", "loop", "cutoff"))
     xe, ce = summary.frequencies("cards", ("win",))
@@ -309,7 +315,8 @@ def record_range(summary: Summary, record: int = RECORD_CARDS, *, thresholds=(No
     probs = np.array([prob(a, b) for a, b in sample])
     q = (1 - confidence) / 2
     low, high = (np.nan, np.nan) if summary.exact else (float(np.quantile(probs, q)), float(np.quantile(probs, 1 - q)))
-    rows.append(dict(model="log-linear hazard", threshold=float(u), probability=prob(*fit.params), low=low, high=high))
+    rows.append(dict(model="log-linear hazard", threshold=float(u), games=int(c[x > u].sum()),
+                     probability=prob(*fit.params), low=low, high=high))
     df = pd.DataFrame(rows)
     df["deals"], df["deals_low"], df["deals_high"] = 1 / df["probability"], 1 / df["high"], 1 / df["low"]
     df.insert(0, "players", summary.rules.players)
@@ -346,10 +353,10 @@ def scale_findings(summary: Summary, *, record: int = RECORD_CARDS, start: float
              method=f"geometric tail MLE on the longest {100 * (1 - start):g}%"),
         dict(finding=f"P(random deal lasts longer than {record:,} cards) ({p} players)", estimate=ext["probability"],
              low=ext["probability_low"], high=ext["probability_high"], games=n,
-             method="geometric tail extrapolated"),
+             method="geometric tail extrapolated; interval: sampling only (the record odds by cut and model: below)"),
         dict(finding=f"random deals to expect one longer than {record:,} cards ({p} players)",
              estimate=ext["deals_to_exceed"], low=ext["deals_low"], high=ext["deals_high"], games=n,
-             method="1 / P, geometric tail extrapolated"),
+             method="1 / P, geometric tail extrapolated; interval: sampling only"),
     ]
     if summary.longest["game"].size:
         rows.append(dict(finding=f"longest game found, cards ({p} players)", estimate=float(summary.longest["cards"][0]),

@@ -22,7 +22,7 @@ from .rates import poisson_rates
 from .survival import km_table
 
 __all__ = ["tail_rate", "geometric_tail", "hazard_bands", "tail_constancy_test", "poisson_rates", "tail_prediction",
-           "prediction_markdown", "record_range_markdown", "TAIL_MODELS", "PREDICTION_SPLITS"]
+           "prediction_markdown", "record_odds", "record_range_markdown", "TAIL_MODELS", "PREDICTION_SPLITS"]
 
 TAIL_MODELS = ("constant hazard", "log-linear hazard")
 PREDICTION_SPLITS = (1500, 2000, 2500)  # cards: where the fit band of the committed 10^9 deals ends
@@ -310,21 +310,61 @@ def prediction_markdown(summary, splits=PREDICTION_SPLITS, *, span: float = 1000
     return "\n".join(lines)
 
 
-def record_range_markdown(summaries) -> str:
-    """The record's odds beside the range of the tail models, one row per summary (player count),
-    as quoted in README.md and docs/scaling.md wherever the odds are printed: the geometric tail
-    fitted beyond the longest 1% with its 95% interval, and the range over the tail models of
-    `analysis.summaries.record_range` (geometric tails fitted from 5 thresholds and a log-linear
-    hazard: the lowest and highest end of their 95% intervals)."""
+def record_odds(summary, *, splits=PREDICTION_SPLITS, span: float = 1000, level: float = 0.05) -> dict:
+    """The record's odds as the data allow, in the order they are to be said:
+
+    * ``longest`` (cards, the longest game seen), ``record`` and ``beyond`` (cards the
+      extrapolation runs past the longest game), ``games``;
+    * ``fits``: `summaries.record_range` (geometric tails fitted beyond each cut, and the log-linear
+      hazard beyond the longest 1%), each with its games and its sampling interval, and ``passes``:
+      whether its model passes the out-of-sample test;
+    * ``tests``: each model's out-of-sample test (`tail_prediction` fitted up to each of ``splits``,
+      predicting the next ``span`` cards and beyond): ``model``, ``fit_to``, ``p_value``; a model
+      passes where no split's p-value is below ``level``.
+    """
     from .summaries import RECORD_CARDS, record_range
 
-    lines = [f"| players | random deals to expect one longer than {RECORD_CARDS:,} cards: geometric tail beyond the "
-             "longest 1% (95%) | range over the tail models |", "|---:|---:|---:|"]
+    tests = pd.concat([tail_prediction(summary, fit_to=m, predict_to=m + span)[["model", "fit_to", "p_value"]]
+                       for m in splits], ignore_index=True)
+    passes = {m: bool((tests.loc[tests["model"] == m, "p_value"] >= level).all()) for m in TAIL_MODELS}
+    fits = record_range(summary)
+    fits["passes"] = [passes[TAIL_MODELS[0] if m == "geometric" else m] for m in fits["model"]]
+    longest = int(summary.longest["cards"][0])
+    return dict(players=summary.rules.players, games=int(summary.n_games), longest=longest, record=RECORD_CARDS,
+                beyond=RECORD_CARDS - longest, fits=fits, tests=tests, passes=passes)
+
+
+def _verdict(odds, model) -> str:
+    """A model's out-of-sample verdict as the record table says it."""
+    t = odds["tests"][odds["tests"]["model"] == model]
+    worst = t.loc[t["p_value"].idxmin()]
+    if odds["passes"][model]:
+        return f"passes (lowest p {worst['p_value']:.2g})"
+    return f"fails (fitted up to {worst['fit_to']:,.0f} cards: p {worst['p_value']:.2g})"
+
+
+def record_range_markdown(summaries) -> str:
+    """The record's odds as the data allow (`record_odds`), as quoted in README.md and
+    docs/scaling.md: for each player count, first how far the extrapolation runs past the longest
+    game seen, then the geometric fits by cut (the games beyond each cut, the sampling interval of
+    each), then the log-linear hazard, each with whether its model passes its out-of-sample test.
+    No row leads with one number: every figure is one fit's, labelled with its cut and model."""
+    from .summaries import RECORD_CARDS
+
+    splits = ", ".join(f"{m:,}" for m in PREDICTION_SPLITS)
+    lines = [f"| players | longest game seen (cards) | the record ({RECORD_CARDS:,}) beyond it | tail model | fitted "
+             f"beyond (cards) | games beyond | out of sample (fitted up to {splits} cards, the next 1,000 predicted) | "
+             "random deals to expect one longer than the record (95%: sampling only) |",
+             "|---:|---:|---:|---|---:|---:|---|---:|"]
     for s in summaries:
-        models = record_range(s)
-        geo = models[models["model"] == "geometric"]
-        first = models.iloc[0]
-        lines.append(f"| {s.rules.players} | {first['deals']:.3g} [{first['deals_low']:.3g}, {first['deals_high']:.3g}] | "
-                     f"[{models['deals_low'].min():.3g}, {models['deals_high'].max():.3g}] (geometric "
-                     f"{geo['threshold'].min():,.0f} to {geo['threshold'].max():,.0f}, log-linear hazard) |")
+        odds = record_odds(s)
+        first = True
+        for r in odds["fits"].itertuples():
+            model = TAIL_MODELS[0] if r.model == "geometric" else r.model
+            head = (f"| {odds['players']} | {odds['longest']:,} of {odds['games']:,} | {odds['beyond']:,} cards "
+                    f"({odds['record'] / odds['longest']:.2f}x) |") if first else "| | | |"
+            name = "geometric (constant hazard)" if r.model == "geometric" else r.model
+            lines.append(f"{head} {name} | {r.threshold:,.0f} | {r.games:,} | {_verdict(odds, model)} | "
+                         f"{r.deals:.2g} [{r.deals_low:.2g}, {r.deals_high:.2g}] |")
+            first = False
     return "\n".join(lines)

@@ -10,7 +10,7 @@ from ..analysis import kaplan_meier
 from ..analysis._checks import check_outcomes
 from ._common import check_choice, check_frame, check_hue, finish, hue_groups, label, levels, legend_outside, new_axes, palette, percent_axis
 
-__all__ = ["plot_lengths", "plot_survival", "plot_hazard_bands"]
+__all__ = ["plot_lengths", "plot_survival", "plot_hazard_bands", "plot_hazard_panels"]
 
 
 def plot_lengths(data: pd.DataFrame, *, measure: str = "cards", hue="players", kind: str = "hist",
@@ -81,14 +81,16 @@ def plot_lengths(data: pd.DataFrame, *, measure: str = "cards", hue="players", k
 
 
 def plot_survival(data: pd.DataFrame, *, measure: str = "cards", hue="players", style=None, ci: bool = True,
-                  log: bool = True, ax=None):
+                  log: bool = True, marks=None, ax=None):
     """Kaplan-Meier survival curves P(length > x) with their confidence bands.
 
     ``data`` is either the output of `kaplan_meier` (columns ``length``, ``survival``, ``low``,
     ``high``) or the per-game table, for which it is computed by ``hue`` and ``style``. One step
     line (and band) per (hue, style) pair; ``log`` puts the y axis on a log scale, where a curve
     that reaches 0 ends at the length of its last game, marked with a bar (0 has no place on a log
-    axis). Loops never end, so a curve of loop-prone deals levels off at their share.
+    axis). Loops never end, so a curve of loop-prone deals levels off at their share. ``marks``:
+    {name: length} drawn as labelled vertical lines (the longest game seen, say); one beyond the
+    axis is named at its right edge with an arrow.
     """
     hue, style = check_hue(data, hue), check_hue(data, style, name="style")
     if "survival" not in data.columns:
@@ -126,6 +128,17 @@ def plot_survival(data: pd.DataFrame, *, measure: str = "cards", hue="players", 
                 axes.fill_between(x, low, high, step="post", color=colours[i], alpha=0.2, linewidth=0)
     if log:
         axes.set_yscale("log")
+    if marks:
+        right = axes.get_xlim()[1]
+        for k, (name, x) in enumerate(sorted(marks.items(), key=lambda m: m[1])):
+            y = 0.97 - 0.07 * k
+            if x <= right:
+                axes.axvline(x, color="0.35", linestyle=":", linewidth=1)
+                axes.text(x, y, f" {name}", transform=axes.get_xaxis_transform(), fontsize=7, color="0.25",
+                          ha="right" if x > 0.75 * right else "left", va="top")
+            else:
+                axes.annotate(f"{name} →", xy=(1.0, y), xycoords="axes fraction", fontsize=7, color="0.25",
+                              ha="right", va="top")
     percent_axis(axes.yaxis)
     axes.set_xlabel(f"game length ({measure})")
     axes.set_ylabel(f"games lasting more than x {measure} (%{', log scale' if log else ''})")
@@ -134,9 +147,11 @@ def plot_survival(data: pd.DataFrame, *, measure: str = "cards", hue="players", 
     return finish(fig, axes, ax)
 
 
-def plot_hazard_bands(data: pd.DataFrame, *, hue="players", ax=None):
+def plot_hazard_bands(data: pd.DataFrame, *, hue="players", rejected=(), ax=None):
     """End rate per card in bands of length (`analysis.hazard_bands`) with their intervals, and
-    as a dashed line the one rate that fits every band of a group (events / exposure)."""
+    as a dashed line the one rate of a group (events / exposure), drawn only for the ``hue`` levels
+    not in ``rejected`` (those whose `analysis.tail_constancy_test` rejects one rate: a line the
+    data reject would be read as a fit)."""
     check_frame(data, ["band_low", "band_high", "rate", "low", "high", "events", "exposure"])
     hue = check_hue(data, hue)
     fig, axes = new_axes(ax)
@@ -147,11 +162,42 @@ def plot_hazard_bands(data: pd.DataFrame, *, hue="players", ax=None):
         y = part["rate"].to_numpy(float)
         axes.errorbar(mid, y, yerr=[y - part["low"].to_numpy(float), part["high"].to_numpy(float) - y], fmt="o",
                       markersize=3, capsize=2, color=colour, label=None if h is None else label(hue, h))
-        one = part["events"].sum() / part["exposure"].sum()
-        axes.hlines(one, lo.min(), mid.max(), colors=[colour], linestyles="--", linewidth=0.8)
+        if h not in set(rejected):
+            one = part["events"].sum() / part["exposure"].sum()
+            axes.hlines(one, lo.min(), mid.max(), colors=[colour], linestyles="--", linewidth=0.8)
     percent_axis(axes.yaxis, digits=2)
     axes.set_xlabel("game length (cards; each band drawn at its middle, the last band open-ended)")
     axes.set_ylabel("games ending per card played (%)")
-    if hue is not None:
-        legend_outside(axes, title="dashed: one rate\nfor all bands")
+    if hue is not None and ax is None:
+        legend_outside(axes, title="dashed: one rate for all\nbands, where its test\ndoes not reject it")
     return finish(fig, axes, ax)
+
+
+def plot_hazard_panels(bands: pd.DataFrame, tests: pd.DataFrame, *, level: float = 0.05, title: str | None = None):
+    """`plot_hazard_bands`, one panel per player count on shared axes (the bands' intervals overlap
+    when drawn together), each with its one-rate line only where ``tests``
+    (`analysis.tail_constancy_test`, by ``players``) does not reject it at ``level``, and the test's
+    verdict in the panel's title."""
+    import matplotlib.pyplot as plt
+
+    check_frame(tests, ["players", "p_value"])
+    counts = sorted(bands["players"].unique())
+    fig, axes = plt.subplots(1, len(counts), figsize=(2.6 * len(counts), 3.6), sharex=True, sharey=True)
+    axes = np.atleast_1d(axes)
+    verdict = tests.set_index("players")["p_value"]
+    for k, (ax, p, colour) in enumerate(zip(axes, counts, palette(len(counts)))):
+        rejected = verdict.loc[p] < level
+        plot_hazard_bands(bands[bands["players"] == p], hue=None, rejected=(None,) if rejected else (), ax=ax)
+        for line in ax.get_lines() + list(ax.collections):
+            line.set_color(colour)
+        pv = "p < 1e-10" if verdict.loc[p] < 1e-10 else f"p {verdict.loc[p]:.2g}"
+        ax.set_title(f"{p} players\none rate {'rejected, no line' if rejected else 'not rejected (dashed)'}\n({pv})",
+                     fontsize=8)
+        ax.set_xlabel("")
+        if k:
+            ax.set_ylabel("")
+    fig.supxlabel("game length (cards; each band at its middle, the last band open-ended)", fontsize=9)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig

@@ -220,8 +220,9 @@ def _lengths(main, out, rows):
     fig = plots.plot_lengths(main, hue="players", binwidth=LENGTH_BIN, cut=LENGTH_CUT)
     fig.axes[0].set_title(f"Game length, standard rules (finished games, {LENGTH_BIN}-card bins)")
     out.save(fig, "length_distribution.png", _games_by_players(main), "standard, 2-6 players")
-    fig = plots.plot_survival(main, hue="players")
-    fig.axes[0].set_title("Kaplan-Meier survival of game length (95% log-log bands)")
+    fig = plots.plot_survival(main, hue="players", marks=_survival_marks(main))
+    fig.axes[0].set_title("Kaplan-Meier survival of game length (95% log-log bands)\n"
+                          "3-6 players close together; in the far tail their bands overlap")
     out.save(fig, "survival.png", _games_by_players(main), "standard, 2-6 players")
     cards = main["cards"].to_numpy(float)
     shown = main["outcome"].astype(str).to_numpy() == "win"
@@ -252,13 +253,24 @@ def _lengths(main, out, rows):
         upper = "on" if np.isinf(r.band_high) else f"{r.band_high:.0f}"
         rows.append(finding(f"end rate per card from {r.band_low:.0f} to {upper} cards, 2 players", r.rate,
                             r.low, r.high, r.games, "per card", key=f"hazard_2p_band{i}"))
-    fig = plots.plot_hazard_bands(bands, hue="players")
-    fig.axes[0].set_title(f"End rate per card in {HAZARD_BAND}-card bands beyond the median length")
+    fig = plots.plot_hazard_panels(bands, tests, title=f"End rate per card in {HAZARD_BAND}-card bands beyond the "
+                                   "median length (95% intervals)")
     out.save(fig, "tail_hazard.png", _games_by_players(main), "standard, 2-6 players")
     for p, sub in main.groupby("players", observed=True):
         rate, low, high = _share(int((sub["outcome"] == "loop").sum()), len(sub))
         rows.append(finding(f"loop share, standard deck, {p} players (95% Wilson interval)", rate, low, high, len(sub),
                             "share", key=f"loop_standard_{p}p", interval="Wilson"))
+
+
+def _survival_marks(main) -> dict:
+    """The survival figure's marks: the longest finished game of the figure's runs, and the record."""
+    from ..analysis.summaries import RECORD_CARDS
+
+    won = main[main["outcome"].astype(str) == "win"]
+    longest = int(won["cards"].max())
+    players = ", ".join(f"{p}" for p in won.loc[won["cards"] == longest, "players"].unique())
+    return {f"longest game of these runs ({longest:,} cards, {players} players)": longest,
+            f"the record, {RECORD_CARDS:,} cards": RECORD_CARDS}
 
 
 def _seats(main, out, rows):
@@ -284,6 +296,18 @@ def _seats(main, out, rows):
         rows.append(finding(f"win rate of seat {r.seat} minus seat {r.seat - 1}, {r.players} players ({hand})",
                             r.estimate, r.low, r.high, r.games, "pp", key=f"step_{r.seat}_of_{r.players}p",
                             null=0.0, p_value=r.p_value, detectable=_detectable(r.low, r.high)))
+    rows.append(step_heterogeneity_row(main))
+
+
+def step_heterogeneity_row(main) -> dict:
+    """Cochran's Q of one constant step over the equal-hand steps of 3-6 players
+    (`analysis.step_heterogeneity`): a test of the model "one constant step", like the seat model's
+    fit, so its own p-value, outside the Holm family."""
+    het = an.step_heterogeneity(main[main["players"] > 2], by="players", n_cards=52)
+    return finding(f"equal-hand steps between adjacent seats, 3-6 players: Cochran's Q of one constant step over "
+                   f"the {het['steps']} steps ({het['dof']} df; each count's steps with their multinomial covariance)",
+                   het["q"], np.nan, np.nan, het["games"], "chi2", key="heterogeneity_steps", p_value=het["p_value"],
+                   test="fit")
 
 
 def _variants(out, rows):
@@ -310,17 +334,7 @@ def _hands(seats, out, rows):
         rows.append(finding(f"odds ratio of winning {label}, 2 players", r["odds_ratio"], np.exp(r["low"]),
                             np.exp(r["high"]), r["games"], "odds ratio", key=f"odds_{predictor}_2p", null=1.0,
                             p_value=r["p_value"]))
-    model = an.seat_position_model(seats)
-    fit = model.iloc[0]
-    rows.append(finding(f"seat model, 2-6 players: deviance against the saturated model of the wins per player count "
-                        f"and seat ({fit['dof']} df; largest |Pearson residual| {fit['max_abs_residual']:.1f})",
-                        fit["deviance"], np.nan, np.nan, fit["games"], "chi2", key="seat_model_fit",
-                        p_value=fit["gof_p_value"], test="fit"))
-    for r in model.itertuples():
-        label = "one seat later in the order of play" if r.term == "seat" else "one card more dealt (same player count)"
-        # the pooled terms test nothing of their own: they mean what they say only where the fit holds
-        rows.append(finding(f"seat model, 2-6 players (pooled; see its fit): odds ratio of winning for {label}",
-                            r.odds_ratio, r.odds_low, r.odds_high, r.games, "odds ratio", key=f"seat_model_{r.term}"))
+    rows.extend(seat_model_rows(seats))
     back = an.comebacks(seats, interpolate=True)  # exactly a quarter of every hand size: like with like
     fig = plots.plot_comebacks(back, hue=None)
     fig.axes[0].set_title("Comebacks: winner once down to a quarter of their dealt hand\n"
@@ -329,6 +343,24 @@ def _hands(seats, out, rows):
     for r in back.itertuples():
         rows.append(finding(f"comeback rate (winner once <= 25% of hand), {r.players} players",
                             r.rate, r.low, r.high, r.games, "share", key=f"comeback_{r.players}p"))
+
+
+def seat_model_rows(seats) -> list[dict]:
+    """The pooled seat model (`analysis.seat_position_model`, a multinomial logit) as rows: its fit
+    (G^2 against the saturated model) and its two odds ratios."""
+    model = an.seat_position_model(seats)
+    fit = model.iloc[0]
+    rows = [finding(f"seat model, 2-6 players (multinomial logit, one winner per game): G² against the saturated "
+                    f"model of the wins per player count and seat ({fit['dof']} df; largest |Pearson residual| "
+                    f"{fit['max_abs_residual']:.1f})", fit["deviance"], np.nan, np.nan, fit["games"], "chi2",
+                    key="seat_model_fit", p_value=fit["gof_p_value"], test="fit")]
+    for r in model.itertuples():
+        label = "one seat later in the order of play" if r.term == "seat" else "one card more dealt (same player count)"
+        # the pooled terms test nothing of their own: they mean what they say only where the fit holds
+        rows.append(finding(f"seat model, 2-6 players (multinomial logit, pooled; see its fit): odds ratio of winning "
+                            f"for {label}", r.odds_ratio, r.odds_low, r.odds_high, r.games, "odds ratio",
+                            key=f"seat_model_{r.term}"))
+    return rows
 
 
 def _records(out):
@@ -483,6 +515,7 @@ def _make(out, n, seed, run, decks, step, rows, prose) -> pd.DataFrame:
         step("small decks")
         rows.extend(_run_rows(run, n, seed, len(decks)))
         rows.extend(scale_rows(data_folder()))
+        rows.extend(chain_rows(data_folder()))
         rows.extend(shuffle_rows(data_folder()))
         table = findings_frame(rows)
         table.attrs.update(games_played=run.played, games_loaded=run.loaded, sizes=n, seed=seed)
@@ -529,18 +562,71 @@ def _scale_rows_of(path: str, mtime_ns: int, size: int) -> tuple[dict, ...]:
     rows = []
     for kind, row in zip(_SCALE_UNITS, sa.scale_findings(s).itertuples()):
         name = f"at scale: {row.finding}" + (f" (seed {s.seed}, {row.method.split(', ')[-1]})" if kind == "longest" else "")
+        if kind in ("prob", "deals"):  # one fit of several: its interval is its sampling error, not the model's
+            name += ": geometric tail beyond the longest 1% (interval: sampling only)"
         rows.append(finding(name, row.estimate, row.low, row.high, row.games, _SCALE_UNITS[kind],
                             key=f"scale_{kind}_p{s.rules.players}"))
-    models = sa.record_range(s)
-    geo = models[models["model"] == "geometric"]
-    rows.append(finding(f"at scale: random deals to expect one longer than {sa.RECORD_CARDS:,} cards, {s.rules.players} "
-                        f"players: the range of the tail models (geometric fitted beyond "
-                        f"{geo['threshold'].min():,.0f} to {geo['threshold'].max():,.0f} cards, and a log-linear "
-                        "hazard; the interval spans their 95% intervals)", models["deals"].iloc[0],
-                        models["deals_low"].min(), models["deals_high"].max(), s.n_games, "deals",
-                        key=f"scale_record_range_p{s.rules.players}"))
+    rows.extend(_record_rows(s))
     rows.extend(_prediction_rows(s))
     return tuple(rows)
+
+
+RECORD_CUTS_SAID = (2500, 3000, 3500)  # cards: the cuts whose fits the record's odds quote beside the longest 1%'s
+
+
+def _record_rows(s) -> list[dict]:
+    """The record's odds as the data allow (`analysis.tail.record_odds`), in the order they are said:
+    how far the record lies beyond the longest game seen, the geometric fits by cut with their
+    sampling intervals, and the log-linear hazard with its out-of-sample verdict. Beating the record
+    is lasting longer than it, P(length > 8,344), everywhere."""
+    from ..analysis import summaries as sa
+    from ..analysis.tail import record_odds
+
+    odds, p = record_odds(s), s.rules.players
+    rows = [finding(f"at scale: cards by which the record ({odds['record']:,}) is longer than the longest of the "
+                    f"{odds['games']:,} games seen ({odds['longest']:,} cards), {p} players: the record odds are an "
+                    "extrapolation that far", odds["beyond"], np.nan, np.nan, odds["games"], "cards, max",
+                    key=f"scale_record_beyond_p{p}")]
+    fits = odds["fits"]
+    for u in RECORD_CUTS_SAID:
+        r = fits[(fits["model"] == "geometric") & (fits["threshold"] == u)].iloc[0]
+        rows.append(finding(f"at scale: random deals to expect one longer than {sa.RECORD_CARDS:,} cards, {p} players: "
+                            f"geometric tail fitted beyond {u:,} cards ({int(r['games']):,} games beyond; interval: "
+                            "sampling only)", r["deals"], r["deals_low"], r["deals_high"], odds["games"], "deals",
+                            key=f"scale_record_cut{u}_p{p}"))
+    r = fits[fits["model"] == "log-linear hazard"].iloc[0]
+    verdict = "passes" if r["passes"] else "fails"
+    rows.append(finding(f"at scale: random deals to expect one longer than {sa.RECORD_CARDS:,} cards, {p} players: "
+                        f"log-linear hazard fitted beyond {r['threshold']:,.0f} cards, which {verdict} its "
+                        "out-of-sample test (interval: sampling only)", r["deals"], r["deals_low"], r["deals_high"],
+                        odds["games"], "deals", key=f"scale_record_loglinear_p{p}"))
+    return rows
+
+
+def chain_rows(folder: Path) -> list[dict]:
+    """The penalty-card chain's record odds (``tail/results-cards.json`` in ``folder``, written by
+    ``data/tail/make_chain_cards.py --survival``: `analysis.chain_record.record_check`), a
+    mechanism-based estimate beside the curve fits: P(length > record) with its sampling interval,
+    and with the misspecification allowance of its check against the run. None where the file or
+    its ``survival`` part is missing."""
+    import json
+
+    path = Path(folder) / "tail" / "results-cards.json"
+    if not path.is_file():
+        return []
+    res = json.loads(path.read_text()).get("survival")
+    if not res:
+        return []
+    games = json.loads(path.read_text())["games"]
+    checks = ", ".join(f"{c['cards']:,}" for c in res["checks"])
+    p, (lo, hi), (alo, ahi) = res["probability"], res["sampling"], res["with_allowance"]
+    return [finding(f"penalty-card chain (horizon {res['horizon']:,}), 2 players: random deals to expect one longer than "
+                    f"{res['record']:,} cards (interval: {res['replicates']} bootstrap draws, sampling only)", 1 / p,
+                    1 / hi, 1 / lo, games, "deals", key="chain_record_p2"),
+            finding(f"penalty-card chain (horizon {res['horizon']:,}), 2 players: random deals to expect one longer than "
+                    f"{res['record']:,} cards, with the misspecification allowance of its survival against the run "
+                    f"at {checks} cards (x{res['allowance'][0]:.2f} to x{res['allowance'][1]:.2f})", 1 / p, 1 / ahi,
+                    1 / alo, games, "deals", key="chain_record_allowance_p2")]
 
 
 def _prediction_rows(s) -> list[dict]:

@@ -102,7 +102,8 @@ def _readme(r: _Rows) -> str:
     ]
     keys = ["seat0_rate_2p"] + [f"seat_0_of_{p}p" for p in (3, 4, 5, 6)]
     keys += [k for k in r.keys("step_") if "(same hand)" in r.row(k)["finding"]]
-    keys += ["seat_model_fit", "seat_model_seat", "seat_model_extra_card", "tail_rate_2p", "tail_constancy_2p"]
+    keys += ["heterogeneity_steps", "seat_model_fit", "seat_model_seat", "seat_model_extra_card", "tail_rate_2p",
+             "tail_constancy_2p"]
     keys += ["odds_aces_2p", "comeback_2p"]
     for k in [k for k in keys if k in r]:
         row = r.row(k)
@@ -155,18 +156,17 @@ def _seat_words(r: _Rows) -> list[str]:
         dof, resid = re.search(r"\((\d+) df; largest \|Pearson residual\| ([\d.]+)\)", fit["finding"]).groups()
         terms = (f"one seat later {r.both('seat_model_seat')}, the extra card of an uneven deal "
                  f"{r.both('seat_model_extra_card')}")
+        model = ("One multinomial (softmax) logit of the winner among the seats of each game, 2-6 players together "
+                 "(one step per seat later in the order of play and one term for the extra card, the same at every "
+                 "table size; the seats' chances add up to one in every game)")
         if r.fit_rejected(k):
-            out.append("One logistic model of all seats of 2-6 players (one step per seat later in the order of play "
-                       "and one term for the extra card, the same at every table size) does not fit the wins per "
-                       f"player count and seat: deviance {r.est(k)} on {dof} df against the saturated model "
-                       f"({r.p(k)}; largest |Pearson residual| {resid}). Its odds ratios ({terms}) are averages "
-                       "over steps that differ from seat to seat and table to table, not the effect of a seat or of "
-                       "a card, and are not tested.")
+            out.append(f"{model} does not fit the wins per player count and seat: G² {r.est(k)} on {dof} df against "
+                       f"the saturated model ({r.p(k)}; largest |Pearson residual| {resid}). Its odds ratios ({terms}) "
+                       "are averages over steps that differ from seat to seat and table to table, not the effect of a "
+                       "seat or of a card, and are not tested.")
         else:
-            out.append("One logistic model of all seats of 2-6 players (one step per seat later in the order of play "
-                       "and one term for the extra card, the same at every table size) is not rejected by the wins "
-                       f"per player count and seat (deviance {r.est(k)} on {dof} df, {r.p(k)}; largest |Pearson "
-                       f"residual| {resid}); its odds ratios: {terms}.")
+            out.append(f"{model} is not rejected by the wins per player count and seat (G² {r.est(k)} on {dof} df, "
+                       f"{r.p(k)}; largest |Pearson residual| {resid}); its odds ratios: {terms}.")
     return out
 
 
@@ -191,12 +191,17 @@ def _step_words(r: _Rows) -> list[str]:
             f"position differs, {', '.join(name(k) for k in same)}")
     if fewer:
         text += (f"; where the later seat holds one card fewer, {', '.join(name(k) for k in fewer)}")
-    apart = [(a, b) for a in same for b in same if r.row(a)["high"] < r.row(b)["low"]]
-    if apart:
-        a, b = apart[0]
-        text += (f". The equal-hand steps are not one constant ({name(a).split(' ✓')[0].split(' ·')[0]} and "
-                 f"{name(b).split(' ✓')[0].split(' ·')[0]}: their 95% intervals do not overlap), so no single per-seat step "
-                 "describes position")
+    k = "heterogeneity_steps"
+    if k in r:
+        q = r.row(k)
+        steps, dof = re.search(r"over the (\d+) steps \((\d+) df", q["finding"]).groups()
+        if r.fit_rejected(k):
+            text += (f". The {steps} equal-hand steps are not one constant: Cochran's Q {r.est(k)} on {dof} df "
+                     f"({r.p(k)}; each player count's steps with their multinomial covariance), so no single "
+                     "per-seat step describes position")
+        else:
+            text += (f". One constant step for the {steps} equal-hand steps is not rejected: Cochran's Q {r.est(k)} "
+                     f"on {dof} df ({r.p(k)})")
     return [text + "."]
 
 
@@ -340,17 +345,63 @@ def _words(r: _Rows) -> list[str]:
     return words
 
 
+def _passes(r: _Rows, model: str, p: int) -> bool | None:
+    """Whether a tail model ('constant' or 'loglinear') passes every out-of-sample test of its rows
+    (`scale_prediction_*`: not rejected at `ALPHA`); None where there are none."""
+    keys = [k for k in r.keys(f"scale_prediction_{model}_") if k.endswith(f"_p{p}")]
+    return None if not keys else not any(r.fit_rejected(k) for k in keys)
+
+
 def _record_words(r: _Rows) -> list[str]:
-    k = "scale_record_range_p2"
+    """The record's odds as the data allow, in this order: how far beyond the longest game seen the
+    extrapolation runs, the fits by cut with their sampling intervals, the models that pass their
+    out-of-sample test and those that do not, and the chain's mechanism-based estimate beside them.
+    One event throughout: a game longer than the record."""
+    k = "scale_record_beyond_p2"
     if k not in r:
         return []
     row = r.row(k)
-    models = re.search(r"\(geometric fitted beyond (.+?) cards, and a log-linear hazard", row["finding"]).group(1)
-    return [f"The record game (longer than any of the {r.n(k)} committed two-player deals) lies far beyond the data: "
-            f"a geometric tail fitted to the longest 1% of those deals expects one random deal in "
-            f"{r.est('scale_deals_p2')} {r.ci('scale_deals_p2')} to beat it, but tail models that fit the games "
-            f"seen (geometric beyond {models} cards, a log-linear hazard) spread that over "
-            f"{r.ci(k)}: the spread of the models, not the interval of one, is the uncertainty of this extrapolation."]
+    longest = re.search(r"\(([\d,]+) cards\), 2 players", row["finding"]).group(1)
+    record = re.search(r"the record \(([\d,]+)\)", row["finding"]).group(1)
+    cuts = sorted((int(re.fullmatch(r"scale_record_cut(\d+)_p2", c).group(1)), c) for c in r.keys("scale_record_cut")
+                  if c.endswith("_p2"))
+    beyond = [re.search(r"\(([\d,]+) games beyond", r.row(c)["finding"]).group(1) for _, c in cuts]
+    lead = r.row("scale_rate_p2")["finding"]
+    first = re.search(r"beyond ([\d,]+) cards", lead).group(1)
+    text = (f"The record game ({record} cards, and beating it means lasting longer) is {r.count(k)} cards longer than "
+            f"the longest of the {r.n(k)} committed two-player deals ({longest}): its odds are an extrapolation that "
+            f"far. Geometric tails fitted beyond {first} (the longest 1%), {_join(f'{u:,}' for u, _ in cuts)} cards "
+            f"expect one random deal in {r.both('scale_deals_p2')}, {_join(r.both(c) for _, c in cuts)} to beat it "
+            f"({_join(beyond)} games beyond the last three cuts; each interval is that fit's sampling error only, and "
+            "widens as the cut leaves fewer games).")
+    constant, loglinear = _passes(r, "constant", 2), _passes(r, "loglinear", 2)
+    words = {True: "passes", False: "fails"}
+    if constant is not None:
+        text += (f" Out of sample (fitted up to a length, the next 1,000 cards predicted) the constant hazard "
+                 f"{words[constant]} its test and the log-linear hazard {words[loglinear]} it, at one in "
+                 f"{r.both('scale_record_loglinear_p2')}.")
+    if "chain_record_p2" in r:
+        checks = re.search(r"against the run at ([\d, ]+) cards", r.row("chain_record_allowance_p2")["finding"]).group(1)
+        text += (f" A second, mechanism-based estimate, the tail chain on hand sizes and penalty cards "
+                 f"(docs/tail.md), gives one in {r.both('chain_record_p2')} from its bootstrap alone and "
+                 f"{r.ci('chain_record_allowance_p2')} with the allowance that its own check against the games seen "
+                 f"longer than {_join(checks.split(', '))} cards asks for.")
+    others = sorted(int(c.removeprefix("scale_record_beyond_p")) for c in r.keys("scale_record_beyond_p")) [1:]
+    if others:
+        spans = []
+        for p in others:
+            keys = [c for c in r.keys("scale_record_cut") if c.endswith(f"_p{p}")]
+            low = min(r.row(c)["low"] for c in keys)
+            high = max(r.row(c)["high"] for c in keys)
+            spans.append(f"{p} players [{fmt(low, 'deals')}, {fmt(high, 'deals')}]")
+        failed = [p for p in others if _passes(r, "loglinear", p) is False]
+        text += (f" With {_join(others)} players the record lies {_join(r.count(f'scale_record_beyond_p{p}') for p in others)} "
+                 f"cards beyond the longest game seen, and the geometric fits beyond {_join(f'{u:,}' for u, _ in cuts)} "
+                 f"cards span, interval to interval: {', '.join(spans)} deals: no one number says more than that.")
+        if failed:
+            text += (f" The log-linear hazard fails its out-of-sample test with {_join(failed)} players and gives them "
+                     "no odds.")
+    return [text]
 
 
 def _sizes(r: _Rows) -> str:
