@@ -9,7 +9,7 @@ import numpy as np
 from .checks import check_flag, whole
 from .decks import Deck, STANDARD
 
-__all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS", "check_rules", "require_rules", "RuleOption", "rule_options"]
+__all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS", "same_games_as_now", "check_rules", "require_rules", "RuleOption", "rule_options"]
 
 # Bumped whenever the outcome of any game changes (never for speed-ups). It goes into every saved
 # result and cache key.
@@ -21,6 +21,16 @@ __all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS", "check_rules", "require_rule
 #      after it (`rng.deal_words`), so joker game g pairs with standard game g: the same
 #      distribution, different deals, so every joker game changed; games without jokers did not.
 RULES_VERSION = 3
+
+
+def same_games_as_now(version, *rules) -> bool:
+    """Whether games saved under RULES_VERSION ``version`` with ``rules`` (each a `Rules` or its
+    dict) are still this version's games: saved under it, or under version 2 with no jokers in any
+    of ``rules`` (version 3 changed only the joker deals)."""
+    if version == RULES_VERSION:
+        return True
+    jokers = [r.jokers if isinstance(r, Rules) else (r or {}).get("jokers") for r in rules]
+    return version == 2 and RULES_VERSION == 3 and not any(jokers)
 
 MAX_PLAYERS = 12  # the game is played by 2-6; the engines allow a few more.
 

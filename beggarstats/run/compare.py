@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..game.rules import RULES_VERSION, Rules, check_rules
+from ..game.rules import RULES_VERSION, Rules, check_rules, same_games_as_now
 from ..game.checks import check_level, positive
 from .arguments import check_run
 from .parallel import run_chunks
@@ -230,9 +230,7 @@ class PairedMoments:
 def games_unchanged(m: PairedMoments) -> bool:
     """Whether the games behind ``m`` are still the games of this `RULES_VERSION`: saved under it,
     or under version 2 with no jokers on either side (version 3 changed only the joker deals)."""
-    if m.rules_version == RULES_VERSION:
-        return True
-    return m.rules_version == 2 and RULES_VERSION == 3 and not m.rules_a.get("jokers") and not m.rules_b.get("jokers")
+    return same_games_as_now(m.rules_version, m.rules_a, m.rules_b)
 
 
 def len_deck(rules) -> int:

@@ -28,7 +28,7 @@ import numpy as np
 from ..engine.uneven_play import uneven_steps
 from ..game.checks import MAX_DEALS_PER_STATE, MAX_HORIZON, check_n_jobs, check_seed, whole
 from ..engine.rank import hand_sizes
-from ..game.rules import RULES_VERSION, Rules, check_rules
+from ..game.rules import RULES_VERSION, Rules, check_rules, same_games_as_now
 from .outputs import write_bytes, write_text
 from .parallel import run_chunks
 from .store_files import read_checked
@@ -229,7 +229,7 @@ def load_cells(path) -> ChainCells:
     if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
         raise ValueError(f"The tail-chain cells {path} are damaged: their sha256 is not the one in "
                          f"{path.with_suffix('.json').name}.")
-    if meta.get("rules_version") != RULES_VERSION:
+    if not same_games_as_now(meta.get("rules_version"), meta.get("rules")):
         raise ValueError(f"The tail-chain cells {path} were measured under RULES_VERSION "
                          f"{meta.get('rules_version')}, not {RULES_VERSION}: measure them again.")
     z = np.load(io.BytesIO(data))
