@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..game.rules import check_rules
 from .kernel_cache import install as _install_kernel_cache
 from .rng import GameStream, shuffle_inplace, stream_state
 
@@ -36,8 +37,10 @@ def deal_into(state, deck, n_players, hands, lens):
         lens[s] = n // n_players + (1 if s < n % n_players else 0)
 
 
-def random_deal(seed: int, game: int, rules) -> tuple[tuple[tuple[int, ...], ...], GameStream]:
-    """The deal of game ``game`` of the table seeded ``seed``, and its stream positioned after it."""
+def random_deal(seed: int, game: int, rules=None) -> tuple[tuple[tuple[int, ...], ...], GameStream]:
+    """The deal of game ``game`` of the table seeded ``seed``, and its stream positioned after it
+    (``rules`` None: the standard table)."""
+    rules = check_rules(rules)
     deck = rules.deck_cards()
     state = stream_state(seed, game)
     width = -(-len(deck) // rules.players)

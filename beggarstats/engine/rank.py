@@ -19,6 +19,8 @@ from math import factorial
 
 import numpy as np
 
+from ..game.rules import check_rules
+
 __all__ = ["n_deals", "hand_sizes", "deal_rank", "deal_at", "sequence_at"]
 
 
@@ -26,10 +28,10 @@ def _counts(rules) -> tuple[int, ...]:
     return tuple(int(c) for c in rules.counts)
 
 
-def n_deals(rules) -> int:
+def n_deals(rules=None) -> int:
     """The number of distinct deals of ``rules.deck`` (jokers included): the multinomial
-    ``n! / (c_0! ... c_5!)``, an exact Python int."""
-    counts = _counts(rules)
+    ``n! / (c_0! ... c_5!)``, an exact Python int. ``rules`` None: the standard table."""
+    counts = _counts(check_rules(rules))
     out = factorial(sum(counts))
     for c in counts:
         out //= factorial(c)
@@ -49,14 +51,15 @@ def _multinomial(left) -> int:
     return out
 
 
-def deal_rank(deal, rules) -> int:
+def deal_rank(deal, rules=None) -> int:
     """The rank (0 .. `n_deals` - 1) of a deal of ``rules.deck`` for ``rules.players``.
 
     Parameters
     ----------
     deal : str or sequence of hands
         A deal as `beggarstats.parse_deal` reads it, or a tuple of hands of tributes (top first).
-    rules : Rules
+    rules : Rules, optional
+        Default ``Rules()``.
 
     Raises
     ------
@@ -68,6 +71,7 @@ def deal_rank(deal, rules) -> int:
         from ..game.cards import parse_deal
 
         deal = parse_deal(deal)
+    rules = check_rules(rules)
     sizes = hand_sizes(rules)
     if len(deal) != rules.players:
         raise ValueError(f"The deal has {len(deal)} hands but the rules are for {rules.players} players.")
@@ -120,9 +124,10 @@ def sequence_at(rank, rules) -> np.ndarray:
     return out
 
 
-def deal_at(rank, rules) -> tuple[tuple[int, ...], ...]:
+def deal_at(rank, rules=None) -> tuple[tuple[int, ...], ...]:
     """The deal of rank ``rank``: a tuple of hands (seat 0 first, top card first), the inverse of
-    `deal_rank`."""
+    `deal_rank` (``rules`` None: the standard table)."""
+    rules = check_rules(rules)
     seq = sequence_at(rank, rules)
     hands, at = [], 0
     for size in hand_sizes(rules):

@@ -81,7 +81,7 @@ def _estimate(rules, start, count, n_jobs) -> str:
     return f"about {seconds:.3g} seconds at the {rate:,.0f} deals/s measured here"
 
 
-def census(rules=None, *, n_jobs=-1, progress=False, store=None, start=0, stop=None, chunk_size=None,
+def census(rules=None, *, n_jobs=None, progress=False, store=None, start=0, stop=None, chunk_size=None,
            cap=DEFAULT_CAP, top=DEFAULT_TOP, checkpoint=None, max_deals=MAX_DEALS) -> Summary:
     """Play every distinct deal of ``rules.deck`` for ``rules.players`` once, in rank order.
 
@@ -91,8 +91,8 @@ def census(rules=None, *, n_jobs=-1, progress=False, store=None, start=0, stop=N
         Any rules that draw no random numbers during play (no ``shuffle_pile``, no
         ``shuffle_on_loop``), a deck of at most 64 cards. Default ``Rules()``, whose census is refused
         as too large.
-    n_jobs : int
-        Parallel workers (default -1: every core); a ``joblib.parallel_config(backend=...)`` context
+    n_jobs : int, optional
+        Parallel workers (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context says otherwise, -1 all cores); a ``joblib.parallel_config(backend=...)`` context
         takes over from outside, as in `summarize`. The result does not depend on it.
     progress : {False, True, 'notebook'}
         A tqdm progress bar counting deals; first, if the census kernels are not compiled yet, a line on

@@ -185,7 +185,7 @@ def _compare_chunk(lo, hi, *, engine, rules_a, rules_b, seed):
     return int(both.sum()), int(d.sum()), int(np.dot(d, d)), int(ids.size - both.sum()), int(np.dot(d * d, d))
 
 
-def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=-1, start=0, chunk_size=None,
+def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=None, start=0, chunk_size=None,
             progress=False) -> PairedMoments:
     """Play games ``start .. start+n_games-1`` under ``rules_a`` and ``rules_b`` and return the
     paired moments of their length difference, in constant memory.
@@ -199,8 +199,8 @@ def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=-1, start=0, chunk_s
         Deals played under each rule.
     seed : int, optional
         The table (None: fresh entropy, kept in ``.seed``).
-    n_jobs : int
-        Parallel workers (-1: every core). The result does not depend on it, nor on ``chunk_size``.
+    n_jobs : int, optional
+        Parallel workers (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context says otherwise, -1 all cores). The result does not depend on it, nor on ``chunk_size``.
     progress : {False, True, 'notebook'}
         A tqdm bar counting deals.
 

@@ -60,7 +60,7 @@ def _check_seconds(seconds, name="seconds"):
 
 
 def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="backward", min_cards=3000,
-                nodes=1_000_000, top=10, n_jobs=1, progress=False, summary=None, wall_seconds=None) -> pd.DataFrame:
+                nodes=1_000_000, top=10, n_jobs=None, progress=False, summary=None, wall_seconds=None) -> pd.DataFrame:
     """Search for long deals; return the longest found, each replayable with `beggarstats.play`.
 
     Parameters
@@ -90,8 +90,8 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
         ancestor tree of every long two-player game measured: docs/search.md).
     top : int
         Longest deals returned (loops met are returned as well, whatever their length).
-    n_jobs : int
-        Workers (threads) for the random deals, and for the long games run backwards, each on its
+    n_jobs : int, optional
+        Workers (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context says otherwise, -1 all cores; threads) for the random deals, and for the long games run backwards, each on its
         own (the kernel releases the GIL): the result does not depend on it.
     progress : {False, True, 'notebook'}
         A progress bar over the random deals.
