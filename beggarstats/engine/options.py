@@ -1,0 +1,121 @@
+"""The options as the fast passes read them: one record, and which tables get them as constants.
+
+`Options` is the record both fast passes (`kernel_two.play_two`, `kernel_multi.play_multi`) take,
+built once from the parameter array of `Rules` (`constants.pack_params`) by `options_of`, with the
+choices derived from the rules made there: ``detect`` (Brent's loop check) is ``not shuffle``, the
+cut-off is a card count with one value for none (`constants.NO_LIMIT`). A tuple of scalars, so the
+passes stay free of Python objects (numba passes it as its fields, one machine word each).
+
+The fast passes play the most common tables with the options folded in as constants (a quarter of
+the standard table's speed, benchmarks/README.md), and every other table with the options as
+variables. Which tables are "common" was written five times (the entries of `batch`, the shuffle
+branch of its two-player pass, the uneven pass, the census pass, and `engine.fast`'s choice of
+entry); it is written here once, as `table_kind`, and every one of them asks it. `ENTRIES` names
+the compiled entry of each kind and table size, which `engine.fast` picks from.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+from numba import njit
+
+from .constants import (END_EMPTY, END_TRICK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS,
+                        P_PASSES_ON, P_SHUFFLE_PILE, P_STEP)
+from .kernel_cache import install as _install_kernel_cache
+from .rulebook import sole_holder_wins
+
+__all__ = ["Options", "options_of", "options_for", "folded", "with_limit", "COMMON", "ONLY_EMPTY", "ONLY_BEGGAR",
+           "ONLY_SHUFFLE", "OTHER", "KINDS", "table_kind", "ENTRIES",
+           "entry_for"]
+
+_install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
+
+# end: END_*; beggar: Beggar jokers; detect: run Brent's loop check (deterministic play: not shuffle);
+# shuffle: shuffle_pile; limit: the cut-off as a card count (NO_LIMIT: none); step: 1 or players - 1
+# (direction); passes_on: exhausted_tribute 'passes_on'; leader: LEADER_*
+Options = namedtuple("Options", "end beggar detect shuffle limit step passes_on leader")
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def options_of(prm):
+    """The `Options` of the parameter array ``prm``, every field a variable (the ``_rules`` passes)."""
+    shuffle = prm[P_SHUFFLE_PILE] != 0
+    limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
+    return Options(prm[P_END], prm[P_BEGGAR] != 0, not shuffle, shuffle, limit, prm[P_STEP], prm[P_PASSES_ON] != 0,
+                   prm[P_LEADER])
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def with_limit(o, limit):
+    """``o`` with the cut-off ``limit`` (cards still to play, when a game goes on in another pass)."""
+    return Options(o.end, o.beggar, o.detect, o.shuffle, limit, o.step, o.passes_on, o.leader)
+
+
+def options_for(rules) -> Options:
+    """The `Options` of ``rules``, from Python (the same function as the kernels')."""
+    from .constants import pack_params
+
+    return options_of.py_func(pack_params(rules))
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def folded(kind, step, passes_on, leader):
+    """The `Options` of the tables of ``kind`` (a constant: COMMON, ONLY_EMPTY, ONLY_BEGGAR or
+    ONLY_SHUFFLE), the fields that make the kind constants, so that numba and LLVM fold them into the
+    pass; ``step``, ``passes_on`` and ``leader`` as given (two players: any)."""
+    if kind == ONLY_EMPTY:
+        return Options(END_EMPTY, False, True, False, NO_LIMIT, step, passes_on, leader)
+    if kind == ONLY_BEGGAR:
+        return Options(END_TRICK, True, True, False, NO_LIMIT, step, passes_on, leader)
+    if kind == ONLY_SHUFFLE:
+        return Options(END_TRICK, False, False, True, NO_LIMIT, step, passes_on, leader)
+    return Options(END_TRICK, False, True, False, NO_LIMIT, step, passes_on, leader)
+
+
+# The kinds of table (`table_kind`'s answers). The first four are each a version of a fast pass with
+# the options as constants; OTHER is every table the passes play with the options as variables.
+COMMON, ONLY_EMPTY, ONLY_BEGGAR, ONLY_SHUFFLE, OTHER = range(5)
+KINDS = ("common", "only_empty", "only_beggar", "only_shuffle", "other")
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def table_kind(prm):
+    """The kind of table of the parameter array ``prm`` (`constants.pack_params`):
+
+    * COMMON: a game ends with its trick, no Beggar jokers, no pile shuffle, no cut-off (most tables;
+      ``direction``, ``exhausted_tribute``, ``leader``, ``shuffle_on_loop`` and ``unfinished`` may take
+      any value: they do not change the version);
+    * ONLY_EMPTY, ONLY_BEGGAR, ONLY_SHUFFLE: the common options but one, ``end='empty'``, Beggar
+      jokers or ``shuffle_pile``;
+    * OTHER: anything else (a cut-off, two of the options above, ``end='unable'``).
+
+    A new option that changes play must be added here, or its tables go to OTHER only if it says so:
+    tests/test_options.py plays every value of every option of `rule_options()` through the entry
+    this chooses."""
+    if prm[P_MAX_CARDS] >= 0:
+        return OTHER
+    beggar = prm[P_BEGGAR] != 0
+    shuffle = prm[P_SHUFFLE_PILE] != 0
+    trick = prm[P_END] == END_TRICK
+    if trick and not beggar and not shuffle:
+        return COMMON
+    if sole_holder_wins(prm[P_END]) and not beggar and not shuffle:
+        return ONLY_EMPTY
+    if trick and beggar and not shuffle:
+        return ONLY_BEGGAR
+    if trick and not beggar and shuffle:
+        return ONLY_SHUFFLE
+    return OTHER
+
+
+# the compiled entry of `batch` (a name of `engine.fast.KERNELS`) of each kind, for two players and
+# for more; a kind without an entry of its own plays in the ``_rules`` entry (ONLY_SHUFFLE there with
+# constants too, `batch._two_pass_rules`)
+ENTRIES = {2: {COMMON: "two", ONLY_EMPTY: "two_empty", ONLY_BEGGAR: "two_beggar"}, 3: {COMMON: "multi"}}
+
+
+def entry_for(prm, players: int) -> str:
+    """The fast pass on bit-planes (a name of `engine.fast.KERNELS`) that plays ``prm`` at ``players``."""
+    entries = ENTRIES[2 if players == 2 else 3]
+    return entries.get(table_kind.py_func(prm), "two_rules" if players == 2 else "multi_rules")
