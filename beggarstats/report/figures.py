@@ -434,7 +434,8 @@ def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=None, s
     seed : int
         Seed of every run; a run is fixed by (rules, seed).
     n_jobs : int, optional
-        Workers for `simulate` (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context says otherwise, -1 all cores).
+        Workers for `simulate` (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config``
+        context says otherwise, -1 all cores).
     store : True, False or path
         True caches runs in ``<per-user cache>/runs/<key>``; a path caches them in ``<path>/<key>``; False
         plays every game in memory.

@@ -26,7 +26,7 @@ from ..engine.census_kernel import play_ranks
 from ..engine.rank import n_deals
 from ..game.checks import check_n_jobs, whole
 from .arguments import check_chunk_size
-from ..game.rules import check_rules
+from ..game.rules import check_rules, random_options
 from .summary import DEFAULT_CAP, DEFAULT_CHECKPOINT, DEFAULT_TOP, Summary, resume_summary, summarize_chunk
 
 __all__ = ["census", "census_refusal", "MAX_DEALS", "CENSUS_CHUNK"]
@@ -47,15 +47,17 @@ def _census_chunk(lo, hi, *, rules, cap, top) -> Summary:
     return part
 
 
+_RANDOM_WHY = {"shuffle_pile": "shuffles every pile taken",
+               "shuffle_on_loop": "shuffles once a state repeats, so a looping deal draws random numbers"}
+
+
 def census_refusal(rules) -> str | None:
     """Why ``rules`` cannot be played as a census, or None: a rule that draws random numbers during
     play, or hands too large for the census kernels (more than 64 cards)."""
-    if rules.shuffle_pile:
-        return ("A census plays each deal once, but `shuffle_pile` shuffles every pile taken: a deal has no single "
-                "outcome. Use summarize() for shuffling rules.")
-    if rules.shuffle_on_loop:
-        return ("A census plays each deal once, but `shuffle_on_loop` shuffles once a state repeats: a looping "
-                "deal has no single outcome. Use summarize() for shuffling rules.")
+    random = random_options(rules)  # the options declared random in game/rules.py (RANDOM_VALUES)
+    if random:
+        return (f"A census plays each deal once, but `{random[0]}` {_RANDOM_WHY.get(random[0], 'draws random numbers')}: "
+                f"a deal has no single outcome. Use summarize() for shuffling rules.")
     if rules.n_cards > 64:
         return (f"A census needs a deck of at most 64 cards, but the {rules.deck.label()} deck has "
                 f"{rules.n_cards} (and {n_deals(rules):.3g} distinct deals).")
@@ -92,7 +94,8 @@ def census(rules=None, *, n_jobs=None, progress=False, store=None, start=0, stop
         ``shuffle_on_loop``), a deck of at most 64 cards. Default ``Rules()``, whose census is refused
         as too large.
     n_jobs : int, optional
-        Parallel workers (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context says otherwise, -1 all cores); a ``joblib.parallel_config(backend=...)`` context
+        Parallel workers (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context
+        says otherwise, -1 all cores); a ``joblib.parallel_config(backend=...)`` context
         takes over from outside, as in `summarize`. The result does not depend on it.
     progress : {False, True, 'notebook'}
         A tqdm progress bar counting deals; first, if the census kernels are not compiled yet, a line on

@@ -200,7 +200,8 @@ def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=None, start=0, chunk
     seed : int, optional
         The table (None: fresh entropy, kept in ``.seed``).
     n_jobs : int, optional
-        Parallel workers (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context says otherwise, -1 all cores). The result does not depend on it, nor on ``chunk_size``.
+        Parallel workers (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context
+        says otherwise, -1 all cores). The result does not depend on it, nor on ``chunk_size``.
     progress : {False, True, 'notebook'}
         A tqdm bar counting deals.
 

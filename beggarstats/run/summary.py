@@ -576,7 +576,8 @@ def summarize(n_games, rules=None, *, seed=None, n_jobs=None, start=0, progress=
         Fixes the table; None draws fresh entropy (kept in ``.seed``), or with ``store`` reuses the
         seed of the run saved there.
     n_jobs : int, optional
-        Parallel workers (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context says otherwise, -1 all cores); a ``joblib.parallel_config(backend=...)``
+        Parallel workers (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context
+        says otherwise, -1 all cores); a ``joblib.parallel_config(backend=...)``
         context (loky, dask) takes over from outside, as in `simulate`.
     start : int
         First game id.

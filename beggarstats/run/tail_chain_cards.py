@@ -126,7 +126,8 @@ def card_chain_cells(rules=None, *, seed, n_deals: int = 2_000, horizon: int = 1
     horizon : int
         Cards a transition plays at least (it stops at the first trick boundary at or after it).
     n_jobs : int, optional
-        joblib workers (threads; scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context says otherwise, -1 all cores).
+        joblib workers (threads; scikit-learn's convention: None is 1 unless a ``joblib.parallel_config``
+        context says otherwise, -1 all cores).
     progress : bool or 'notebook'
         A bar counting states.
     states : sequence of int, optional

@@ -16,7 +16,8 @@ from __future__ import annotations
 import sys
 import time
 
-__all__ = ["warm_up", "notice", "COMPILE_SECONDS", "CENSUS_KERNELS", "census_kernels", "compile_apart", "expected_seconds"]
+__all__ = ["warm_up", "notice", "COMPILE_SECONDS", "CENSUS_KERNELS", "census_kernels", "compile_apart",
+           "expected_seconds"]
 
 # CPU time of each kernel's one-time compile from an empty cache, measured on the shared machine
 # (fast passes, each alone, 2026-12-02: 'two' 8.6 s, 'two_rules' 10.5 s, 'multi' 21.6 s,
