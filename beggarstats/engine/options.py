@@ -18,15 +18,16 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 from .constants import (END_EMPTY, END_TRICK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS,
                         P_PASSES_ON, P_SHUFFLE_PILE, P_STEP)
 from .kernel_cache import install as _install_kernel_cache
 from .rulebook import sole_holder_wins
 
-__all__ = ["Options", "options_of", "options_for", "folded", "with_limit", "COMMON", "ONLY_EMPTY", "ONLY_BEGGAR",
-           "ONLY_SHUFFLE", "OTHER", "KINDS", "table_kind", "ENTRIES",
+__all__ = ["Options", "options_of", "options_for", "folded", "folded_values", "FOLDED", "with_limit", "COMMON",
+           "ONLY_EMPTY", "ONLY_BEGGAR", "ONLY_SHUFFLE", "OTHER", "KINDS", "table_kind", "ENTRIES",
            "entry_for"]
 
 _install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
@@ -46,10 +47,23 @@ def options_of(prm):
                    prm[P_LEADER])
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline="always")
-def with_limit(o, limit):
-    """``o`` with the cut-off ``limit`` (cards still to play, when a game goes on in another pass)."""
-    return Options(o.end, o.beggar, o.detect, o.shuffle, limit, o.step, o.passes_on, o.leader)
+@intrinsic
+def with_limit(typingctx, o, limit):
+    """``o`` with the cut-off ``limit`` (cards still to play, when a game goes on in another pass),
+    its other fields of the same types: a record of constants stays one (numba's tuple constructor would
+    make them variables)."""
+    if not isinstance(o, types.NamedTuple) or o.instance_class is not Options:
+        return None
+    at = Options._fields.index("limit")
+    typ = types.NamedTuple([types.unliteral(limit) if i == at else t for i, t in enumerate(o.types)], Options)
+
+    def codegen(context, builder, sig, args):
+        record, value = args
+        members = [builder.extract_value(record, i) for i in range(len(o.types))]
+        members[at] = context.cast(builder, value, sig.args[1], typ.types[at])
+        return context.make_tuple(builder, typ, members)
+
+    return typ(o, limit), codegen
 
 
 def options_for(rules) -> Options:
@@ -59,24 +73,41 @@ def options_for(rules) -> Options:
     return options_of.py_func(pack_params(rules))
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline="always")
-def folded(kind, step, passes_on, leader):
+def folded_values(kind) -> tuple:
+    """The fields ``end, beggar, detect, shuffle, limit`` of the tables of ``kind`` (`FOLDED`)."""
+    return FOLDED[kind]
+
+
+@intrinsic
+def folded(typingctx, kind, step, passes_on, leader):
     """The `Options` of the tables of ``kind`` (a constant: COMMON, ONLY_EMPTY, ONLY_BEGGAR or
-    ONLY_SHUFFLE), the fields that make the kind constants, so that numba and LLVM fold them into the
-    pass; ``step``, ``passes_on`` and ``leader`` as given (two players: any)."""
-    if kind == ONLY_EMPTY:
-        return Options(END_EMPTY, False, True, False, NO_LIMIT, step, passes_on, leader)
-    if kind == ONLY_BEGGAR:
-        return Options(END_TRICK, True, True, False, NO_LIMIT, step, passes_on, leader)
-    if kind == ONLY_SHUFFLE:
-        return Options(END_TRICK, False, False, True, NO_LIMIT, step, passes_on, leader)
-    return Options(END_TRICK, False, True, False, NO_LIMIT, step, passes_on, leader)
+    ONLY_SHUFFLE), the fields that make the kind (`FOLDED`) typed as literals, so that each kind
+    compiles a version of the pass with them folded in (as literal arguments did before the record:
+    numba's tuple constructor would make them variables); ``step``, ``passes_on`` and ``leader`` as
+    given (two players: any)."""
+    if not isinstance(kind, types.IntegerLiteral):
+        return None  # numba retries with the literal
+    fixed = [types.literal(v) for v in FOLDED[kind.literal_value]]
+    given = [types.unliteral(t) for t in (step, passes_on, leader)]
+    typ = types.NamedTuple(fixed + given, Options)
+
+    def codegen(context, builder, sig, args):
+        members = [context.get_constant(types.unliteral(t), t.literal_value) for t in fixed]
+        members += [context.cast(builder, v, a, t) for v, a, t in zip(args[1:], sig.args[1:], given)]
+        return context.make_tuple(builder, typ, members)
+
+    return typ(kind, step, passes_on, leader), codegen
 
 
 # The kinds of table (`table_kind`'s answers). The first four are each a version of a fast pass with
 # the options as constants; OTHER is every table the passes play with the options as variables.
 COMMON, ONLY_EMPTY, ONLY_BEGGAR, ONLY_SHUFFLE, OTHER = range(5)
 KINDS = ("common", "only_empty", "only_beggar", "only_shuffle", "other")
+# the options each kind with constants fixes: end, beggar, detect, shuffle, limit (`folded`)
+FOLDED = {COMMON: (END_TRICK, False, True, False, int(NO_LIMIT)),
+          ONLY_EMPTY: (END_EMPTY, False, True, False, int(NO_LIMIT)),
+          ONLY_BEGGAR: (END_TRICK, True, True, False, int(NO_LIMIT)),
+          ONLY_SHUFFLE: (END_TRICK, False, False, True, int(NO_LIMIT))}
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
