@@ -179,6 +179,7 @@ def test_warm_up_compiles_several_kernels_side_by_side_then_loads_them(monkeypat
     assert apart[0] == ("workers", 2) and apart[1:] == ["multi", "two"] and sorted(loaded) == ["multi", "two"]
     err = capsys.readouterr().err.splitlines()
     cpu = warmup.COMPILE_SECONDS['multi'] + warmup.COMPILE_SECONDS['two']  # CPU: the sum; wall: the longer
+    # (one kernel a process: no helper shared)
     assert err[0] == (f"compiling the game kernels (one time, about {cpu} CPU-seconds on 2 processes: "
                       f"{warmup.COMPILE_SECONDS['multi']} s on a quiet machine, longer on a busy one)")
     apart.clear()
