@@ -54,7 +54,8 @@ _LAZY = {
 }
 
 __all__ = [
-    "analysis", "DealError", "parse_deal", "format_deal", "random_deal", "deal_rank", "deal_at", "n_deals", "census", "Deck", "STANDARD", "ITALIAN",
+    "analysis", "plots", "DealError", "parse_deal", "format_deal", "random_deal", "deal_rank", "deal_at", "n_deals",
+    "census", "Deck", "STANDARD", "ITALIAN",
     "GameResult", "Trick", "simulate_matches", "play", "load_records", "replay_records",
     "RULES_VERSION", "Rules", "replay", "simulate", "simulate_to_store", "load", "save",
     "verify", "Summary", "summarize", "compare", "search_long", "run_back", "tail_chain",

@@ -4,14 +4,43 @@ The compiled kernels come from the per-user kernel cache (`beggarstats.engine.ke
 first session on a machine compiles them; `python -m pytest -m "not slow" -n 2 --dist loadgroup` is the quick tier (two
 pytest-xdist workers; each loads the kernels from the cache, which locks each kernel's files).
 
+A test that checks a random sample of a larger sweep (the quick tier's share of a slow test) draws
+it from `sample_rng`: a stream seeded from ``BEGGARSTATS_TEST_SEED`` (drawn afresh for each run when
+unset, passed to the xdist workers through the environment) and the test's id, so every run checks
+another sample, the header prints the seed and setting it repeats the run's samples exactly.
+
 Only the tests that play games through the kernels request `warm_kernels` (a module's
 ``pytestmark = pytest.mark.usefixtures("warm_kernels")``, or the mark on one test): a pure-Python
 test file runs without compiling anything, from an empty cache too.
 """
 
 import os
+import secrets
+import zlib
 
 import pytest
+
+SEED_VAR = "BEGGARSTATS_TEST_SEED"
+
+
+def pytest_configure(config):
+    # the controller draws the seed before the xdist workers start; they inherit it with the environment
+    if not os.environ.get(SEED_VAR):
+        os.environ[SEED_VAR] = str(secrets.randbits(32))
+
+
+def pytest_report_header(config):
+    return f"sampled tests: {SEED_VAR}={os.environ[SEED_VAR]} (set it to repeat this run's samples)"
+
+
+@pytest.fixture
+def sample_rng(request):
+    """A NumPy generator for a test's random sample: this run's seed and the test's id."""
+    import numpy as np
+
+    seed = int(os.environ[SEED_VAR])
+    print(f"{SEED_VAR}={seed}")  # shown with a failure, to repeat the sample
+    return np.random.default_rng([seed, zlib.crc32(request.node.nodeid.encode())])
 
 
 @pytest.fixture(scope="session")

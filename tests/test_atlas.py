@@ -31,15 +31,39 @@ def test_the_table_is_generated_from_the_files():
     pd.testing.assert_frame_equal(table, want, check_dtype=False, rtol=1e-9)
 
 
-@pytest.mark.parametrize("deck", [d for d in ATLAS_DECKS if bs.n_deals(atlas_rules(*d)) <= 20_000],
-                         ids=lambda d: census_file(*d).stem)
-def test_small_files_equal_a_fresh_census(deck):
+SMALL_DECKS = [d for d in ATLAS_DECKS if bs.n_deals(atlas_rules(*d)) <= 20_000]
+LARGE_DECKS = [d for d in ATLAS_DECKS if bs.n_deals(atlas_rules(*d)) > 20_000][::4] + [(2, (14, 2, 2, 2, 0), "trick")]
+
+
+def _small_file_equals_a_fresh_census(deck):
     assert census(atlas_rules(*deck), n_jobs=1) == load_summary(census_file(*deck))
 
 
-@pytest.mark.parametrize("deck", [d for d in ATLAS_DECKS if bs.n_deals(atlas_rules(*d)) > 20_000][::4]
-                         + [(2, (14, 2, 2, 2, 0), "trick")], ids=lambda d: census_file(*d).stem)
+@pytest.mark.slow  # every small deck re-censused: 150,573 deals, minutes of CPU on a shared machine
+@pytest.mark.parametrize("deck", SMALL_DECKS, ids=lambda d: census_file(*d).stem)
+def test_small_files_equal_a_fresh_census(deck):
+    _small_file_equals_a_fresh_census(deck)
+
+
+def test_a_sample_of_small_files_equal_a_fresh_census(sample_rng):
+    """The quick tier's share of the test above: three small decks drawn afresh each run (the seed is
+    in the header; ``BEGGARSTATS_TEST_SEED`` repeats it)."""
+    for i in sample_rng.choice(len(SMALL_DECKS), 3, replace=False):
+        _small_file_equals_a_fresh_census(SMALL_DECKS[i])
+
+
+@pytest.mark.slow  # 42 ranges of 20,000 deals re-censused
+@pytest.mark.parametrize("deck", LARGE_DECKS, ids=lambda d: census_file(*d).stem)
 def test_large_files_agree_with_a_range_re_census(deck):
+    _large_file_agrees_with_a_range_re_census(deck)
+
+
+def test_a_sample_of_large_files_agree_with_a_range_re_census(sample_rng):
+    """The quick tier's share of the test above: one deck drawn afresh each run."""
+    _large_file_agrees_with_a_range_re_census(LARGE_DECKS[sample_rng.integers(len(LARGE_DECKS))])
+
+
+def _large_file_agrees_with_a_range_re_census(deck):
     rules, on_file = atlas_rules(*deck), load_summary(census_file(*deck))
     n = bs.n_deals(rules)
     lo = n // 3

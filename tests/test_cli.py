@@ -134,7 +134,8 @@ def test_figures_announces_the_compile_before_it_starts(monkeypatch, capsys):
     monkeypatch.setattr(fast, "compile_kernels", compiled.append)
     warm_up("two")
     err = capsys.readouterr().err.splitlines()
-    assert re.fullmatch(r"compiling the game kernels \(one time, about \d+ s\)", err[0])
+    assert re.fullmatch(r"compiling the game kernels \(one time, about \d+ CPU-seconds on \d+ process(es)?: \d+ s "
+                        r"on a quiet machine, longer on a busy one\)", err[0])
     assert err[1].startswith("compiled the game kernels in") and compiled == ["two"]
     monkeypatch.setattr(fast, "kernels_ready", lambda kernel: True)
     assert warm_up("two") == 0.0 and capsys.readouterr().err == ""
@@ -150,7 +151,7 @@ def test_warm_up_compiles_only_what_is_missing_and_says_so_once(monkeypatch, cap
     warm_up(("two", "exact"))
     err = capsys.readouterr().err.splitlines()
     assert compiled == ["exact"] and len(err) == 2
-    assert err[0] == f"compiling the game kernels (one time, about {COMPILE_SECONDS['exact']} s)"
+    assert err[0].startswith(f"compiling the game kernels (one time, about {COMPILE_SECONDS['exact']} CPU-seconds")
 
 
 def test_warm_up_compiles_several_kernels_side_by_side_then_loads_them(monkeypatch, capsys):
@@ -177,7 +178,10 @@ def test_warm_up_compiles_several_kernels_side_by_side_then_loads_them(monkeypat
     warmup.warm_up(("two", "multi"))
     assert apart[0] == ("workers", 2) and apart[1:] == ["multi", "two"] and sorted(loaded) == ["multi", "two"]
     err = capsys.readouterr().err.splitlines()
-    assert err[0] == f"compiling the game kernels (one time, about {warmup.COMPILE_SECONDS['multi']} s)"
+    cpu = warmup.COMPILE_SECONDS['multi'] + warmup.COMPILE_SECONDS['two']  # CPU: the sum; wall: the longer
+    # (one kernel a process: no helper shared)
+    assert err[0] == (f"compiling the game kernels (one time, about {cpu} CPU-seconds on 2 processes: "
+                      f"{warmup.COMPILE_SECONDS['multi']} s on a quiet machine, longer on a busy one)")
     apart.clear()
     warmup.warm_up(("two", "multi"), n_jobs=1)  # one worker: compiled here, one after the other
     assert apart == [] and loaded[2:] == ["multi", "two"]

@@ -37,7 +37,8 @@ import pytest
 
 import beggarstats as bs
 from beggarstats.game.cards import composition, parse_deal
-from beggarstats.engine.constants import DONE, FALLBACK, NO_LIMIT, OUTCOME_CODES, P_LEADER, P_STEP, pack_params
+from beggarstats.engine.constants import DONE, FALLBACK, OUTCOME_CODES
+from beggarstats.engine.options import options_for
 from beggarstats.engine.kernel_multi import new_table, play_multi
 from beggarstats.engine.kernel_two import play_two
 from beggarstats.engine.reference import play_hands
@@ -116,13 +117,10 @@ def play_kernel(kernel):
 
 
 def play_fast_two(deal, rules, seed):
-    """`kernel_two.play_two` on the deal, with the arguments `batch._two_pass` gives it."""
+    """`kernel_two.play_two` on the deal, with the options record of ``rules`` (`options.options_for`)."""
     a, b = parse_deal(deal)
-    shuffle = rules.shuffle_pile
-    limit = NO_LIMIT if rules.max_cards is None else np.int64(rules.max_cards)
-    st, cards, tricks, w, m0, m1, oc = play_two(
-        (*_planes(a), len(a)), (*_planes(b), len(b)), ("trick", "empty", "unable").index(rules.end),
-        rules.joker_mode == "beggar", not shuffle, shuffle, limit, stream_state(seed, 0).copy())
+    st, cards, tricks, w, m0, m1, oc = play_two((*_planes(a), len(a)), (*_planes(b), len(b)), options_for(rules),
+                                                stream_state(seed, 0).copy())
     if st == FALLBACK:
         return None
     assert st == DONE
@@ -133,7 +131,7 @@ def play_fast_two(deal, rules, seed):
 
 
 def play_fast_multi(deal, rules, seed):
-    """`kernel_multi.play_multi` on the deal, with the arguments `batch._multi_pass` gives it."""
+    """`kernel_multi.play_multi` on the deal, with the options record of ``rules``."""
     hands = parse_deal(deal)
     n = len(hands)
     planes = [_planes(h) for h in hands]
@@ -141,13 +139,7 @@ def play_fast_multi(deal, rules, seed):
     for s, h in enumerate(hands):
         t.p0[s], t.p1[s], t.p2[s] = planes[s]
         t.ln[s] = len(h)
-    shuffle = rules.shuffle_pile
-    limit = NO_LIMIT if rules.max_cards is None else np.int64(rules.max_cards)
-    st, cards, tricks, w = play_multi(
-        t, pack_params(rules)[P_STEP],
-        ("trick", "empty", "unable").index(rules.end), rules.exhausted_tribute == "passes_on",
-        rules.joker_mode == "beggar", shuffle, not shuffle, limit, pack_params(rules)[P_LEADER],
-        stream_state(seed, 0).copy())
+    st, cards, tricks, w = play_multi(t, options_for(rules), stream_state(seed, 0).copy())
     if st == FALLBACK:
         return None
     assert st == DONE

@@ -1,5 +1,7 @@
 """`Rules`: validation with messages naming the parameter, readable names, round trips."""
 
+import re
+
 import pytest
 
 from beggarstats.game.decks import Deck
@@ -83,3 +85,55 @@ def test_rule_options_describe_every_field_once_with_the_bounds_rules_enforces()
             assert o.default is False
     assert options["max_cards"].optional and not options["players"].optional
     assert options["leader"].choices == ("taker", "next")
+
+
+# -- the declarations of what the deterministic and backward engines accept (issue #41) ------------
+def _every_value():
+    from beggarstats.game.rules import MAX_PLAYERS, rule_options
+
+    for option in rule_options():
+        if option.kind in ("choice", "deck"):
+            values = option.choices
+        elif option.kind == "flag":
+            values = (False, True)
+        elif option.name == "players":
+            values = tuple(range(option.low, MAX_PLAYERS + 1))
+        else:
+            values = (None, option.low, option.high) if option.optional else (option.low, option.high)
+        for value in values:
+            yield option.name, value
+
+
+def test_every_option_says_what_the_backward_step_and_a_census_accept():
+    from beggarstats.engine.backward import check_backward_rules
+    from beggarstats.game.decks import ITALIAN, STANDARD
+    from beggarstats.game.rules import (BACKWARD_VALUES, RANDOM_VALUES, backward_refusals, random_options,
+                                        rule_options)
+    from beggarstats.run.census import census_refusal
+
+    names = [o.name for o in rule_options()]
+    assert list(BACKWARD_VALUES) == names, "every option of rule_options() declares its backward values"
+    assert set(RANDOM_VALUES) <= set(names)
+    seen = set()
+    for name, value in _every_value():
+        if name == "deck":
+            value = ITALIAN if value == "italian" else STANDARD
+        for extra in ({}, {"players": 3, "jokers": 2}):
+            if name in extra:
+                continue
+            rules = Rules(**{**extra, name: value})
+            accepted, reason = BACKWARD_VALUES[name]
+            refused = backward_refusals(rules)
+            exempt = (name == "joker_mode" and not rules.jokers) or (name == "leader" and rules.players == 2)
+            want = not (accepted is None or value in accepted or exempt)
+            assert (reason in refused) == want, (name, value, extra, refused)
+            if refused:
+                seen.add(name)
+                with pytest.raises(ValueError, match=re.escape(refused[0])):
+                    check_backward_rules(rules)
+            else:
+                check_backward_rules(rules)
+            assert (name in random_options(rules)) == (value in RANDOM_VALUES.get(name, ()))
+            if random_options(rules):
+                assert all(f"`{r}`" in census_refusal(rules) for r in random_options(rules))
+    assert seen == {n for n, (accepted, _) in BACKWARD_VALUES.items() if accepted is not None}

@@ -261,7 +261,7 @@ class TailChain(ChainCells):
                              "high": np.quantile(boot, 1 - q, axis=0)})
 
 
-def tail_chain(rules=None, *, seed, n_deals: int = 20_000, horizon: int = 100, n_jobs=-1,
+def tail_chain(rules=None, *, seed, n_deals: int = 20_000, horizon: int = 100, n_jobs=None,
                progress=False) -> TailChain:
     """Measure the trick-boundary chain of ``rules`` from random uneven deals
     (`run.tail_chain.chain_cells`, whose parameters these are) and return it as a `TailChain`."""

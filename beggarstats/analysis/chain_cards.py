@@ -68,7 +68,7 @@ class CardsChain(TailChain):
         return pd.DataFrame(out)
 
 
-def tail_chain_cards(rules=None, *, seed, n_deals: int = 2_000, horizon: int = 100, n_jobs=-1,
+def tail_chain_cards(rules=None, *, seed, n_deals: int = 2_000, horizon: int = 100, n_jobs=None,
                      progress=False) -> CardsChain:
     """Measure the two-player trick-boundary chain on hand sizes and penalty cards from random deals
     with given hands (`run.tail_chain_cards.card_chain_cells`, whose parameters these are) and

@@ -86,7 +86,7 @@ def exact_paired_difference(census, variant) -> float:
 
 
 def interval_coverage(census, *, samples: int = 200, games: int = 1000, confidence: float = 0.95,
-                      n_jobs: int = 1, variant=None) -> pd.DataFrame:
+                      n_jobs: int | None = None, variant=None) -> pd.DataFrame:
     """Coverage of the package's ``confidence`` intervals over ``samples`` samples of ``games`` games.
 
     Parameters
@@ -97,6 +97,8 @@ def interval_coverage(census, *, samples: int = 200, games: int = 1000, confiden
         Independent samples (seeds 1 .. samples) and games in each.
     confidence : float
         Level of the intervals checked (and of the interval on each coverage).
+    n_jobs : int, optional
+        Workers of each sample's run (scikit-learn's convention: None is 1, -1 all cores).
     variant : Rules, optional
         Rules dealing like the census's: also checks the paired t interval of `run.compare` (the same
         ``games`` deals of each sample under both rules) against `exact_paired_difference`; a

@@ -13,13 +13,14 @@ __all__ = ["add_rule_options", "rules_from_args", "check_run_options", "whole_nu
            "add_summary_outputs", "check_summary_out",
            "percent", "JOBS_DEFAULT", "rule_flags", "positive_number"]
 
-JOBS_DEFAULT = -1  # every batch command: all cores (a seed fixes every game whatever --jobs)
+JOBS_DEFAULT = None  # every batch command, as every n_jobs of the API: one core unless asked (a seed fixes
+# every game whatever --jobs)
 
 
 def add_jobs_option(parser: argparse.ArgumentParser) -> None:
     """``--jobs N``, with the one default of every batch command."""
     parser.add_argument("--jobs", type=whole_number, default=JOBS_DEFAULT,
-                        help=f"parallel workers; -1 = all cores (default {JOBS_DEFAULT})")
+                        help="parallel workers; -1 = all cores (default: 1, as the API's n_jobs=None)")
 
 
 def add_device_option(parser: argparse.ArgumentParser) -> None:

@@ -14,10 +14,13 @@ Each player's cards go back on top of their hand. Every state found that way pla
 trick into the given one (tests/test_search.py checks this on thousands of states).
 
 Only the rules for which the construction is exact are accepted (`check_backward_rules`): every
-player still in and holding cards, ``leader='taker'``, no Beggar jokers, no shuffles, no cut-off.
+player still in and holding cards, ``leader='taker'``, no Beggar jokers, no shuffles, no cut-off -
+a whitelist of every option's values, `game.rules.BACKWARD_VALUES`, which a new option must join.
 """
 
 from __future__ import annotations
+
+from ..game.rules import backward_refusals
 
 __all__ = ["step", "main_path", "predecessors", "as_deal", "check_backward_rules", "loop_path", "loop_ancestors"]
 
@@ -25,15 +28,7 @@ __all__ = ["step", "main_path", "predecessors", "as_deal", "check_backward_rules
 def check_backward_rules(rules, instead: str = " Use strategy='random' instead.") -> None:
     """Refuse the rules under which a trick cannot be run backwards here, naming the option
     (``instead``: what to do then, appended to the message)."""
-    why = []
-    if rules.leader != "taker" and rules.players > 2:
-        why.append("leader='next' with 3 or more players (the leader is then not the taker)")
-    if rules.jokers and rules.joker_mode == "beggar":
-        why.append("Beggar jokers")
-    if rules.shuffle_pile or rules.shuffle_on_loop:
-        why.append("a shuffle variant (play is not deterministic)")
-    if rules.max_cards is not None:
-        why.append("max_cards (a cut-off caps the length searched for)")
+    why = backward_refusals(rules)  # the whitelist of every option, declared in game/rules.py
     if why:
         raise ValueError(f"The backward search cannot run tricks backwards under these rules: {'; '.join(why)}."
                          f"{instead}")

@@ -1,6 +1,6 @@
 """Batches of games inside numba: deal each game, play it in the fastest tier that can, write its row.
 
-* `fast_pass_two` or `fast_pass_multi` (the common options, `common_options`) or their ``_rules``
+* `fast_pass_two` or `fast_pass_multi` (the common options, `options.table_kind`) or their ``_rules``
   twins (any other options), then `replay_bits` - decks of at most 64 cards. Every game first goes
   to a fast pass (`kernel_two.play_two` for two players, `kernel_multi.play_multi` for more), which
   plays it as far as it can prove the result; the games it hands back (a loop, a cut-off, an
@@ -25,19 +25,19 @@ from numba import literally, njit
 from .deals import deal_into
 from .kernel_cache import install as _install_kernel_cache
 from .rng import seed_into
-from .constants import (END_EMPTY, END_TRICK, FALLBACK, INIT_HELD, INIT_ROWS, INIT_TRIBUTE, NO_LIMIT, P_BEGGAR, P_END,
-                        P_LEADER, P_MAX_CARDS, P_PASSES_ON, P_SHUFFLE_PILE, P_STEP, R_CARDS, R_LOOP_START_TRICKS,
-                        R_LOOPED, R_OUTCOME, R_TRICKS, R_WINNER, SEAT_MIN, SEAT_OUT, SEAT_PLACE, U32_ROWS, WIN)
+from .constants import (FALLBACK, INIT_HELD, INIT_ROWS, INIT_TRIBUTE, P_LEADER, P_PASSES_ON, P_STEP,
+                        R_CARDS, R_LOOP_START_TRICKS, R_LOOPED, R_OUTCOME, R_TRICKS, R_WINNER, SEAT_MIN, SEAT_OUT,
+                        SEAT_PLACE, U32_ROWS, WIN)
 from .exact import play_one
 from .hands_bits import deal_planes, planes_of
 from .kernel_multi import new_table, play_multi
 from .kernel_two import play_two
-from .rulebook import sole_holder_wins
+from .options import COMMON, ONLY_BEGGAR, ONLY_EMPTY, ONLY_SHUFFLE, folded, options_of, table_kind
 from .state import cut_size, new_bits_game, new_ring_game
 from .uneven import deal_uneven_planes
 
 __all__ = ["fast_pass_two", "fast_pass_two_rules", "fast_pass_two_empty", "fast_pass_two_beggar", "fast_pass_multi",
-           "fast_pass_multi_rules", "common_options", "one_option",
+           "fast_pass_multi_rules",
            "replay_bits", "play_deals_bits", "play_random_general",
            "play_deals_general", "play_uneven_bits"]
 
@@ -55,34 +55,6 @@ def _scratch(N, n):
                    np.zeros(1 + 4 * n, dtype=np.uint64), np.zeros(cut_size(n), dtype=np.int64), new_table(n))
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline="always")
-def common_options(prm):
-    """True for the options most tables use - a game ends with its trick (``end='trick'``), no Beggar
-    jokers, no pile shuffle, no cut-off - which the fast passes `fast_pass_two` and `fast_pass_multi`
-    play with the options as constants; two-player tables with ``end='empty'`` alone or Beggar jokers
-    alone go to their own entries (`one_option`), every other table to the ``*_rules`` entries.
-    (`engine.fast` asks the same question, through ``common_options.py_func``, to pick the entry.)"""
-    return (prm[P_END] == END_TRICK and prm[P_BEGGAR] == 0 and prm[P_SHUFFLE_PILE] == 0
-            and prm[P_MAX_CARDS] < 0)
-
-
-ONLY_EMPTY, ONLY_BEGGAR = 1, 2  # what `one_option` answers (0: neither)
-
-
-@njit(nogil=True, cache=True, _nrt=False, inline="always")
-def one_option(prm):
-    """Tables of two players that differ from the common options in one only, each with an entry of
-    its own (`fast_pass_two_empty`, `fast_pass_two_beggar`): ONLY_EMPTY for ``end='empty'``,
-    ONLY_BEGGAR for Beggar jokers, 0 for any other table."""
-    if prm[P_SHUFFLE_PILE] != 0 or prm[P_MAX_CARDS] >= 0:
-        return 0
-    if sole_holder_wins(prm[P_END]) and prm[P_BEGGAR] == 0:
-        return ONLY_EMPTY
-    if prm[P_END] == END_TRICK and prm[P_BEGGAR] != 0:
-        return ONLY_BEGGAR
-    return 0
-
-
 # Six fast-pass entries: two players or more, the common options or any, and for two players the
 # two one-option tables above. Each compiles only the
 # versions of `play_two` / `play_multi` it calls, so a first run compiles the one its table needs
@@ -94,32 +66,32 @@ def fast_pass_two(deck, prm, seed, games, out_u32, out_small, seat_out, init_out
     """Deal the random two-player games ``games`` of the table ``seed`` exactly as `deals.deal_into`
     and play each in `kernel_two`, writing its row; ``need[i] = 1`` for every game the pass hands
     back, whose row `replay_bits` writes. ``init_out`` int64[n_games, 7, 2]: initial hand size, J, Q,
-    K, A, jokers, total tribute (when ``per_seat``). The common options only (`common_options`)."""
-    if not common_options(prm):
+    K, A, jokers, total tribute (when ``per_seat``). The common options only (`options.table_kind`)."""
+    if table_kind(prm) != COMMON:
         need[:] = 1
         return
-    _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, _scratch(deck.shape[0], 2),
-              END_TRICK, False)
+    _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
+              _scratch(deck.shape[0], 2), COMMON)
 
 
 @njit(nogil=True, cache=True)
 def fast_pass_two_empty(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
-    """`fast_pass_two` for ``end='empty'``, the other options common (`one_option`)."""
-    if one_option(prm) != ONLY_EMPTY:
+    """`fast_pass_two` for ``end='empty'``, the other options common (`options.table_kind`)."""
+    if table_kind(prm) != ONLY_EMPTY:
         need[:] = 1
         return
-    _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, _scratch(deck.shape[0], 2),
-              END_EMPTY, False)
+    _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
+              _scratch(deck.shape[0], 2), ONLY_EMPTY)
 
 
 @njit(nogil=True, cache=True)
 def fast_pass_two_beggar(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
-    """`fast_pass_two` for Beggar jokers, the other options common (`one_option`)."""
-    if one_option(prm) != ONLY_BEGGAR:
+    """`fast_pass_two` for Beggar jokers, the other options common (`options.table_kind`)."""
+    if table_kind(prm) != ONLY_BEGGAR:
         need[:] = 1
         return
-    _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, _scratch(deck.shape[0], 2),
-              END_TRICK, True)
+    _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
+              _scratch(deck.shape[0], 2), ONLY_BEGGAR)
 
 
 @njit(nogil=True, cache=True)
@@ -132,7 +104,7 @@ def fast_pass_two_rules(deck, prm, seed, games, out_u32, out_small, seat_out, in
 @njit(nogil=True, cache=True)
 def fast_pass_multi(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
     """The same as `fast_pass_two` for ``n`` >= 3 players, in `kernel_multi`: the common options."""
-    if not common_options(prm):
+    if table_kind(prm) != COMMON:
         need[:] = 1
         return
     _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
@@ -205,34 +177,32 @@ def two_row(res, out_u32, out_small, seat_out, i, per_seat, need):
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x, end, beggar):
-    """Every game through `kernel_two`, deterministic and uncut, with the end convention and joker
-    mode its entry gives: each pair of values compiles a version of its own (`numba.literally`), the
-    values folded into play_two as constants (a few per cent on the most common table, about a
+def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x, kind):
+    """Every game through `kernel_two`, deterministic and uncut, with the options of the table kind
+    its entry gives (`options.folded`): each kind compiles a version of its own (`numba.literally`),
+    the options folded into play_two as constants (a few per cent on the most common table, about a
     seventh on ``end='empty'`` and Beggar jokers against `_two_pass_rules`; passed as plain values
     they cost the standard table a quarter of its speed: benchmarks/README.md). ``need[i] = 1`` for
     the games it hands back."""
-    literally(end)
-    literally(beggar)
+    literally(kind)
+    o = folded(kind, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER])  # (the last three: no matter to two)
     for i in range(games.shape[0]):
         a, b = _dealt_pair(deck, seed, games[i], x, init_out, i, per_seat)
-        two_row(play_two(a, b, end, beggar, True, False, -1, x.state), out_u32, out_small, seat_out, i, per_seat,
-                 need)
+        two_row(play_two(a, b, o, x.state), out_u32, out_small, seat_out, i, per_seat, need)
 
 
 @njit(nogil=True, cache=True, _nrt=False)
 def _two_pass_rules(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
     """`_two_pass` for any options: ``shuffle_pile`` with the others common gets constants as well."""
-    end = prm[P_END]
-    beggar = prm[P_BEGGAR] != 0
-    shuffle = prm[P_SHUFFLE_PILE] != 0
-    plain_shuffle = end == END_TRICK and not beggar and shuffle and prm[P_MAX_CARDS] < 0
+    o = options_of(prm)
+    plain_shuffle = table_kind(prm) == ONLY_SHUFFLE
+    shuffled = folded(ONLY_SHUFFLE, o.step, o.passes_on, o.leader)
     for i in range(games.shape[0]):
         a, b = _dealt_pair(deck, seed, games[i], x, init_out, i, per_seat)
         if plain_shuffle:
-            res = play_two(a, b, END_TRICK, False, False, True, -1, x.state)
+            res = play_two(a, b, shuffled, x.state)
         else:
-            res = play_two(a, b, end, beggar, not shuffle, shuffle, prm[P_MAX_CARDS], x.state)
+            res = play_two(a, b, o, x.state)
         two_row(res, out_u32, out_small, seat_out, i, per_seat, need)
 
 
@@ -257,30 +227,22 @@ def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_ou
     """Every game through `kernel_multi`, the common options as constants folded into play_multi;
     the leader rule, direction and exhausted-tribute rule stay variables (one select a trick), so
     that ``leader='next'`` shares this version. ``need[i] = 1`` for the games it hands back."""
-    step = prm[P_STEP]
-    passes_on = prm[P_PASSES_ON] != 0
-    leader_rule = prm[P_LEADER]
+    o = folded(COMMON, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER])
     for i in range(games.shape[0]):
         deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
         t = _dealt_table(x, n)
-        res = play_multi(t, step, END_TRICK, passes_on, False, False, True, NO_LIMIT, leader_rule, x.state)
+        res = play_multi(t, o, x.state)
         multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need)
 
 
 @njit(nogil=True, cache=True, _nrt=False)
 def _multi_pass_rules(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
     """`_multi_pass` for any options, all of them variables."""
-    limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
-    step = prm[P_STEP]
-    end = prm[P_END]
-    passes_on = prm[P_PASSES_ON] != 0
-    beggar = prm[P_BEGGAR] != 0
-    shuffle = prm[P_SHUFFLE_PILE] != 0
-    leader_rule = prm[P_LEADER]
+    o = options_of(prm)
     for i in range(games.shape[0]):
         deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
         t = _dealt_table(x, n)
-        res = play_multi(t, step, end, passes_on, beggar, shuffle, not shuffle, limit, leader_rule, x.state)
+        res = play_multi(t, o, x.state)
         multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need)
 
 
@@ -366,25 +328,21 @@ def play_uneven_bits(deck, n, prm, seed, games, sizes, leader, out_u32, out_smal
     x = _scratch(deck.shape[0], n)
     G = new_bits_game(n)
     GB = new_bits_game(n)
-    end = prm[P_END]
-    beggar = prm[P_BEGGAR] != 0
-    shuffle = prm[P_SHUFFLE_PILE] != 0
-    limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
-    plain = end == END_TRICK and not beggar and not shuffle and limit == NO_LIMIT
+    o = options_of(prm)
+    common = folded(COMMON, o.step, o.passes_on, o.leader)
+    plain = table_kind(prm) == COMMON
     for i in range(games.shape[0]):
         deal_uneven_planes(deck, sizes, leader, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl)
         if n == 2:
             a = (x.d0[0], x.d1[0], x.d2[0], x.dl[0])
             b = (x.d0[1], x.d1[1], x.d2[1], x.dl[1])
             if plain:  # the default rules with their options as constants, as in _two_pass
-                st, cards, tricks, w, _, _, _ = play_two(a, b, END_TRICK, False, True, False, -1, x.state)
+                st, cards, tricks, w, _, _, _ = play_two(a, b, common, x.state)
             else:
-                st, cards, tricks, w, _, _, _ = play_two(a, b, end, beggar, not shuffle, shuffle, prm[P_MAX_CARDS],
-                                                         x.state)
+                st, cards, tricks, w, _, _, _ = play_two(a, b, o, x.state)
         else:
             t = _dealt_table(x, n)
-            st, cards, tricks, w = play_multi(t, prm[P_STEP], end, prm[P_PASSES_ON] != 0, beggar, shuffle,
-                                              not shuffle, limit, prm[P_LEADER], x.state)
+            st, cards, tricks, w = play_multi(t, o, x.state)
         if st != FALLBACK:
             _record_win(out_u32, out_small, i, cards, tricks, w)
             continue

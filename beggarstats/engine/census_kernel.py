@@ -16,11 +16,11 @@ import numpy as np
 from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
-from .constants import (END_TRICK, FALLBACK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_PASSES_ON, P_STEP,
-                        R_CARDS, R_OUTCOME, R_TRICKS, R_WINNER, WIN)
+from .constants import FALLBACK, R_CARDS, R_OUTCOME, R_TRICKS, R_WINNER, WIN
 from .hands_bits import put_card
 from .kernel_multi import new_table, play_multi
 from .kernel_two import play_two
+from .options import COMMON, folded, options_of, table_kind
 from .rank import hand_sizes, sequence_at
 
 __all__ = ["step_sequence", "next_sequence", "census_two", "census_multi", "play_ranks"]
@@ -90,9 +90,9 @@ def census_two(seq, sizes, count, prm, out_u32, out_small, need):
     d1 = np.zeros(2, np.uint64)
     d2 = np.zeros(2, np.uint64)
     stream = np.zeros(4, np.uint64)
-    end = prm[P_END]
-    beggar = prm[P_BEGGAR] != 0
-    plain = end == END_TRICK and not beggar and prm[P_MAX_CARDS] < 0
+    o = options_of(prm)  # (a census plays no shuffled pile: detect, as in every deterministic table)
+    common = folded(COMMON, o.step, o.passes_on, o.leader)
+    plain = table_kind(prm) == COMMON
     for i in range(count):
         if i:
             next_sequence(seq)
@@ -100,9 +100,9 @@ def census_two(seq, sizes, count, prm, out_u32, out_small, need):
         a = (d0[0], d1[0], d2[0], sizes[0])
         b = (d0[1], d1[1], d2[1], sizes[1])
         if plain:
-            st, cards, tricks, w, m0, m1, oc = play_two(a, b, END_TRICK, False, True, False, -1, stream)
+            st, cards, tricks, w, m0, m1, oc = play_two(a, b, common, stream)
         else:
-            st, cards, tricks, w, m0, m1, oc = play_two(a, b, end, beggar, True, False, prm[P_MAX_CARDS], stream)
+            st, cards, tricks, w, m0, m1, oc = play_two(a, b, o, stream)
         if st == FALLBACK:
             need[i] = 1
         else:
@@ -115,15 +115,14 @@ def census_multi(seq, sizes, count, prm, out_u32, out_small, need):
     n = sizes.shape[0]
     t = new_table(n)
     stream = np.zeros(4, np.uint64)
-    limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
+    o = options_of(prm)
     for i in range(count):
         if i:
             next_sequence(seq)
         _planes(seq, sizes, t.p0, t.p1, t.p2)
         for s in range(n):
             t.ln[s] = sizes[s]
-        st, cards, tricks, w = play_multi(t, prm[P_STEP], prm[P_END], prm[P_PASSES_ON] != 0, prm[P_BEGGAR] != 0,
-                                          False, True, limit, prm[P_LEADER], stream)
+        st, cards, tricks, w = play_multi(t, o, stream)
         if st == FALLBACK:
             need[i] = 1
         else:

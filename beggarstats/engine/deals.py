@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from ..game.checks import check_seed, whole
-from ..game.rules import require_rules
+from ..game.rules import check_rules
 from .kernel_cache import install as _install_kernel_cache
 from .rng import GameStream, deal_inplace, stream_state
 
@@ -40,14 +40,14 @@ def deal_into(state, deck, n_players, hands, lens):
         lens[s] = n // n_players + (1 if s < n % n_players else 0)
 
 
-def random_deal(seed: int, game: int, rules) -> tuple[tuple[tuple[int, ...], ...], GameStream]:
+def random_deal(seed: int, game: int, rules=None) -> tuple[tuple[tuple[int, ...], ...], GameStream]:
     """The deal of game ``game`` of the table seeded ``seed``, and its stream positioned after it.
 
     ``seed`` is a whole number 0 .. 2**64 - 1, ``game`` a game id 0 .. 2**63 - 1 (never text: '5' is
-    refused, not read as 5), ``rules`` a Rules."""
+    refused, not read as 5), ``rules`` a Rules (None: the standard table)."""
     seed = check_seed(seed, none=False)
     game = whole("game", game, 0, 2**63 - 1)
-    rules = require_rules(rules)
+    rules = check_rules(rules)
     deck = rules.deck_cards()
     state = stream_state(seed, game)
     width = -(-len(deck) // rules.players)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import batch, hands_bits, kernel_cache
+from .options import entry_for
 from .constants import (INIT_ACES, INIT_HELD, INIT_JACKS, INIT_JOKERS, INIT_KINGS, INIT_QUEENS, INIT_ROWS, INIT_TRIBUTE,
                         OUTCOME_CODES, R_CARDS, R_LOOP_CARDS, R_LOOP_START_CARDS, R_LOOP_START_TRICKS, R_LOOP_TRICKS,
                         R_LOOPED, R_OUTCOME, R_TRICKS, R_WINNER, SEAT_MIN, SEAT_OUT, SEAT_PLACE, SEAT_ROWS, SMALL_ROWS,
@@ -43,8 +44,8 @@ def kernel_for(rules) -> str:
 
 # The units numba compiles (each a cached entry of `batch`, compiled by the first run that needs it):
 # the fast passes on bit-planes - two players or more, the common options ('two', 'multi') or any
-# ('two_rules', 'multi_rules': `batch.common_options` says which), and two players with only
-# ``end='empty'`` or only Beggar jokers ('two_empty', 'two_beggar': `batch.one_option`) - the exact
+# ('two_rules', 'multi_rules'), and two players with only ``end='empty'`` or only Beggar jokers
+# ('two_empty', 'two_beggar'), `options.entry_for` choosing from `options.table_kind` - the exact
 # driver on bit-planes, the exact driver on ring buffers.
 KERNELS = ("two", "two_rules", "two_empty", "two_beggar", "multi", "multi_rules", "exact", "general")
 FAST_PASSES = KERNELS[:6]
@@ -59,12 +60,7 @@ def kernels_for(rules) -> tuple[str, ...]:
 
 def _fast_pass(rules) -> str:
     """The fast pass on bit-planes for the table size and options of ``rules``."""
-    name = "two" if rules.players == 2 else "multi"
-    prm = pack_params(rules)
-    if batch.common_options.py_func(prm):
-        return name
-    one = batch.one_option.py_func(prm) if name == "two" else 0
-    return {batch.ONLY_EMPTY: "two_empty", batch.ONLY_BEGGAR: "two_beggar"}.get(one, name + "_rules")
+    return entry_for(pack_params(rules), rules.players)
 
 
 def _entry(kernel: str):

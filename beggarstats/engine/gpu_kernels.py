@@ -36,11 +36,11 @@ if not hasattr(np, "row_stack"):  # numba-cuda 0.30 registers np.row_stack, whic
 from numba import cuda, int32, int64, uint64  # noqa: E402
 
 from .batch import multi_row, two_row  # noqa: E402
-from .constants import (DONE, END_EMPTY, END_TRICK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER,  # noqa: E402
-                        P_MAX_CARDS, P_PASSES_ON, P_SHUFFLE_PILE, P_STEP)
+from .constants import DONE, P_LEADER, P_PASSES_ON, P_STEP  # noqa: E402
 from .hands_bits import MAX_CARDS, deal_planes  # noqa: E402
 from .kernel_multi import Table, play_multi  # noqa: E402
 from .kernel_two import play_two  # noqa: E402
+from .options import COMMON, ENTRIES, ONLY_SHUFFLE, folded, options_of, table_kind  # noqa: E402
 
 __all__ = ["rows_kernel", "summary_kernel", "SHARED_CARDS", "SHARED_TRICKS", "LIST_COLUMNS"]
 
@@ -66,51 +66,39 @@ else:
 
 
 _PASSES = ("two", "two_empty", "two_beggar", "two_rules", "multi", "multi_rules")
+_FOLDED_TWO = {name: table for table, name in ENTRIES[2].items()}  # the two-player entries with constants
 _kernels: dict = {}
 
 
 def _two_game(kind):
-    """The device function playing one two-player game of the pass ``kind`` from its deal: the
-    option values exactly as `batch._two_pass` (constants) or `batch._two_pass_rules` pass them."""
-    if kind == "two":
+    """The device function playing one two-player game of the pass ``kind`` from its deal, with the
+    options exactly as `batch._two_pass` (folded constants) or `batch._two_pass_rules` give them."""
+    if kind in _FOLDED_TWO:
+        table = _FOLDED_TWO[kind]
+
         @cuda.jit(device=True, inline=True)
         def play(a, b, prm, state):
-            return play_two(a, b, END_TRICK, False, True, False, -1, state)
-    elif kind == "two_empty":
-        @cuda.jit(device=True, inline=True)
-        def play(a, b, prm, state):
-            return play_two(a, b, END_EMPTY, False, True, False, -1, state)
-    elif kind == "two_beggar":
-        @cuda.jit(device=True, inline=True)
-        def play(a, b, prm, state):
-            return play_two(a, b, END_TRICK, True, True, False, -1, state)
+            return play_two(a, b, folded(table, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER]), state)
     else:
         @cuda.jit(device=True, inline=True)
         def play(a, b, prm, state):
-            end = prm[P_END]
-            beggar = prm[P_BEGGAR] != 0
-            shuffle = prm[P_SHUFFLE_PILE] != 0
-            if end == END_TRICK and not beggar and shuffle and prm[P_MAX_CARDS] < 0:
-                return play_two(a, b, END_TRICK, False, False, True, -1, state)
-            return play_two(a, b, end, beggar, not shuffle, shuffle, prm[P_MAX_CARDS], state)
+            if table_kind(prm) == ONLY_SHUFFLE:
+                return play_two(a, b, folded(ONLY_SHUFFLE, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER]), state)
+            return play_two(a, b, options_of(prm), state)
     return play
 
 
 def _multi_game(kind):
     """The device function playing one game of 3-6 players: `batch._multi_pass` (the common options
-    as constants) or `batch._multi_pass_rules`."""
+    folded) or `batch._multi_pass_rules`."""
     if kind == "multi":
         @cuda.jit(device=True, inline=True)
         def play(t, prm, state):
-            return play_multi(t, prm[P_STEP], END_TRICK, prm[P_PASSES_ON] != 0, False, False, True, NO_LIMIT,
-                              prm[P_LEADER], state)
+            return play_multi(t, folded(COMMON, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER]), state)
     else:
         @cuda.jit(device=True, inline=True)
         def play(t, prm, state):
-            limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
-            shuffle = prm[P_SHUFFLE_PILE] != 0
-            return play_multi(t, prm[P_STEP], prm[P_END], prm[P_PASSES_ON] != 0, prm[P_BEGGAR] != 0, shuffle,
-                              not shuffle, limit, prm[P_LEADER], state)
+            return play_multi(t, options_of(prm), state)
     return play
 
 

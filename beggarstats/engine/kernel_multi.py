@@ -35,6 +35,7 @@ from .constants import DONE, FALLBACK
 from .hands_bits import (counts_differ, drop, lay_at, lay_top, pay, pile_as_taken, plain_run, planes_differ, run_share,
                          under)
 from .kernel_two import play_two
+from .options import with_limit
 from .rulebook import (cut_off, demand, lapses, next_demand_at, next_leader, out_at_trick_end, owed_to_beggar,
                        sole_holder_wins)
 
@@ -142,15 +143,18 @@ def new_table(n):
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, leader_rule, stream):
+def play_multi(t, o, stream):
     """Play the deal in the `Table` ``t`` (planes ``p0, p1, p2`` and lengths ``ln``); seat 0 leads.
 
     The arrays are modified in place; ``min_cards``, ``out_cards``, ``place`` receive the per-seat
-    figures (place of the winner included). The options come one by one (constants compile a
-    version of their own): ``step`` 1 or n - 1, ``end`` END_*, ``limit`` the cut-off (NO_LIMIT:
-    none), ``leader_rule`` LEADER_*. Returns a `MultiResult`; FALLBACK means "replay this game with
-    the exact driver" (a loop, the cut-off, or an unusual start).
+    figures (place of the winner included). ``o`` is the options record of every fast pass
+    (`options.Options`: ``step`` 1 or n - 1, ``end`` END_*, ``limit`` the cut-off (NO_LIMIT: none),
+    ``leader`` LEADER_*, ...); a record of constants (`options.folded`) compiles a version of its own.
+    Returns a `MultiResult`; FALLBACK means "replay this game with the exact driver" (a loop, the
+    cut-off, or an unusual start).
     """
+    step, end, passes_on, beggar_mode, shuffle, detect, limit, leader_rule = (o.step, o.end, o.passes_on, o.beggar,
+                                                                              o.shuffle, o.detect, o.limit, o.leader)
     h0, h1, h2, ln, ing, nxt, minc, outc, place, snap = t
     n = ln.shape[0]
     left = 0
@@ -383,19 +387,17 @@ def play_multi(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, lea
             a = leader
             b = nxt[np.uint64(leader)]
             if ln[np.uint64(a)] > 0 and ln[np.uint64(b)] > 0:
-                return _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, left, end, beggar_mode,
-                                 shuffle, detect, limit, stream, cards, tricks)
+                return _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, left, o, stream, cards, tricks)
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
-def _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, left, end, beggar_mode, shuffle, detect, limit,
-              stream, cards, tricks):
+def _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, left, o, stream, cards, tricks):
     """Finish a game with two seats ``a`` (the leader) and ``b`` left in `play_two`."""
     ua = np.uint64(a)
     ub = np.uint64(b)
     total = ln[ua] + ln[ub]
     st, c2, t2, w2, m0, m1, oc = play_two((h0[ua], h1[ua], h2[ua], ln[ua]), (h0[ub], h1[ub], h2[ub], ln[ub]),
-                                          end, beggar_mode, detect, shuffle, limit - cards, stream)
+                                          with_limit(o, o.limit - cards), stream)
     if st == FALLBACK:
         return MultiResult(FALLBACK, cards, tricks, -1)
     if m0 < minc[ua]:

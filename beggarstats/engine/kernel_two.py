@@ -23,7 +23,7 @@ from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
 from .brent import snapshot_due, widen
-from .constants import DONE, FALLBACK, NO_LIMIT
+from .constants import DONE, FALLBACK
 from .hands_bits import (counts_differ, drop, lay_at, lay_top, pay, pile_as_taken, plain_run, planes_differ, run_share,
                          under)
 from .rulebook import cut_off, next_demand_at, out_at_trick_end, owed_to_beggar, sole_holder_wins
@@ -59,28 +59,28 @@ def _give_up(cards, tricks, m0, m1):
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def play_two(a, b, end, beggar_mode, detect, shuffle, max_cards, stream):
+def play_two(a, b, o, stream):
     """Play a two-player game from the hands ``a`` (seat 0, leading) and ``b`` (seat 1), each a
-    tuple (plane 0, plane 1, plane 2, length).
+    tuple (plane 0, plane 1, plane 2, length), with the options ``o`` (`options.Options`, the record
+    every fast pass takes).
 
-    The options come one by one, so that a constant passed for one compiles a version of its own
-    with the constant folded in (the default rules' loop in `batch._two_pass`).
+    A record of constants (`options.folded`) compiles a version of its own with the constants folded
+    in (the common tables' loops in `batch._two_pass`); from `options.options_of` they are variables.
 
-    Parameters
-    ----------
+    Options read
+    ------------
     end : int
         The end convention (its code in constants.py). With two players 'empty' means: the
         moment a player plays their last card, the other wins (unless that card completes a
         tribute, when the other takes the pile first - the same winner and counts).
-    beggar_mode : bool
+    beggar : bool
         Jokers are Beggar jokers.
     detect : bool
         Run Brent's loop check (deterministic play); a loop found returns FALLBACK.
     shuffle : bool
         shuffle_pile: every pile taken is shuffled on ``stream`` first.
-    max_cards : int
-        The cut-off as a card count, -1 for none (a literal -1 compiles a version without it);
-        reaching it returns FALLBACK.
+    limit : int
+        The cut-off as a card count, NO_LIMIT for none; reaching it returns FALLBACK.
 
     (exhausted_tribute, direction and leader make no difference with two players.)
 
@@ -90,7 +90,7 @@ def play_two(a, b, end, beggar_mode, detect, shuffle, max_cards, stream):
     """
     # lead*: the leader's hand (three planes and n_lead cards), other*: the other's; lead_seat:
     # the leader's seat
-    limit = max_cards if max_cards >= 0 else NO_LIMIT
+    end, beggar_mode, detect, shuffle, limit = o.end, o.beggar, o.detect, o.shuffle, o.limit
     lead0, lead1, lead2, n_lead = a
     other0, other1, other2, n_other = b
     n_seat0 = n_lead

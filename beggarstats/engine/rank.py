@@ -19,7 +19,7 @@ from math import factorial
 
 import numpy as np
 
-from ..game.rules import require_rules
+from ..game.rules import check_rules, require_rules
 
 __all__ = ["n_deals", "hand_sizes", "deal_rank", "deal_at", "sequence_at"]
 
@@ -28,10 +28,10 @@ def _counts(rules) -> tuple[int, ...]:
     return tuple(int(c) for c in rules.counts)
 
 
-def n_deals(rules) -> int:
+def n_deals(rules=None) -> int:
     """The number of distinct deals of ``rules.deck`` (jokers included): the multinomial
-    ``n! / (c_0! ... c_5!)``, an exact Python int."""
-    counts = _counts(require_rules(rules))
+    ``n! / (c_0! ... c_5!)``, an exact Python int. ``rules`` None: the standard table."""
+    counts = _counts(check_rules(rules))
     out = factorial(sum(counts))
     for c in counts:
         out //= factorial(c)
@@ -51,14 +51,15 @@ def _multinomial(left) -> int:
     return out
 
 
-def deal_rank(deal, rules) -> int:
+def deal_rank(deal, rules=None) -> int:
     """The rank (0 .. `n_deals` - 1) of a deal of ``rules.deck`` for ``rules.players``.
 
     Parameters
     ----------
     deal : str or sequence of hands
         A deal as `beggarstats.parse_deal` reads it, or a tuple of hands of tributes (top first).
-    rules : Rules
+    rules : Rules, optional
+        Default ``Rules()``.
 
     Raises
     ------
@@ -66,7 +67,7 @@ def deal_rank(deal, rules) -> int:
         A deal with the wrong number of hands, a hand of the wrong size (naming the seat), or cards
         that are not exactly the deck's (naming the hand and position of the first card too many).
     """
-    rules = require_rules(rules)
+    rules = check_rules(rules)
     if isinstance(deal, str):
         from ..game.cards import parse_deal
 
@@ -130,10 +131,10 @@ def sequence_at(rank, rules) -> np.ndarray:
     return out
 
 
-def deal_at(rank, rules) -> tuple[tuple[int, ...], ...]:
+def deal_at(rank, rules=None) -> tuple[tuple[int, ...], ...]:
     """The deal of rank ``rank``: a tuple of hands (seat 0 first, top card first), the inverse of
-    `deal_rank`."""
-    rules = require_rules(rules)
+    `deal_rank` (``rules`` None: the standard table)."""
+    rules = check_rules(rules)
     seq = sequence_at(rank, rules)
     hands, at = [], 0
     for size in hand_sizes(rules):

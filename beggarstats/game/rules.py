@@ -9,7 +9,8 @@ import numpy as np
 from .checks import check_flag, whole
 from .decks import Deck, STANDARD
 
-__all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS", "same_games_as_now", "check_rules", "require_rules", "RuleOption", "rule_options"]
+__all__ = ["Rules", "RULES_VERSION", "MAX_PLAYERS", "same_games_as_now", "check_rules", "require_rules", "RuleOption",
+           "rule_options", "RANDOM_VALUES", "BACKWARD_VALUES", "random_options", "backward_refusals"]
 
 # Bumped whenever the outcome of any game changes (never for speed-ups). It goes into every saved
 # result and cache key.
@@ -220,6 +221,48 @@ class RuleOption:
     low: int | None = None
     high: int | None = None
     optional: bool = False
+
+
+# -- what the engines that play without random numbers, or run tricks backwards, accept ---------------
+# Every option of `Rules` is declared here (tests/test_rules.py fails on one that is not): the values
+# under which it draws random numbers during play (a census and a search refuse them), and the values
+# the backward step (engine/backward.py, the rule table's "backward" rows) runs exactly, with why the
+# others are refused. A new option must say both before any of those engines accepts it.
+RANDOM_VALUES = {"shuffle_pile": (True,), "shuffle_on_loop": (True,)}
+# option -> (values the backward step accepts, None for all; why any other is refused)
+BACKWARD_VALUES = {
+    "players": (None, ""),
+    "end": (None, ""),
+    "exhausted_tribute": (None, ""),
+    "direction": (None, ""),
+    "jokers": (None, ""),
+    "joker_mode": (("super",), "Beggar jokers"),  # (no joker in the deck: no matter)
+    "shuffle_pile": ((False,), "a shuffle variant (play is not deterministic)"),
+    "shuffle_on_loop": ((False,), "a shuffle variant (play is not deterministic)"),
+    "deck": (None, ""),
+    "max_cards": ((None,), "max_cards (a cut-off caps the length searched for)"),
+    "unfinished": (None, ""),
+    "leader": (("taker",), "leader='next' with 3 or more players (the leader is then not the taker)"),
+}
+
+
+def random_options(rules) -> tuple[str, ...]:
+    """The options of ``rules`` set to a value that draws random numbers during play (`RANDOM_VALUES`)."""
+    return tuple(name for name, values in RANDOM_VALUES.items() if getattr(rules, name) in values)
+
+
+def backward_refusals(rules) -> tuple[str, ...]:
+    """Why the backward step cannot run ``rules``' tricks backwards (`BACKWARD_VALUES`): one reason per
+    option outside its accepted values, each said once; empty when it can."""
+    why = []
+    for name, (accepted, reason) in BACKWARD_VALUES.items():
+        if accepted is None or getattr(rules, name) in accepted:
+            continue
+        if (name == "joker_mode" and not rules.jokers) or (name == "leader" and rules.players == 2):
+            continue  # no joker to pay; with two players the taker leads whichever rule
+        if reason not in why:
+            why.append(reason)
+    return tuple(why)
 
 
 def rule_options() -> tuple[RuleOption, ...]:

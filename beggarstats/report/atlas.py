@@ -84,7 +84,7 @@ def record_runtime(row: dict, root=None) -> Path:
     return path
 
 
-def build_atlas(root=None, *, n_jobs=-1, progress=False) -> None:
+def build_atlas(root=None, *, n_jobs=None, progress=False) -> None:
     """Run every census of `ATLAS_DECKS` not yet on file, the fewest deals first (what finishes in a
     limited time is then as many decks as possible), then write ``atlas.csv`` in the order of
     `ATLAS_DECKS`. A census of at least `RECORDED_DEALS` deals adds its wall and process CPU time (the
@@ -157,7 +157,7 @@ def deck_markdown(players, counts, end="trick", root=None) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Compute the censuses of the exact atlas into data/census/.")
-    parser.add_argument("--jobs", type=int, default=-1)
+    parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--progress", action="store_true")
     args = parser.parse_args(argv)
     build_atlas(n_jobs=args.jobs, progress=args.progress)

@@ -204,7 +204,7 @@ class Explorer:
     message of invalid controls, else None; then the results are cleared).
     """
 
-    def __init__(self, *, games: int = 100_000, seed: int = 2026, n_jobs: int = -1, auto: bool = True):
+    def __init__(self, *, games: int = 100_000, seed: int = 2026, n_jobs: int | None = None, auto: bool = True):
         w = _widgets()
         style = {"description_width": "initial"}
         self.n_jobs = n_jobs

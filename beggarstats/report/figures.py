@@ -432,8 +432,8 @@ def _small_decks(results, out, rows, exact=None):
                             design="census" if exact_row else "", interval="" if exact_row else "Wilson"))
 
 
-def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, store=True,
-                 progress=True, prose=None) -> pd.DataFrame:
+def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=None, store=True,
+                 progress=False, prose=None) -> pd.DataFrame:
     """Write every figure of `FIGURES` and the findings table into ``out``.
 
     Parameters
@@ -444,13 +444,15 @@ def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=-1, sto
         2-player standard games (default `DEFAULT_GAMES`); the other runs scale with it (`sizes`).
     seed : int
         Seed of every run; a run is fixed by (rules, seed).
-    n_jobs : int
-        Workers for `simulate` (-1: all cores).
+    n_jobs : int, optional
+        Workers for `simulate` (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config``
+        context says otherwise, -1 all cores).
     store : True, False or path
         True caches runs in ``<per-user cache>/runs/<key>``; a path caches them in ``<path>/<key>``; False
         plays every game in memory.
     progress : bool
-        A tqdm bar over the steps.
+        A tqdm bar over the steps (default off, as in every batch function; the command line's
+        ``--progress`` is on on a terminal).
     prose : bool, optional
         Rewrite the generated blocks of README.md and docs/FIGURES.md from the new table
         (`beggarstats.report.findings_prose.update_prose`). Default: only when ``out`` is the

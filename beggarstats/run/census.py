@@ -29,7 +29,7 @@ from ..game.checks import check_n_jobs, whole
 from .arguments import check_chunk_size
 from .limits import check_duration, duration
 from .store_files import MANIFEST
-from ..game.rules import check_rules
+from ..game.rules import check_rules, random_options
 from .summary import DEFAULT_CAP, DEFAULT_CHECKPOINT, DEFAULT_TOP, Summary, resume_summary, summarize_chunk
 
 __all__ = ["census", "census_refusal", "MAX_DEALS", "TIMED_DEALS", "MAX_CENSUS_SECONDS", "CENSUS_CHUNK"]
@@ -52,15 +52,17 @@ def _census_chunk(lo, hi, *, rules, cap, top) -> Summary:
     return part
 
 
+_RANDOM_WHY = {"shuffle_pile": "shuffles every pile taken",
+               "shuffle_on_loop": "shuffles once a state repeats, so a looping deal draws random numbers"}
+
+
 def census_refusal(rules) -> str | None:
     """Why ``rules`` cannot be played as a census, or None: a rule that draws random numbers during
     play, or hands too large for the census kernels (more than 64 cards)."""
-    if rules.shuffle_pile:
-        return ("A census plays each deal once, but `shuffle_pile` shuffles every pile taken: a deal has no single "
-                "outcome. Use summarize() for shuffling rules.")
-    if rules.shuffle_on_loop:
-        return ("A census plays each deal once, but `shuffle_on_loop` shuffles once a state repeats: a looping "
-                "deal has no single outcome. Use summarize() for shuffling rules.")
+    random = random_options(rules)  # the options declared random in game/rules.py (RANDOM_VALUES)
+    if random:
+        return (f"A census plays each deal once, but `{random[0]}` {_RANDOM_WHY.get(random[0], 'draws random numbers')}: "
+                f"a deal has no single outcome. Use summarize() for shuffling rules.")
     if rules.n_cards > 64:
         return (f"A census needs a deck of at most 64 cards, but the {rules.deck.label()} deck has "
                 f"{rules.n_cards} (and {n_deals(rules):.3g} distinct deals).")
@@ -81,7 +83,7 @@ def _rate(rules, start, count, n_jobs) -> float:
     return runs * size / max(time.perf_counter() - t0, 1e-9) * max(1, joblib.effective_n_jobs(n_jobs))
 
 
-def census(rules=None, *, n_jobs=-1, progress=False, store=None, start=0, stop=None, chunk_size=None,
+def census(rules=None, *, n_jobs=None, progress=False, store=None, start=0, stop=None, chunk_size=None,
            cap=DEFAULT_CAP, top=DEFAULT_TOP, checkpoint=None, max_deals=None) -> Summary:
     """Play every distinct deal of ``rules.deck`` for ``rules.players`` once, in rank order.
 
@@ -91,8 +93,9 @@ def census(rules=None, *, n_jobs=-1, progress=False, store=None, start=0, stop=N
         Any rules that draw no random numbers during play (no ``shuffle_pile``, no
         ``shuffle_on_loop``), a deck of at most 64 cards. Default ``Rules()``, whose census is refused
         as too large.
-    n_jobs : int
-        Parallel workers (default -1: every core); a ``joblib.parallel_config(backend=...)`` context
+    n_jobs : int, optional
+        Parallel workers (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context
+        says otherwise, -1 all cores); a ``joblib.parallel_config(backend=...)`` context
         takes over from outside, as in `summarize`. The result does not depend on it.
     progress : {False, True, 'notebook'}
         A tqdm progress bar counting deals; first, if the census kernels are not compiled yet, a line on

@@ -269,7 +269,7 @@ def _compare_chunk(lo, hi, *, engine, rules_a, rules_b, seed):
             int(np.sum(wa & ~wb)), int(np.sum(~wa & wb)), int(e.sum()), int(np.dot(e, e)))
 
 
-def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=-1, start=0, chunk_size=None,
+def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=None, start=0, chunk_size=None,
             progress=False, device="cpu") -> PairedMoments:
     """Play games ``start .. start+n_games-1`` under ``rules_a`` and ``rules_b`` and return the
     paired moments of their length difference, in constant memory.
@@ -283,8 +283,9 @@ def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=-1, start=0, chunk_s
         Deals played under each rule.
     seed : int, optional
         The table (None: fresh entropy, kept in ``.seed``).
-    n_jobs : int
-        Parallel workers (-1: every core). The result does not depend on it, nor on ``chunk_size``.
+    n_jobs : int, optional
+        Parallel workers (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context
+        says otherwise, -1 all cores). The result does not depend on it, nor on ``chunk_size``.
     progress : {False, True, 'notebook'}
         A tqdm bar counting deals.
     device : {'cpu', 'cuda'}

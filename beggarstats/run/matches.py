@@ -314,7 +314,7 @@ def peak_bytes_per_match(rules: Rules, format="best_of_3", return_rounds: bool =
     return per_match
 
 
-def simulate_matches(n_matches: int, *, rules: Rules | None = None, format: str = "best_of_3", seed: int | None = None,
+def simulate_matches(n_matches: int, rules: Rules | None = None, *, format: str = "best_of_3", seed: int | None = None,
                      n_jobs: int | None = None, replay_unfinished: bool = True, max_rounds: int = 1000,
                      chunk_size: int | None = None, progress=False, return_rounds: bool = False,
                      engine: str = "auto"):

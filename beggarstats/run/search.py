@@ -33,7 +33,7 @@ from ..engine.rank import hand_sizes
 from ..engine.deals import random_deal
 from ..game.cards import format_deal
 from ..game.checks import MAX_NODES, check_n_jobs, check_seed, whole
-from ..game.rules import check_rules
+from ..game.rules import check_rules, random_options
 from .limits import MAX_GAME_ID
 from .parallel import run_chunks
 from .play import play
@@ -63,7 +63,7 @@ def _check_seconds(seconds, name="seconds"):
 
 
 def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="backward", min_cards=3000,
-                nodes=1_000_000, top=10, n_jobs=1, progress=False, summary=None, wall_seconds=None) -> pd.DataFrame:
+                nodes=1_000_000, top=10, n_jobs=None, progress=False, summary=None, wall_seconds=None) -> pd.DataFrame:
     """Search for long deals; return the longest found, each replayable with `beggarstats.play`.
 
     Parameters
@@ -93,8 +93,10 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
         ancestor tree of every long two-player game measured: docs/search.md).
     top : int
         Longest deals returned (loops met are returned as well, whatever their length).
-    n_jobs : int
-        Workers (threads) for the random deals, and for the long games run backwards, each on its
+    n_jobs : int, optional
+        Workers (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context says
+        otherwise, -1 all cores; threads) for the random deals, and for the long games run backwards, each on
+        its
         own (the kernel releases the GIL): the result does not depend on it.
     progress : {False, True, 'notebook'}
         A progress bar over the random deals.
@@ -134,9 +136,10 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
         raise ValueError("Give a budget: `deals` (random deals to try, reproducible) and/or `seconds` (CPU seconds).")
     if strategy not in STRATEGIES:
         raise ValueError(f"The value for `strategy` must be one of {list(STRATEGIES)}, but {strategy!r} was passed.")
-    if rules.shuffle_pile or rules.shuffle_on_loop:
-        raise ValueError("The search needs deterministic rules: `shuffle_pile` and `shuffle_on_loop` give a deal no "
-                         "single length.")
+    if random_options(rules):  # declared in game/rules.py (RANDOM_VALUES), as the census's refusal
+        named = " and ".join(f"`{r}`" for r in random_options(rules))
+        raise ValueError(f"The search needs deterministic rules: {named} draw random numbers during play and give a "
+                         f"deal no single length.")
     if strategy == "backward":
         check_backward_rules(rules)
     min_cards = whole("min_cards", min_cards, 1, 2**31)  # cards of a game: far past any

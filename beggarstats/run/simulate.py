@@ -107,7 +107,7 @@ def run_seed(seed, store=None) -> int:
     return fresh_seed() if seed is None else seed
 
 
-def simulate_to_store(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, progress=False,
+def simulate_to_store(n_games, rules=None, *, seed=None, n_jobs=None, chunk_size=None, progress=False,
                       store=True, per_seat=False, start=0, reduce=None, collect=None) -> Store:
     """Play games ``start .. start+n_games-1`` into a parquet store, never holding all rows.
 
@@ -176,7 +176,7 @@ def _check_frame_fits(n_games, rules, per_seat, stop=0):
                "`beggarstats simulate --store DIR`) and load the columns you need with `beggarstats.load`.")
 
 
-def simulate(n_games, *, rules=None, seed=None, n_jobs=None, chunk_size=None, progress=False,
+def simulate(n_games, rules=None, *, seed=None, n_jobs=None, chunk_size=None, progress=False,
              store=None, per_seat=False, start=0, device="cpu"):
     """Play ``n_games`` random games and return one row per game.
 

@@ -516,7 +516,7 @@ def _read_back(st: Store, chunks, lo_all: int, hi_all: int, total: Summary) -> S
     return total
 
 
-def store_and_summarize(n_games, *, store, rules=None, seed=None, n_jobs=None, chunk_size=None, progress=False,
+def store_and_summarize(n_games, rules=None, *, store, seed=None, n_jobs=None, chunk_size=None, progress=False,
                         per_seat=False, start=0, cap=DEFAULT_CAP, top=DEFAULT_TOP) -> tuple[Store, Summary, int]:
     """`simulate_to_store` and the `Summary` of games ``start .. start+n_games-1``, in constant memory.
 
@@ -564,7 +564,7 @@ def _store_file(store) -> Path:
     raise ValueError(f"The value for `store` must be a directory path or None, but {store!r} was passed.")
 
 
-def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=False, store=None,
+def summarize(n_games, rules=None, *, seed=None, n_jobs=None, start=0, progress=False, store=None,
               chunk_size=None, cap=DEFAULT_CAP, top=DEFAULT_TOP, checkpoint=None, device="cpu") -> Summary:
     """Play games ``start .. start+n_games-1`` and return their `Summary`, in constant memory.
 
@@ -579,8 +579,9 @@ def summarize(n_games, *, rules=None, seed=None, n_jobs=-1, start=0, progress=Fa
     seed : int, optional
         Fixes the table; None draws fresh entropy (kept in ``.seed``), or with ``store`` reuses the
         seed of the run saved there.
-    n_jobs : int
-        Parallel workers (default -1: every core); a ``joblib.parallel_config(backend=...)``
+    n_jobs : int, optional
+        Parallel workers (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context
+        says otherwise, -1 all cores); a ``joblib.parallel_config(backend=...)``
         context (loky, dask) takes over from outside, as in `simulate`.
     start : int
         First game id.

@@ -136,7 +136,7 @@ def _work(lo, hi, *, rules, seed, n_deals, horizon, states, codes):
     return np.concatenate(cells, axis=1)
 
 
-def chain_cells(rules=None, *, seed, n_deals: int = 20_000, horizon: int = 100, n_jobs=-1,
+def chain_cells(rules=None, *, seed, n_deals: int = 20_000, horizon: int = 100, n_jobs=None,
                 progress=False, states=None) -> ChainCells:
     """Measure the trick-boundary chain of ``rules`` from random uneven deals.
 
@@ -152,8 +152,9 @@ def chain_cells(rules=None, *, seed, n_deals: int = 20_000, horizon: int = 100, 
         Random uneven deals per state.
     horizon : int
         Cards a transition plays at least (it stops at the first trick boundary at or after it).
-    n_jobs : int
-        joblib workers (threads): -1 all cores.
+    n_jobs : int, optional
+        joblib workers (threads; scikit-learn's convention: None is 1 unless a ``joblib.parallel_config``
+        context says otherwise, -1 all cores).
     progress : bool or 'notebook'
         A bar counting states.
     states : sequence of int, optional

@@ -109,7 +109,7 @@ def _work(lo, hi, *, rules, seed, n_deals, horizon, states, codes):
     return np.concatenate(cells, axis=1)
 
 
-def card_chain_cells(rules=None, *, seed, n_deals: int = 2_000, horizon: int = 100, n_jobs=-1,
+def card_chain_cells(rules=None, *, seed, n_deals: int = 2_000, horizon: int = 100, n_jobs=None,
                      progress=False, states=None) -> CardCells:
     """Measure the two-player trick-boundary chain on the hand sizes and penalty cards.
 
@@ -125,8 +125,9 @@ def card_chain_cells(rules=None, *, seed, n_deals: int = 2_000, horizon: int = 1
         Random deals per state.
     horizon : int
         Cards a transition plays at least (it stops at the first trick boundary at or after it).
-    n_jobs : int
-        joblib workers (threads): -1 all cores.
+    n_jobs : int, optional
+        joblib workers (threads; scikit-learn's convention: None is 1 unless a ``joblib.parallel_config``
+        context says otherwise, -1 all cores).
     progress : bool or 'notebook'
         A bar counting states.
     states : sequence of int, optional
