@@ -157,15 +157,16 @@ def check_ranks(rules) -> int:
 
 
 def count_ranks_cuda(rules, lo: int, count: int, *, cap: int, bar: int, capacity: int = LIST_CAPACITY,
-                     blocks: int | None = None, run: int = RUN) -> dict:
+                     blocks: int | None = None, run: int | None = None) -> dict:
     """Deal ranks ``lo .. lo + count - 1`` of ``rules`` (a census: `engine.gpu_census`) reduced on
     the GPU: the dict of `count_games_cuda`, the ids being ranks. ``run``: ranks a thread steps
-    through from one unranking (the result does not depend on it)."""
+    through from one unranking (default `RUN`; the result does not depend on it)."""
     from .constants import END_TRICK, P_BEGGAR, P_END, P_MAX_CARDS
     from .gpu_census import census_kernel
     from .rank import hand_sizes
 
     total = check_ranks(rules)
+    run = RUN if run is None else run
     prm = pack_params(rules)
     # `census_two`'s choice: the pass with constant options where the rules' values are those
     plain = bool(prm[P_END] == END_TRICK and prm[P_BEGGAR] == 0 and prm[P_MAX_CARDS] < 0)
