@@ -140,3 +140,14 @@ def test_census_kernels_compile_to_ptx_for_hopper(kernels):
                          env={**os.environ, "NUMBA_ENABLE_CUDASIM": "0"})
     assert out.returncode == 0, out.stderr[-3000:]
     assert len(out.stdout.splitlines()) == len(kernels)
+
+
+def test_the_cpu_census_and_search_never_import_the_gpu_package():
+    code = ("import sys, beggarstats as bs; bs.census(bs.Rules(deck=bs.Deck(10, 1, 1, 0, 0)), n_jobs=1);"
+            "bs.search_long(seed=1, deals=500, strategy='random');"
+            "print(sorted(m for m in sys.modules if m in ('numba.cuda', 'numba_cuda', 'cuda')"
+            " or m.startswith(('numba.cuda.', 'numba_cuda.', 'cuda.'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "NUMBA_ENABLE_CUDASIM": "0"})
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.strip() == "[]"

@@ -3,8 +3,8 @@
 A thread takes a run of consecutive ranks: it unranks the run's first deal (`rank.unrank_into`,
 the source of `rank.sequence_at`, compiled in 64-bit arithmetic), steps to the next ones with
 `census_kernel.next_sequence`, builds each deal's planes with `census_kernel.sequence_planes` and
-plays it with `kernel_two.play_two` / `kernel_multi.play_multi` with the option values
-`census_kernel.census_two` / `census_multi` pass them (an unused stream: a census has no random
+plays it with `kernel_two.play_two` (through `gpu_kernels`' two-player passes) / `kernel_multi.play_multi`
+with the option values `census_kernel.census_two` / `census_multi` pass them (an unused stream: a census has no random
 numbers). Each game is counted as the `summary` kernels of `gpu_kernels` count a random game
 (histograms in shared memory, wins, and lists of the ranks handed back, beyond the cap or at least
 ``bar`` cards long), so `engine.gpu.count_ranks_cuda` returns what `count_games_cuda` returns, with
@@ -20,14 +20,13 @@ import numpy as np
 from numba import njit
 
 from .gpu_kernels import (RING, SEATS, SHARED_CARDS, SHARED_TRICKS, SNAP, count_game, end_block, plain,
-                          start_block)  # first: it mends numpy for numba-cuda
+                          start_block, two_game)  # first: it mends numpy for numba-cuda
 from numba import cuda, int32, int64, uint64  # noqa: E402
 
 from .census_kernel import next_sequence, sequence_planes  # noqa: E402
-from .constants import END_TRICK, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_PASSES_ON, P_STEP  # noqa: E402
+from .constants import NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_PASSES_ON, P_STEP  # noqa: E402
 from .hands_bits import MAX_CARDS  # noqa: E402
 from .kernel_multi import Table, play_multi  # noqa: E402
-from .kernel_two import play_two  # noqa: E402
 from .rank import unrank_into  # noqa: E402
 
 __all__ = ["census_kernel"]
@@ -47,57 +46,38 @@ def census_kernel(n: int, plain_rules: bool):
         raise ValueError(f"The value for `n` must be 2 to 6 players, but {n!r} was passed.")
     key = (n, bool(plain_rules) and n == 2)
     if key not in _kernels:
-        _kernels[key] = _census_two(key[1]) if n == 2 else _census_multi(n)
+        _kernels[key] = _census(n, _play_two(key[1]) if n == 2 else _play_multi(n))
     return _kernels[key]
 
 
-def _census_two(plain_rules):
-    if plain_rules:
-        @cuda.jit(device=True, inline=True)
-        def play(a, b, prm, stream):
-            return play_two(a, b, END_TRICK, False, True, False, -1, stream)
-    else:
-        @cuda.jit(device=True, inline=True)
-        def play(a, b, prm, stream):
-            return play_two(a, b, prm[P_END], prm[P_BEGGAR] != 0, True, False, prm[P_MAX_CARDS], stream)
+def _play_two(plain_rules):
+    """One two-player deal, its planes in ``t``: `census_two`'s options. A census has no shuffled
+    pile, so `gpu_kernels`' passes 'two' (constants) and 'two_rules' pass exactly those."""
+    play = two_game("two" if plain_rules else "two_rules")
 
-    @cuda.jit
-    def census(counts, total, sizes, prm, lo, count, run, cap, bar, hist_c, hist_t, wins, lists, n_listed):
-        sc = cuda.shared.array(SHARED_CARDS, int32)
-        st = cuda.shared.array(SHARED_TRICKS, int32)
-        sw = cuda.shared.array(6, int32)
-        start_block(sc, st, sw)
-        counts, sizes, prm, hist_c, hist_t = plain(counts), plain(sizes), plain(prm), plain(hist_c), plain(hist_t)
-        wins, lists, n_listed = plain(wins), plain(lists), plain(n_listed)
-        seq = cuda.local.array(MAX_CARDS, np.int8)[:sizes[0] + sizes[1]]
-        left = cuda.local.array(6, int64)
-        stream = cuda.local.array(4, uint64)
-        for k in range(4):
-            stream[k] = 0
-        d0 = cuda.local.array(2, uint64)
-        d1 = cuda.local.array(2, uint64)
-        d2 = cuda.local.array(2, uint64)
-        j = cuda.grid(1)
-        while j * run < count:
-            first = j * run
-            last = min(first + run, count)
-            for k in range(6):
-                left[k] = counts[k]
-            unrank(lo + first, total, left, seq)
-            for i in range(first, last):
-                if i > first:
-                    next_sequence(seq)
-                sequence_planes(seq, sizes, d0, d1, d2)
-                status, cards, tricks, w, _, _, _ = play((d0[0], d1[0], d2[0], sizes[0]),
-                                                         (d0[1], d1[1], d2[1], sizes[1]), prm, stream)
-                count_game(lo + i, status, w, cards, tricks, cap, bar, sc, st, sw, hist_c, hist_t, lists, n_listed)
-            j += cuda.gridsize(1)
-        end_block(2, sc, st, sw, hist_c, hist_t, wins)
+    @cuda.jit(device=True, inline=True)
+    def deal(t, sizes, prm, stream):
+        status, cards, tricks, w, _, _, _ = play((t.p0[0], t.p1[0], t.p2[0], sizes[0]),
+                                                 (t.p0[1], t.p1[1], t.p2[1], sizes[1]), prm, stream)
+        return status, cards, tricks, w
 
-    return census
+    return deal
 
 
-def _census_multi(n):
+def _play_multi(n):
+    """One deal of 3-6 players, its planes in ``t``: `census_multi`'s options."""
+    @cuda.jit(device=True, inline=True)
+    def deal(t, sizes, prm, stream):
+        for s in range(n):
+            t.ln[s] = sizes[s]
+        limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
+        return play_multi(t, prm[P_STEP], prm[P_END], prm[P_PASSES_ON] != 0, prm[P_BEGGAR] != 0, False, True, limit,
+                          prm[P_LEADER], stream)
+
+    return deal
+
+
+def _census(n, deal):
     @cuda.jit
     def census(counts, total, sizes, prm, lo, count, run, cap, bar, hist_c, hist_t, wins, lists, n_listed):
         sc = cuda.shared.array(SHARED_CARDS, int32)
@@ -111,7 +91,7 @@ def _census_multi(n):
             n_cards += sizes[s]
         seq = cuda.local.array(MAX_CARDS, np.int8)[:n_cards]
         left = cuda.local.array(6, int64)
-        stream = cuda.local.array(4, uint64)
+        stream = cuda.local.array(4, uint64)  # unused: a census draws no random numbers
         for k in range(4):
             stream[k] = 0
         t = Table(cuda.local.array(SEATS, uint64)[:n], cuda.local.array(SEATS, uint64)[:n],
@@ -119,9 +99,8 @@ def _census_multi(n):
                   cuda.local.array(SEATS, np.uint8)[:n], cuda.local.array(RING, int64)[:4 * n],
                   cuda.local.array(SEATS, int64)[:n], cuda.local.array(SEATS, int64)[:n],
                   cuda.local.array(SEATS, int64)[:n], cuda.local.array(SNAP, uint64)[:1 + 4 * n])
-        limit = NO_LIMIT if prm[P_MAX_CARDS] < 0 else prm[P_MAX_CARDS]
         j = cuda.grid(1)
-        while j * run < count:
+        while j * run < count:  # a run of ranks: unranked once, then stepped
             first = j * run
             last = min(first + run, count)
             for k in range(6):
@@ -131,10 +110,7 @@ def _census_multi(n):
                 if i > first:
                     next_sequence(seq)
                 sequence_planes(seq, sizes, t.p0, t.p1, t.p2)
-                for s in range(n):
-                    t.ln[s] = sizes[s]
-                status, cards, tricks, w = play_multi(t, prm[P_STEP], prm[P_END], prm[P_PASSES_ON] != 0,
-                                                      prm[P_BEGGAR] != 0, False, True, limit, prm[P_LEADER], stream)
+                status, cards, tricks, w = deal(t, sizes, prm, stream)
                 count_game(lo + i, status, w, cards, tricks, cap, bar, sc, st, sw, hist_c, hist_t, lists, n_listed)
             j += cuda.gridsize(1)
         end_block(n, sc, st, sw, hist_c, hist_t, wins)
