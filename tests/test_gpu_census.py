@@ -105,6 +105,23 @@ def test_what_the_gpu_census_refuses():
         bs.census(bs.Rules(), device="cuda", start=0, stop=10)
 
 
+def test_too_large_is_refused_at_the_speed_measured_on_the_gpu(monkeypatch):
+    from beggarstats.run import census as census_module
+
+    rules = bs.Rules(deck=bs.Deck(12, 2, 1, 1, 0))  # 21,840 deals
+    monkeypatch.setattr(census_module, "GPU_SAMPLE", 300)  # the simulator's speed: a few thousand deals/s
+    calls = []
+    real = census_module._rate
+    monkeypatch.setattr(census_module, "_rate", lambda *a: calls.append(a) or real(*a))
+    with pytest.raises(ValueError, match=r"21,840 deals .*, more than `max_deals` = 1,000: about .* deals/s measured"):
+        bs.census(rules, device="cuda", max_deals=1000)
+    monkeypatch.setattr(census_module, "TIMED_DEALS", 1000)
+    monkeypatch.setattr(census_module, "MAX_CENSUS_SECONDS", 0.001)
+    with pytest.raises(ValueError, match="pass `max_deals` to run it anyway"):
+        bs.census(rules, device="cuda")
+    assert [a[-1] for a in calls] == ["cuda", "cuda"]
+
+
 def test_cli_census_on_the_gpu(tmp_path):
     from beggarstats.cli import main
 
