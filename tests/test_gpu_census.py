@@ -30,11 +30,13 @@ TABLES = {
     "2p 18 cards, loops": LOOPS_2P,
     "2p end=empty": bs.Rules(deck=bs.Deck(10, 1, 1, 0, 0), end="empty"),
     "2p cut-off": bs.Rules(deck=bs.Deck(16, 2, 0, 0, 0), max_cards=60, unfinished="most_cards"),
+    "2p Beggar joker": bs.Rules(jokers=1, joker_mode="beggar", deck=bs.Deck(9, 1, 1, 0, 0)),
     "4p leader=next": bs.Rules(players=4, leader="next", deck=bs.Deck(9, 1, 1, 1, 0)),
 }
+SLOW = {"4p leader=next"}
 
 
-@pytest.mark.parametrize("rules", [pytest.param(r, id=k, marks=[pytest.mark.slow] if k.startswith("4p") else [])
+@pytest.mark.parametrize("rules", [pytest.param(r, id=k, marks=[pytest.mark.slow] if k in SLOW else [])
                                    for k, r in TABLES.items()])
 def test_census_is_the_cpu_census_field_for_field(rules):
     # a small cap puts deals beyond it; top=5 keeps a few longest
@@ -59,6 +61,10 @@ def test_a_range_of_ranks_in_any_chunks():
     cpu = bs.census(rules, n_jobs=1, **kw)
     assert bs.census(rules, device="cuda", **kw) == cpu
     assert bs.census(rules, device="cuda", chunk_size=101, **kw) == cpu
+    assert bs.census(rules, device="cuda", start=9, stop=9) == bs.census(rules, n_jobs=1, start=9, stop=9)
+    five = bs.Rules(players=5, deck=bs.Deck(6, 1, 1, 1, 1))
+    assert bs.census(five, device="cuda", start=100, stop=300, top=3) == bs.census(five, n_jobs=1, start=100,
+                                                                                  stop=300, top=3)
 
 
 @pytest.mark.parametrize("run", [1, 3, 64])

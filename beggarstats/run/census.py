@@ -9,6 +9,10 @@ progress bar and store as `summarize` (`summary.resume_summary`); each range is 
 result is a `Summary` with ``exact=True`` whose game ids are deal ranks (`beggarstats.deal_at`
 turns any loop or longest game back into its deal) and ``seed`` 0.
 
+With ``device="cuda"`` the ranks are stepped and played on an NVIDIA GPU (`engine.gpu_census`, the
+CPU census's own functions compiled for it) and reduced there as `summarize(device="cuda")` reduces
+games (`run.summary_gpu`): the same Summary, field for field.
+
 Rules that draw random numbers during play are refused: ``shuffle_pile`` (every pile) and
 ``shuffle_on_loop`` (a looping deal's continuation depends on the draws, so a deal would not have
 one outcome). So is a census larger than ``max_deals``, before anything runs, with the count and
