@@ -82,6 +82,13 @@ def test_each_thread_steps_from_its_own_unranking(run):
                                                                                        got["handed_back"]["game"])])
 
 
+def test_a_run_of_no_ranks_is_refused():
+    from beggarstats.engine.gpu import count_ranks_cuda
+
+    with pytest.raises(ValueError, match="`run` must be a whole number >= 1"):
+        count_ranks_cuda(LOOPS_2P, 0, 10, cap=100, bar=0, run=0)
+
+
 def test_unranking_compiled_is_sequence_at():
     from beggarstats.engine.gpu_census import unrank
 

@@ -167,6 +167,9 @@ def count_ranks_cuda(rules, lo: int, count: int, *, cap: int, bar: int, capacity
 
     total = check_ranks(rules)
     run = RUN if run is None else run
+    if isinstance(run, bool) or not isinstance(run, (int, np.integer)) or run < 1:
+        raise ValueError(f"The value for `run` must be a whole number >= 1 (ranks a thread steps through), but {run!r} "
+                         f"was passed.")
     prm = pack_params(rules)
     # `census_two`'s choice: the pass with constant options where the rules' values are those
     plain = bool(prm[P_END] == END_TRICK and prm[P_BEGGAR] == 0 and prm[P_MAX_CARDS] < 0)
