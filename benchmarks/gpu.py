@@ -103,6 +103,24 @@ def speed(seconds: float, cpu_seconds: float, warm: int) -> list:
     return rows
 
 
+def census_speed(seconds: float, check: int = 1 << 20) -> tuple[dict, bool]:
+    """census(device='cuda') of the 24-card standard mix (two of each penalty card, 1.85e9 deals):
+    its first ``check`` ranks against the CPU census, then deals/s over about ``seconds``."""
+    rules = bs.Rules(deck=bs.Deck(16, 2, 2, 2, 2))
+    print(f"\n## census: {rules.deck.label()} deck, 2 players, ranks stepped on the GPU")
+    same = bs.census(rules, device="cuda", stop=check) == bs.census(rules, stop=check, n_jobs=-1)
+    t = time.perf_counter()
+    bs.census(rules, device="cuda", start=check, stop=2 * check)
+    rate = check / max(time.perf_counter() - t, 1e-9)
+    n = int(min(max(rate * seconds, check), 1_850_000_000 - 2 * check))
+    t = time.perf_counter()
+    bs.census(rules, device="cuda", start=2 * check, stop=2 * check + n, max_deals=n)
+    took = time.perf_counter() - t
+    print(f"first {check:,} ranks: {'same' if same else 'DIFF'} as the CPU census; {n:,} deals in {took:.2f} s: "
+          f"{n / took:.3g} deals/s", flush=True)
+    return {"table": "census 16/2/2/2/2", "device": "cuda", "deals": n, "seconds": took, "deals_per_s": n / took}, same
+
+
 def frontier(seconds: float, out: Path, data: Path, step2: int = 1 << 30, stepn: int = 1 << 28) -> None:
     print(f"\n## frontier: about {seconds:g} s of standard games on the GPU, continuing data/summary-p*.json")
     shares = {2: 0.6, 3: 0.1, 4: 0.1, 5: 0.1, 6: 0.1}
@@ -150,6 +168,9 @@ def main(argv=None) -> int:
     ok = identity(args.games)
     print(f"(identity stage {time.perf_counter() - t:.0f} s, kernels compiled in it)")
     rows = speed(args.seconds, args.cpu_seconds, args.warm)
+    row, same = census_speed(args.seconds)
+    rows.append(row)
+    ok = ok and same
     (args.out / "gpu-speed.json").write_text(json.dumps({"gpu": gpu_name(), "cpu_cores": os.cpu_count(),
                                                          "identical": ok, "rows": rows}, indent=1))
     seconds = args.frontier

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .options import (add_jobs_option, add_progress_option, add_rule_options, add_summary_outputs, check_summary_out,
-                      progress_wanted, rules_from_args, whole_number)
+from .options import (add_device_option, add_jobs_option, add_progress_option, add_rule_options, add_summary_outputs,
+                      check_summary_out, progress_wanted, rules_from_args, whole_number)
 
 __all__ = ["HELP", "add_parser", "run", "add_deck_counts", "counted_rules", "census_text"]
 
@@ -51,6 +51,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--start", type=whole_number, default=0, help="first rank (default 0)")
     p.add_argument("--stop", type=whole_number, default=None, help="one past the last rank (default: every deal)")
     add_jobs_option(p)
+    add_device_option(p)
     p.add_argument("--chunk-size", type=whole_number, default=None, help="deals per task (default up to 262144)")
     add_summary_outputs(p)
     p.add_argument("--top", type=whole_number, default=100, help="longest deals kept (default 100)")
@@ -97,12 +98,12 @@ def run(args) -> int:
     try:
         s = census(rules, n_jobs=args.jobs, progress=progress_wanted(args), store=args.store, start=args.start,
                    stop=args.stop, chunk_size=args.chunk_size, top=args.top,
-                   max_deals=args.max_deals)
+                   max_deals=args.max_deals, device=args.device)
     except ValueError as exc:  # name the flags, not the Python parameters
         message = str(exc)
         for name in ("store", "top", "start", "stop", "max_deals"):
             message = message.replace(f"`{name}`", "--" + name.replace("_", "-"))
-        raise ValueError(message) from None
+        raise ValueError(message.replace("`device=", "`--device=")) from None
     print(census_text(s))
     if args.store is not None:
         print(f"store:    {args.store}")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .options import (add_jobs_option, add_progress_option, add_rule_options, positive_number, progress_wanted,
+from .options import (add_device_option, add_jobs_option, add_progress_option, add_rule_options, positive_number,
+                      progress_wanted,
                       rules_from_args, whole_number)
 
 __all__ = ["HELP", "add_parser", "run"]
@@ -38,6 +39,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                    help="backward: states examined per extended deal (default 1000000: whole ancestor trees)")
     p.add_argument("--top", type=whole_number, default=10, help="longest deals printed (default 10)")
     add_jobs_option(p)
+    add_device_option(p)
     add_progress_option(p)
     add_rule_options(p, players=True)
     return p
@@ -52,7 +54,7 @@ def run(args) -> int:
 
     df = search_long(rules_from_args(args), seed=args.seed, deals=args.deals, seconds=args.seconds,
                      strategy=args.strategy, min_cards=args.min_cards, nodes=args.nodes, top=args.top,
-                     n_jobs=args.jobs, progress=progress_wanted(args))
+                     n_jobs=args.jobs, progress=progress_wanted(args), device=args.device)
     a = df.attrs
     print(f"{a['deals']:,} random deals, {a['extended']:,} extended backwards ({a['states']:,} states), "
           f"{a['cpu_seconds']:.1f} CPU s (stopped by {a['stopped']})")

@@ -23,7 +23,7 @@ from .kernel_two import play_two
 from .options import COMMON, folded, options_of, table_kind
 from .rank import hand_sizes, sequence_at
 
-__all__ = ["step_sequence", "next_sequence", "census_two", "census_multi", "play_ranks"]
+__all__ = ["step_sequence", "next_sequence", "sequence_planes", "census_two", "census_multi", "play_ranks"]
 
 _install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
@@ -71,6 +71,9 @@ def _planes(seq, sizes, d0, d1, d2):
                 a, b, c = put_card(a, b, c, np.uint64(v), k)
             at += 1
         d0[s], d1[s], d2[s] = a, b, c
+
+
+sequence_planes = _planes  # public: the GPU census (engine.gpu_census) builds its deals with it
 
 
 @njit(nogil=True, cache=True, inline="always")

@@ -22,8 +22,8 @@ import numpy as np
 
 from .constants import INIT_ROWS, pack_params
 
-__all__ = ["DEVICES", "check_device", "gpu_pass", "play_games_cuda", "count_games_cuda", "gpu_name", "LAUNCH_GAMES",
-           "LIST_CAPACITY"]
+__all__ = ["DEVICES", "check_device", "gpu_pass", "play_games_cuda", "count_games_cuda", "count_ranks_cuda",
+           "play_rank_list", "check_ranks", "gpu_name", "LAUNCH_GAMES", "LIST_CAPACITY", "RUN", "MAX_RANKS"]
 
 DEVICES = ("cpu", "cuda")
 LAUNCH_GAMES = 1 << 24  # games a launch of the rows kernel (its arrays: about 0.5 GB at most)
@@ -133,22 +133,66 @@ def count_games_cuda(rules, seed: int, lo: int, count: int, *, cap: int, bar: in
     games handed back to the exact driver; decided games longer than ``cap`` cards; decided games of
     at least ``bar`` cards), and ``listed`` int64[3], how many each list got (more than its
     ``capacity`` means it was cut short: the caller runs the range again another way)."""
-    from numba import cuda
-
-    from .gpu_kernels import LIST_COLUMNS, summary_kernel
+    from .gpu_kernels import summary_kernel
 
     kind = gpu_pass(rules)
-    p = rules.players
+    head = (rules.deck_cards(), pack_params(rules), np.uint64(int(seed) % 2**64), np.int64(lo), np.int64(count))
+    return _launch_counts(summary_kernel(kind, rules.players), _default_blocks(count) if blocks is None else blocks, head,
+                          players=rules.players, cap=cap, bar=bar, capacity=capacity)
+
+
+RUN = 64  # ranks a thread of the census steps through from one unranking
+MAX_RANKS = 2**56  # decks of fewer deals unrank in 64-bit arithmetic (total * count of a kind < 2**63)
+
+
+def check_ranks(rules) -> int:
+    """The number of deals of ``rules``, which a GPU census unranks; a deck of too many is refused."""
+    from .rank import n_deals
+
+    total = n_deals(rules)
+    if total >= MAX_RANKS:
+        raise ValueError(f"`device='cuda'` unranks deals in 64-bit arithmetic, for decks of fewer than 2**56 deals; the "
+                         f"{rules.deck.label()} deck has {total:.3g} for {rules.players} players: use device='cpu'.")
+    return total
+
+
+def count_ranks_cuda(rules, lo: int, count: int, *, cap: int, bar: int, capacity: int = LIST_CAPACITY,
+                     blocks: int | None = None, run: int | None = None) -> dict:
+    """Deal ranks ``lo .. lo + count - 1`` of ``rules`` (a census: `engine.gpu_census`) reduced on
+    the GPU: the dict of `count_games_cuda`, the ids being ranks. ``run``: ranks a thread steps
+    through from one unranking (default `RUN`; the result does not depend on it)."""
+    from .gpu_census import census_kernel
+    from .rank import hand_sizes
+
+    total = check_ranks(rules)
+    run = RUN if run is None else run
+    if isinstance(run, bool) or not isinstance(run, (int, np.integer)) or run < 1:
+        raise ValueError(f"The value for `run` must be a whole number >= 1 (ranks a thread steps through), but {run!r} "
+                         f"was passed.")
+    prm = pack_params(rules)
+    from .options import COMMON, table_kind
+
+    plain = bool(table_kind.py_func(prm) == COMMON)  # `census_two`'s choice: the pass with the options folded
+    head = (np.asarray(rules.counts, np.int64), np.int64(total), np.asarray(hand_sizes(rules), np.int64), prm,
+            np.int64(lo), np.int64(count), np.int64(run))
+    return _launch_counts(census_kernel(rules.players, plain), _default_blocks((count + run - 1) // run) if blocks is None else blocks,
+                          head, players=rules.players, cap=cap, bar=bar, capacity=capacity)
+
+
+def _launch_counts(kernel, blocks: int, head: tuple, *, players: int, cap: int, bar: int, capacity: int) -> dict:
+    """Launch a counting kernel (``kernel(*head, cap, bar, hist_c, hist_t, wins, lists, n_listed)``)
+    and read its counts and lists back (`count_games_cuda`'s dict)."""
+    from numba import cuda
+
+    from .gpu_kernels import LIST_COLUMNS
+
     hist_c = cuda.to_device(np.zeros(cap + 1, np.uint64))
     hist_t = cuda.to_device(np.zeros(cap + 1, np.uint64))
-    wins = cuda.to_device(np.zeros(p, np.uint64))
+    wins = cuda.to_device(np.zeros(players, np.uint64))
     lists = cuda.device_array((3, capacity, len(LIST_COLUMNS)), np.int64)
     listed = cuda.to_device(np.zeros(3, np.int64))
-    if blocks is None:
-        blocks = _default_blocks(count)
-    summary_kernel(kind, p)[blocks, THREADS](cuda.to_device(rules.deck_cards()), cuda.to_device(pack_params(rules)),
-                                             np.uint64(int(seed) % 2**64), np.int64(lo), np.int64(count),
-                                             np.int64(cap), np.int64(bar), hist_c, hist_t, wins, lists, listed)
+    head = tuple(cuda.to_device(a) if isinstance(a, np.ndarray) and a.ndim else a for a in head)
+    kernel[blocks, THREADS](*head, np.int64(cap), np.int64(bar), hist_c, hist_t, wins, lists, listed)
     n_listed = listed.copy_to_host()
     host_lists = lists.copy_to_host()
     names = ("handed_back", "over_cap", "candidates")
@@ -158,6 +202,25 @@ def count_games_cuda(rules, seed: int, lo: int, count: int, *, cap: int, bar: in
         kept = host_lists[k, :min(int(n_listed[k]), capacity)]
         out[name] = {c: np.ascontiguousarray(kept[:, j]) for j, c in enumerate(LIST_COLUMNS)}
     return out
+
+
+def play_rank_list(rules, ranks) -> dict[str, np.ndarray]:
+    """The arrays of `census_kernel.play_ranks` for the sorted deal ranks ``ranks`` (the deals a GPU
+    census hands back), played on the CPU by `play_ranks` itself, over runs of nearby ranks."""
+    from .census_kernel import play_ranks
+    from .fast import assemble, empty_raw
+
+    ranks = np.asarray(ranks, np.int64)
+    if not ranks.size:
+        u32, small, seat = empty_raw(0, rules.players)
+        return assemble(u32, small, seat, None, False)
+    cuts = np.flatnonzero(np.diff(ranks) > RUN) + 1  # nearby ranks share one call
+    parts = []
+    for group in np.split(ranks, cuts):
+        a = play_ranks(rules, int(group[0]), int(group[-1]) + 1)
+        rows = group - group[0]
+        parts.append({k: v[rows] for k, v in a.items()})
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def _default_blocks(count: int) -> int:

@@ -42,7 +42,8 @@ from .kernel_multi import Table, play_multi  # noqa: E402
 from .kernel_two import play_two  # noqa: E402
 from .options import COMMON, ENTRIES, ONLY_SHUFFLE, folded, options_of, table_kind  # noqa: E402
 
-__all__ = ["rows_kernel", "summary_kernel", "SHARED_CARDS", "SHARED_TRICKS", "LIST_COLUMNS"]
+__all__ = ["rows_kernel", "summary_kernel", "SHARED_CARDS", "SHARED_TRICKS", "LIST_COLUMNS", "SEATS", "RING", "SNAP",
+           "plain", "start_block", "count_game", "end_block", "two_game"]
 
 # Lengths below these are counted in each block's shared memory first (int32, 10 KiB together)
 SHARED_CARDS = 2048
@@ -310,3 +311,8 @@ def _list(lists, n_listed, which, game, status, w, cards, tricks):
         lists[which, k, 2] = w
         lists[which, k, 3] = cards
         lists[which, k, 4] = tricks
+
+
+# The pieces other kernels share (`engine.gpu_census`): a kernel's array as the CPU functions take
+# it, a block's counts (zeroed, one game added, added to the grid's) and the two-player passes
+plain, start_block, count_game, end_block, two_game = _plain, _start_block, _count, _end_block, _two_game

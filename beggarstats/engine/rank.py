@@ -21,7 +21,7 @@ import numpy as np
 
 from ..game.rules import check_rules, require_rules
 
-__all__ = ["n_deals", "hand_sizes", "deal_rank", "deal_at", "sequence_at"]
+__all__ = ["n_deals", "hand_sizes", "deal_rank", "deal_at", "sequence_at", "unrank_into"]
 
 
 def _counts(rules) -> tuple[int, ...]:
@@ -112,14 +112,21 @@ def sequence_at(rank, rules) -> np.ndarray:
     if isinstance(rank, bool) or not isinstance(rank, (int, np.integer)) or not 0 <= int(rank) < n:
         raise ValueError(f"The value for `rank` must be a whole number from 0 to {n - 1:,} (the deals of the "
                          f"{rules.deck.label()} deck for {rules.players} players), but {rank!r} was passed.")
-    rank = int(rank)
-    left = list(_counts(rules))
-    total = n
     out = np.zeros(rules.n_cards, np.int8)
-    for position in range(rules.n_cards):
-        remaining = rules.n_cards - position
+    unrank_into(int(rank), n, list(_counts(rules)), out)
+    return out
+
+
+def unrank_into(rank, total, left, out) -> None:
+    """Write the deal of rank ``rank`` into ``out`` (int8[n_cards]) without allocating: ``total``
+    the number of deals (`n_deals`), ``left`` the counts by kind (used up). Plain Python (exact
+    ints) for `sequence_at`; the GPU census (`engine.gpu_census`) compiles it with numba, in 64-bit
+    arithmetic, so every thread unranks its first deal from the same source."""
+    n = out.shape[0]
+    for position in range(n):
+        remaining = n - position
         for k in range(6):
-            if not left[k]:
+            if left[k] == 0:
                 continue
             block = total * left[k] // remaining  # sequences with kind k here
             if rank < block:
@@ -128,7 +135,6 @@ def sequence_at(rank, rules) -> np.ndarray:
                 left[k] -= 1
                 break
             rank -= block
-    return out
 
 
 def deal_at(rank, rules=None) -> tuple[tuple[int, ...], ...]:

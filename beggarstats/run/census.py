@@ -9,6 +9,10 @@ progress bar and store as `summarize` (`summary.resume_summary`); each range is 
 result is a `Summary` with ``exact=True`` whose game ids are deal ranks (`beggarstats.deal_at`
 turns any loop or longest game back into its deal) and ``seed`` 0.
 
+With ``device="cuda"`` the ranks are stepped and played on an NVIDIA GPU (`engine.gpu_census`, the
+CPU census's own functions compiled for it) and reduced there as `summarize(device="cuda")` reduces
+games (`run.summary_gpu`): the same Summary, field for field.
+
 Rules that draw random numbers during play are refused: ``shuffle_pile`` (every pile) and
 ``shuffle_on_loop`` (a looping deal's continuation depends on the draws, so a deal would not have
 one outcome). So is a census larger than ``max_deals``, before anything runs, with the count and
@@ -24,6 +28,7 @@ import time
 import joblib
 
 from ..engine.census_kernel import play_ranks
+from ..engine.gpu import check_device, check_ranks
 from ..engine.rank import n_deals
 from ..game.checks import check_n_jobs, whole
 from .arguments import check_chunk_size
@@ -39,6 +44,7 @@ TIMED_DEALS = 10**9  # a census of more deals than this is timed before it start
 MAX_CENSUS_SECONDS = 3600  # ... and refused when it would take longer than this here
 CENSUS_CHUNK = 2**18  # ranks per task at most (a task is ~0.1-1 s)
 _SAMPLE = 2**13  # deals timed for the estimate of a refused census
+GPU_SAMPLE = 2**24  # ... on the GPU (a few hundredths of a second there)
 
 
 def _ranks_engine(rules, seed, games):
@@ -56,6 +62,22 @@ _RANDOM_WHY = {"shuffle_pile": "shuffles every pile taken",
                "shuffle_on_loop": "shuffles once a state repeats, so a looping deal draws random numbers"}
 
 
+def _census_chunk_gpu(lo, hi, *, rules, cap, top) -> Summary:
+    """`_census_chunk` on an NVIDIA GPU, the same Summary: ranks stepped and counted on the GPU
+    (`run.summary_gpu`); a range whose lists do not fit is cut in two (a range no longer than a
+    list always fits)."""
+    from .summary_gpu import chunk_fields
+
+    fields = chunk_fields(lo, hi, rules=rules, seed=0, cap=cap, top=top, ranks=True)
+    if fields is not None:
+        return Summary(rules=rules, seed=0, cap=cap, top=top, ranges=((lo, hi),), exact=True, **fields)
+    if hi - lo < 2:  # (cannot happen while a list holds a game)
+        return _census_chunk(lo, hi, rules=rules, cap=cap, top=top)
+    mid = (lo + hi) // 2
+    return (_census_chunk_gpu(lo, mid, rules=rules, cap=cap, top=top)
+            + _census_chunk_gpu(mid, hi, rules=rules, cap=cap, top=top))
+
+
 def census_refusal(rules) -> str | None:
     """Why ``rules`` cannot be played as a census, or None: a rule that draws random numbers during
     play, or hands too large for the census kernels (more than 64 cards)."""
@@ -69,10 +91,19 @@ def census_refusal(rules) -> str | None:
     return None
 
 
-def _rate(rules, start, count, n_jobs) -> float:
+def _rate(rules, start, count, n_jobs, device="cpu") -> float:
     """Deals a second on the workers of ``n_jobs``, measured on ``_SAMPLE`` of the ``count`` deals from
     ``start`` (16 runs of ranks spread evenly over the range: the first ranks alone are unusual,
-    short deals)."""
+    short deals); on the GPU, one launch of up to `GPU_SAMPLE` ranks from the middle of the range."""
+    if device == "cuda":
+        from ..engine.gpu import count_ranks_cuda
+
+        size = min(GPU_SAMPLE, count)
+        a = start + (count - size) // 2
+        count_ranks_cuda(rules, a, min(size, 64), cap=DEFAULT_CAP, bar=2**62)  # compiled before the clock starts
+        t0 = time.perf_counter()
+        count_ranks_cuda(rules, a, size, cap=DEFAULT_CAP, bar=2**62)
+        return size / max(time.perf_counter() - t0, 1e-9)
     play_ranks(rules, start, start + min(64, count))  # compiled (or loaded) before the clock starts
     runs = min(16, count)
     size = max(1, min(_SAMPLE, count) // runs)
@@ -84,7 +115,7 @@ def _rate(rules, start, count, n_jobs) -> float:
 
 
 def census(rules=None, *, n_jobs=None, progress=False, store=None, start=0, stop=None, chunk_size=None,
-           cap=DEFAULT_CAP, top=DEFAULT_TOP, checkpoint=None, max_deals=None) -> Summary:
+           cap=DEFAULT_CAP, top=DEFAULT_TOP, checkpoint=None, max_deals=None, device="cpu") -> Summary:
     """Play every distinct deal of ``rules.deck`` for ``rules.players`` once, in rank order.
 
     Parameters
@@ -117,6 +148,9 @@ def census(rules=None, *, n_jobs=None, progress=False, store=None, start=0, stop
         time at a speed measured on a few thousand of its deals. Default None: at most `MAX_DEALS`,
         and a census of more than `TIMED_DEALS` is refused when it would take more than
         `MAX_CENSUS_SECONDS` here (pass ``max_deals`` to run it anyway).
+    device : {'cpu', 'cuda'}
+        'cuda' steps and plays the ranks on an NVIDIA GPU (the ``cuda`` extra; decks of fewer than
+        2**56 deals): the same Summary, field for field, as on the CPU; ``n_jobs`` is then not used.
 
     Returns
     -------
@@ -130,6 +164,7 @@ def census(rules=None, *, n_jobs=None, progress=False, store=None, start=0, stop
         Shuffling rules, a deck of more than 64 cards, a census larger than ``max_deals``, a bad
         range of ranks, or a store holding another run.
     """
+    device = check_device(device)
     rules = check_rules(rules)
     if isinstance(store, (str, os.PathLike)) and os.path.lexists(os.path.join(store, MANIFEST)):
         raise ValueError(f"The `store` directory {str(store)!r} holds a parquet store of random games ({MANIFEST}), "
@@ -138,6 +173,8 @@ def census(rules=None, *, n_jobs=None, progress=False, store=None, start=0, stop
     if reason:
         raise ValueError(reason)
     total_deals = n_deals(rules)
+    if device == "cuda":
+        check_ranks(rules)  # a deck of too many deals for the GPU's 64-bit ranks is refused
     start = whole("start", start, 0)
     stop = total_deals if stop is None else whole("stop", stop, 0)
     if not start <= stop <= total_deals:
@@ -153,20 +190,27 @@ def census(rules=None, *, n_jobs=None, progress=False, store=None, start=0, stop
     if isinstance(checkpoint, bool) or not isinstance(checkpoint, (int, float)) or not checkpoint >= 0:
         raise ValueError(f"The value for `checkpoint` must be a number of seconds >= 0, but {checkpoint!r} was passed.")
     count = stop - start
-    if progress and count:  # the census kernels compile on first use: say so, before the bar starts
+    if progress and count and device == "cpu":  # the census kernels compile on first use: say so first
         from .warmup import census_kernels, warm_up
 
         warm_up(census_kernels(rules), n_jobs=n_jobs)
     what = f"A census of the {rules.deck.label()} deck for {rules.players} players is "
     if count > max_deals:  # refused before a deal is played, with its time
         raise ValueError(f"{what}{count:,} deals ({count:.3g}), more than `max_deals` = {max_deals:,}: about "
-                         f"{duration(count / (rate := _rate(rules, start, count, n_jobs)))} at the {rate:,.0f} "
+                         f"{duration(count / (rate := _rate(rules, start, count, n_jobs, device)))} at the {rate:,.0f} "
                          f"deals/s measured here. Pass a larger `max_deals`, or a range of ranks (`start`, `stop`).")
     if asked is None and count > TIMED_DEALS:
-        check_duration(count, _rate(rules, start, count, n_jobs), unit="deals", what=what, measured=True,
+        check_duration(count, _rate(rules, start, count, n_jobs, device), unit="deals", what=what, measured=True,
                        limit=MAX_CENSUS_SECONDS, instead="pass `max_deals` to run it anyway, or a range of ranks "
                                                          "(`start`, `stop`).")
     config = Summary(rules=rules, seed=0, cap=cap, top=top, exact=True)
+    if device == "cuda":
+        from .summary_gpu import GPU_CHUNK
+
+        work = functools.partial(_census_chunk_gpu, rules=rules, cap=cap, top=top)
+        return resume_summary(config, store, start, stop, work, checkpoint=checkpoint, n_jobs=1,
+                              chunk_size=chunk_size or GPU_CHUNK, progress=progress, n_total=count, desc="census",
+                              unit="deal")
     work = functools.partial(_census_chunk, rules=rules, cap=cap, top=top)
     return resume_summary(config, store, start, stop, work, checkpoint=checkpoint, n_jobs=n_jobs, chunk_size=chunk_size,
                    progress=progress, n_total=count, desc="census", unit="deal", largest=CENSUS_CHUNK)

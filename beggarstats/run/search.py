@@ -31,6 +31,7 @@ from ..engine.backward import check_backward_rules
 from ..engine.backward_kernel import extend_deal_hands
 from ..engine.rank import hand_sizes
 from ..engine.deals import random_deal
+from ..engine.gpu import check_device
 from ..game.cards import format_deal
 from ..game.checks import MAX_NODES, check_n_jobs, check_seed, whole
 from ..game.rules import check_rules, random_options
@@ -63,7 +64,8 @@ def _check_seconds(seconds, name="seconds"):
 
 
 def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="backward", min_cards=3000,
-                nodes=1_000_000, top=10, n_jobs=None, progress=False, summary=None, wall_seconds=None) -> pd.DataFrame:
+                nodes=1_000_000, top=10, n_jobs=None, progress=False, summary=None, wall_seconds=None,
+                device="cpu") -> pd.DataFrame:
     """Search for long deals; return the longest found, each replayable with `beggarstats.play`.
 
     Parameters
@@ -100,6 +102,10 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
         own (the kernel releases the GIL): the result does not depend on it.
     progress : {False, True, 'notebook'}
         A progress bar over the random deals.
+    device : {'cpu', 'cuda'}
+        Where the random deals are played: 'cuda' on an NVIDIA GPU (`summarize`'s ``device``), the
+        same deals found, in the same rounds; the backward stage and the replays stay on the CPU.
+        ``seconds`` counts this process's CPU time, not the GPU's: give ``wall_seconds`` with it.
     summary : Summary, optional
         Search from the longest games of a `summarize` run (e.g. ``load_summary(
         'data/summary-p2.json')``) instead of playing random deals: its rules and seed are used
@@ -127,6 +133,7 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
         if rules is not None or seed is not None or deals is not None:
             raise ValueError("With `summary`, give none of `rules`, `seed` and `deals`: the summary's own are used.")
         rules, seed = summary.rules, summary.seed
+    device = check_device(device)
     rules = check_rules(rules)
     seed = check_seed(seed, none=False)
     deals = whole("deals", deals, 1, MAX_GAME_ID, none=True)
@@ -147,7 +154,7 @@ def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="ba
     top = whole("top", top, 1)
     n_jobs = check_n_jobs(n_jobs)
     bar = progress_bar(progress, deals or 0, unit="deal", desc=f"search ({strategy})")
-    search = _Search(rules, seed, strategy, min_cards, nodes, top, seconds, wall_seconds)
+    search = _Search(rules, seed, strategy, min_cards, nodes, top, seconds, wall_seconds, device)
     try:
         if summary is not None:
             search.tried = summary.n_games
@@ -169,8 +176,8 @@ def _extend_range(lo, hi, *, todo, sizes, nodes, ccw, keep_taker):
 class _Search:
     """The state of one search: the best deals so far, the budget spent."""
 
-    def __init__(self, rules, seed, strategy, min_cards, nodes, top, seconds, wall_seconds=None):
-        self.rules, self.seed, self.strategy = rules, seed, strategy
+    def __init__(self, rules, seed, strategy, min_cards, nodes, top, seconds, wall_seconds=None, device="cpu"):
+        self.rules, self.seed, self.strategy, self.device = rules, seed, strategy, device
         self.min_cards, self.nodes, self.top, self.seconds = min_cards, nodes, top, seconds
         self.wall_seconds, self.out_by = wall_seconds, "seconds"
         self.random_longest, self.random_longest_game = 0, -1
@@ -207,7 +214,8 @@ class _Search:
                 self.stop()
                 return
             hi = lo + ROUND if deals is None else min(deals, lo + ROUND)
-            s = summarize(hi - lo, rules=self.rules, seed=self.seed, start=lo, n_jobs=n_jobs, top=self._round_top())
+            s = summarize(hi - lo, rules=self.rules, seed=self.seed, start=lo, n_jobs=n_jobs, top=self._round_top(),
+                          device=self.device)
             self.tried = hi
             if bar is not None:
                 bar.update(hi - lo)

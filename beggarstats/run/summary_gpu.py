@@ -14,8 +14,11 @@ one length) is handed back (None) to be played row by row.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
+from ..engine.fast import play_games
 from .game_lists import GAME_COLUMNS, LOOP_COLUMNS, concat, top as top_records
 
 __all__ = ["chunk_fields", "GPU_CHUNK"]
@@ -25,18 +28,25 @@ NO_BAR = 2**62  # a bar no game reaches
 _last_bar: dict = {}  # (rules, seed, cap, top, chunk size) -> the bar of its last chunk
 
 
-def chunk_fields(lo, hi, *, rules, seed, cap, top) -> dict | None:
+def chunk_fields(lo, hi, *, rules, seed, cap, top, ranks=False) -> dict | None:
     """The fields of the Summary of games lo..hi-1 (``outcomes, wins, cards, tricks, over_cap,
-    loops, longest``), or None where the range must be played row by row."""
+    loops, longest``), or None where the range must be played row by row. ``ranks``: the ids are
+    deal ranks, a census (`engine.gpu.count_ranks_cuda`, the deals handed back replayed by
+    `census_kernel.play_ranks`), ``seed`` unused."""
     from ..engine import gpu
 
-    key = (rules, int(seed), cap, top, hi - lo)
+    key = (rules, int(seed), cap, top, hi - lo, ranks)
     bar = int(0.9 * _last_bar.get(key, 0))  # a little below the last chunk's: one launch, nearly always
     for _ in range(2):
-        got = gpu.count_games_cuda(rules, seed, lo, hi - lo, cap=cap, bar=bar, capacity=gpu.LIST_CAPACITY)
+        if ranks:
+            got = gpu.count_ranks_cuda(rules, lo, hi - lo, cap=cap, bar=bar, capacity=gpu.LIST_CAPACITY)
+            replay = functools.partial(gpu.play_rank_list, rules)
+        else:
+            got = gpu.count_games_cuda(rules, seed, lo, hi - lo, cap=cap, bar=bar, capacity=gpu.LIST_CAPACITY)
+            replay = functools.partial(play_games, rules, seed)
         if np.any(got["listed"][:2] > gpu.LIST_CAPACITY):
             return None  # games handed back or beyond the cap do not fit a list
-        fields, need_bar = _fields(got, lo, hi, rules=rules, seed=seed, cap=cap, top=top)
+        fields, need_bar = _fields(got, lo, hi, replay=replay, rules=rules, cap=cap, top=top)
         if need_bar >= bar and got["listed"][2] <= gpu.LIST_CAPACITY:
             _last_bar[key] = need_bar
             return fields
@@ -44,13 +54,11 @@ def chunk_fields(lo, hi, *, rules, seed, cap, top) -> dict | None:
     return None
 
 
-def _fields(got: dict, lo: int, hi: int, *, rules, seed, cap, top):
+def _fields(got: dict, lo: int, hi: int, *, replay, rules, cap, top):
     """(the Summary's fields, the bar they needed) from one launch's counts and lists; the games
-    handed back are played on the CPU here."""
-    from ..engine.fast import play_games
-
+    handed back are played on the CPU here (``replay(ids)``: the engine's arrays)."""
     back = np.sort(got["handed_back"]["game"], kind="stable")
-    a = play_games(rules, seed, back)  # the exact driver on the CPU, as engine.fast does
+    a = replay(back)  # the exact driver on the CPU, as engine.fast (or census_kernel.play_ranks) does
     cards, tricks, out, winner = (np.asarray(a[k], np.int64) for k in ("cards", "tricks", "outcome", "winner"))
     looped, cutoff = int(np.count_nonzero(out == 1)), int(np.count_nonzero(out == 2))
     outcomes = np.array([hi - lo - looped - cutoff, looped, cutoff], np.int64)
