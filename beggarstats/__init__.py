@@ -67,7 +67,7 @@ def __getattr__(name: str):
     try:
         module_name, attr = _LAZY[name]
     except KeyError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None  # names: the attribute, in Python's own words for a module
     module = importlib.import_module(module_name, __name__)
     value = module if attr is None else getattr(module, attr)
     globals()[name] = value  # later look-ups skip this function

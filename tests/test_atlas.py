@@ -90,7 +90,7 @@ def test_exact_row_against_the_deals_played_one_by_one():
     assert row["longest_rank"] == int(np.flatnonzero(won & (a["cards"] == a["cards"][won].max()))[0])
     assert row["seat0_share"] == pytest.approx((a["winner"] == 0).sum() / (a["winner"] >= 0).sum())
     assert np.isnan(row["seat2_share"]) and row["design"] == "census"
-    with pytest.raises(ValueError, match="needs a census"):
+    with pytest.raises(ValueError, match="`summary` must be a census"):
         exact_row(bs.summarize(10, rules=rules, seed=1, n_jobs=1))
     share = exact_loop_share([census(rules, n_jobs=1)])
     assert share["loop_share"].iloc[0] == row["loop_share"] and share["design"].iloc[0] == "census"
@@ -335,7 +335,7 @@ def test_seats_in_view_finds_a_cycle_of_fewer_players_or_says_it_is_not_one():
     assert none.outcomes[1] == 0 and not seats_in_view(three, none)["in_fewer"].any()
     with pytest.raises(ValueError, match="fewer players"):
         seats_in_view(three, load_summary(census_file(2, (7, 2, 2, 2, 2), "trick")))
-    with pytest.raises(ValueError, match="needs two censuses"):
+    with pytest.raises(ValueError, match="`summary` and `fewer` must be two censuses"):
         seats_in_view(three, bs.summarize(10, rules=two.rules, seed=1, n_jobs=1))
 
 

@@ -182,7 +182,7 @@ def test_loops_as_cycles():
         forms.add(canonical_cycle(states))
         assert cycles["tricks"][row.cycle] == row.loop_tricks and cycles["cards"][row.cycle] == row.loop_cards
     assert len(forms) == len(cycles)
-    with pytest.raises(ValueError, match="needs a census"):
+    with pytest.raises(ValueError, match="`summary` must be a census"):
         loop_cycles(bs.summarize(10, rules=rules, seed=1, n_jobs=1))
     with pytest.raises(ValueError, match="does not repeat"):
         row = deals.iloc[0]

@@ -89,7 +89,7 @@ def test_players_and_variants_parse_with_the_rule_option_list():
     (["--variants", "shuffle_pile+shuffle_on_loop"], "cannot both be set"),
     (["--players", "1-3"], "must be player counts from 2 to 12"),
     (["--players", "x"], "must be player counts such as 2-6"),
-    (["--detect", "0"], "expected a number of cards > 0"),
+    (["--detect", "0"], "must be a number of cards > 0, but '0' was passed"),
     (["--games", "1"], "--games"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):

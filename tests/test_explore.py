@@ -51,7 +51,7 @@ def test_build_rules_maps_every_control():
     (dict(shuffle_pile=True, shuffle_on_loop=True), "`shuffle_pile`"),
     (dict(end="never"), "`end`"),
     (dict(max_cards=-5), "`max_cards`"),
-    (dict(shuffle="sometimes"), "No rule option named 'shuffle'"),
+    (dict(shuffle="sometimes"), "The keyword `shuffle` names no rule option"),
 ])
 def test_build_rules_names_the_bad_control(values, name):
     with pytest.raises(ValueError, match=name):

@@ -87,8 +87,8 @@ def merge_cells(moves, full, states):
     same = all(np.array_equal(getattr(full, k)[f_on][got], getattr(moves, k)[m_on][want])
                for k in ("frm", "to", "cards", "count"))
     if not same:
-        raise ValueError("The measured states' moves on differ from the committed cells: not the same games "
-                         "(another seed, n_deals, horizon or engine).")
+        raise ValueError("The value for `full`: the moves on (not absorbed) of the measured `states` differ from "
+                         "those in `moves`: not the same games (another seed, n_deals, horizon or engine).")
     cols = {k: np.concatenate([getattr(moves, k)[~inside], getattr(full, k)[mine]]) for k in ("frm", "to", "cards", "count")}
     order = np.lexsort((cols["cards"], cols["to"], cols["frm"]))
     return replace(moves, **{k: v[order] for k, v in cols.items()})

@@ -20,8 +20,8 @@ ATLAS_COLUMNS = ("players", "deck", "numbers", "jacks", "queens", "kings", "aces
 
 def _check(summary):
     if not getattr(summary, "exact", False):
-        raise ValueError("An exact table needs a census (summary.exact): a sample's values are estimates; use "
-                         "beggarstats.analysis.summaries for those.")
+        raise ValueError("The value for `summary` must be a census (summary.exact) for an exact table, but a sample "
+                         "was passed: its values are estimates; use beggarstats.analysis.summaries for those.")
 
 
 def exact_row(summary, *, cycles: int | None = None) -> dict:

@@ -64,7 +64,8 @@ def _fit(sub, predictors):
     X = sm.add_constant(np.column_stack([numeric(sub[p]) for p in predictors]), has_constant="add")
     y = sub["won"].astype("boolean").fillna(False).to_numpy(dtype=float)
     if y.min() == y.max():
-        raise ValueError("Every seat in a group won or every seat lost: there is nothing to fit.")
+        raise ValueError("The value for `data`: every seat in a group won or every seat lost, so there is nothing to "
+                         "fit: pass rows with both winners and losers in each group.")
     groups = game_groups(sub)
     fit = sm.Logit(y, X).fit(disp=0, cov_type="cluster", cov_kwds={"groups": groups})
     fit.games = int(groups.max() + 1)  # the clusters, counted once

@@ -73,7 +73,7 @@ def positive_number(what: str):
         except ValueError:
             value = float("nan")
         if not (value > 0 and value != float("inf")):
-            raise argparse.ArgumentTypeError(f"expected {what} > 0, got {text.strip()!r}")
+            raise argparse.ArgumentTypeError(f"must be {what} > 0, but {text.strip()!r} was passed")
         return value
     parse.__name__ = what
     return parse
@@ -154,7 +154,7 @@ def add_rule_options(parser: argparse.ArgumentParser, *, players: bool = False, 
             g.add_argument(flag, type=_bounded(opt), default=opt.default, metavar="N",
                            help=f"{text}, {opt.low}-{opt.high} (default {default})")
         else:  # pragma: no cover - rule_options() names the kinds
-            raise TypeError(f"rule option {opt.name!r} has a kind the command line does not know: {opt.kind!r}")
+            raise TypeError(f"rule option {opt.name!r} has a kind the command line does not know: {opt.kind!r}")  # internal: a new kind in rule_options() without its flag type
 
 
 def rule_flags(rules) -> list[str] | None:

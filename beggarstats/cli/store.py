@@ -62,7 +62,7 @@ def run(args) -> int:
 
     where = Path(args.dir)
     if not where.is_dir():
-        raise ValueError(f"DIR {args.dir!r} is not a directory")
+        raise ValueError(f"DIR must be a store's directory, but {args.dir!r} is not a directory")  # names: DIR, the positional argument
     if (where / SUMMARY_FILE).is_file() and not (where / MANIFEST).exists():
         return _summary_store(where)
     problems = verify(where, repair=args.repair)

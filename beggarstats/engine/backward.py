@@ -30,7 +30,8 @@ def check_backward_rules(rules, instead: str = " Use strategy='random' instead."
     (``instead``: what to do then, appended to the message)."""
     why = backward_refusals(rules)  # the whitelist of every option, declared in game/rules.py
     if why:
-        raise ValueError(f"The backward search cannot run tricks backwards under these rules: {'; '.join(why)}."
+        raise ValueError(f"The value for `rules` must be rules under which a trick runs backwards, but these do not: "
+                         f"{'; '.join(why)}."
                          f"{instead}")
 
 

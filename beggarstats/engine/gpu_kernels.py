@@ -108,7 +108,8 @@ def _check(kind, n):
         raise ValueError(f"The value for `kind` must be one of {', '.join(map(repr, _PASSES))}, but {kind!r} was "
                          f"passed.")
     if (n == 2) != kind.startswith("two") or not 2 <= n <= 6:
-        raise ValueError(f"The pass {kind!r} does not play {n} players.")
+        raise ValueError(f"The value for `n` must be a number of players the pass {kind!r} plays (2 for the two-player "
+                         f"passes, 3 to 6 for the others), but {n} was passed.")
 
 
 def rows_kernel(kind: str, n: int):

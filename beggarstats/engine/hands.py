@@ -33,7 +33,7 @@ def _inline_on_planes(expr, caller, callee):
 
 def load_deal(G, deal):
     """Put a deal in the hands (the representation's own deal arrays)."""
-    raise NotImplementedError("compiled into the numba kernels only")
+    raise NotImplementedError("compiled into the numba kernels only")  # internal: a stub the numba kernels replace
 
 
 @overload(load_deal, jit_options={"nogil": True})
@@ -43,7 +43,7 @@ def _load_deal(G, deal):
 
 def play_top(G, seat):
     """``seat`` turns its top card onto the pile; returns the card."""
-    raise NotImplementedError("compiled into the numba kernels only")
+    raise NotImplementedError("compiled into the numba kernels only")  # internal: a stub the numba kernels replace
 
 
 @overload(play_top, jit_options={"nogil": True}, inline=_inline_on_planes)
@@ -53,7 +53,7 @@ def _play_top(G, seat):
 
 def skip_plain(G, turn, owed, beggar_owed, limit, step, empty_end):
     """Play at once the cards that cannot matter; returns (turn, owed)."""
-    raise NotImplementedError("compiled into the numba kernels only")
+    raise NotImplementedError("compiled into the numba kernels only")  # internal: a stub the numba kernels replace
 
 
 @overload(skip_plain, jit_options={"nogil": True}, inline=_inline_on_planes)
@@ -63,7 +63,7 @@ def _skip_plain(G, turn, owed, beggar_owed, limit, step, empty_end):
 
 def pile_under(G, taker, shuffle, stream):
     """The pile goes under ``taker``'s hand (shuffled first if ``shuffle``)."""
-    raise NotImplementedError("compiled into the numba kernels only")
+    raise NotImplementedError("compiled into the numba kernels only")  # internal: a stub the numba kernels replace
 
 
 @overload(pile_under, jit_options={"nogil": True}, inline=_inline_on_planes)
@@ -73,7 +73,7 @@ def _pile_under(G, taker, shuffle, stream):
 
 def save_state(G, snap):
     """Write the trick-boundary state to ``snap``."""
-    raise NotImplementedError("compiled into the numba kernels only")
+    raise NotImplementedError("compiled into the numba kernels only")  # internal: a stub the numba kernels replace
 
 
 @overload(save_state, jit_options={"nogil": True})
@@ -83,7 +83,7 @@ def _save_state(G, snap):
 
 def same_state(G, snap):
     """True if the boundary state equals the one in ``snap``."""
-    raise NotImplementedError("compiled into the numba kernels only")
+    raise NotImplementedError("compiled into the numba kernels only")  # internal: a stub the numba kernels replace
 
 
 @overload(same_state, jit_options={"nogil": True}, inline=_inline_on_planes)
@@ -93,7 +93,7 @@ def _same_state(G, snap):
 
 def same_games(G, B):
     """True if two games stand at the same boundary state."""
-    raise NotImplementedError("compiled into the numba kernels only")
+    raise NotImplementedError("compiled into the numba kernels only")  # internal: a stub the numba kernels replace
 
 
 @overload(same_games, jit_options={"nogil": True})

@@ -112,7 +112,7 @@ def _read_regular(path: Path, limit: int | None = None) -> bytes:
     a cache file's name is an OSError, never a read that waits for ever."""
     info = os.stat(path)
     if not stat.S_ISREG(info.st_mode) or (limit is not None and info.st_size > limit):
-        raise OSError(f"{path} is not a small regular file")
+        raise OSError(f"{path} is not a small regular file")  # internal: caught by the cache, which clears the file
     with open(path, "rb") as f:
         return f.read() if limit is None else f.read(limit + 1)
 

@@ -52,7 +52,7 @@ class _Game:
             s = (s + step) % self.n
             if self.in_game[s]:
                 return s
-        raise AssertionError("no player left in the game")
+        raise AssertionError("no player left in the game")  # internal: the game ends before this
 
     def players_left(self) -> int:
         return sum(self.in_game)

@@ -57,9 +57,11 @@ class Deck:
         try:
             counts = tuple(counts)  # each count checked by the constructor, never coerced from text
         except TypeError:
-            raise ValueError(f"Deck counts must give 5 numbers (number, J, Q, K, A), but {counts!r} was passed.") from None
+            raise ValueError(f"The value for `counts` must give 5 numbers (number, J, Q, K, A), but {counts!r} was "
+                             f"passed.") from None
         if len(counts) != 5:
-            raise ValueError(f"Deck counts must give 5 numbers (number, J, Q, K, A), got {len(counts)}.")
+            raise ValueError(f"The value for `counts` must give 5 numbers (number, J, Q, K, A), but {len(counts)} were "
+                             f"passed: {counts!r}.")
         return cls(*counts, name=name)
 
     @classmethod

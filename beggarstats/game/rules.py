@@ -280,5 +280,5 @@ def rule_options() -> tuple[RuleOption, ...]:
             low, high = _RANGES[f.name]
             out.append(RuleOption(f.name, "int", f.default, low=low, high=high, optional=f.default is None))
         else:  # pragma: no cover - a new field must be described here
-            raise TypeError(f"Rules.{f.name} has no entry in rule_options()")
+            raise TypeError(f"Rules.{f.name} has no entry in rule_options()")  # internal: a Rules field added without its option
     return tuple(out)

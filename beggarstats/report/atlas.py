@@ -73,7 +73,7 @@ def record_runtime(row: dict, root=None) -> Path:
     import pandas as pd
 
     if set(row) != set(RUNTIME_COLUMNS):
-        raise ValueError(f"A runtime row needs exactly the columns {RUNTIME_COLUMNS}, but has {sorted(row)}.")
+        raise ValueError(f"The value for `row` must have exactly the columns {RUNTIME_COLUMNS}, but it has {sorted(row)}.")
     if row["machine"] not in ("quiet", "shared"):
         raise ValueError(f"The value for `machine` must be 'quiet' or 'shared', but {row['machine']!r} was passed.")
     path = Path(root or ATLAS_DIR) / "runtimes.csv"
@@ -143,7 +143,8 @@ def deck_markdown(players, counts, end="trick", root=None) -> str:
     hit = table[(table["players"] == players) & (table["end"] == end)
                 & np.logical_and.reduce([table[k] == v for k, v in keys.items()])]
     if len(hit) != 1:
-        raise ValueError(f"atlas.csv has no census of {players} players, deck {counts}, end {end!r}.")
+        raise ValueError(f"The values for `players`, `counts` and `end` must name a census in atlas.csv, but it "
+                         f"has none of {players} players, deck {counts}, end {end!r}.")
     r = hit.iloc[0]
     seats = [f"seat {s}" for s in range(players)]
     head = ["deck", "players", "deals", "loops", "distinct cycles", *(f"{s} wins" for s in seats), "mean cards",

@@ -58,7 +58,7 @@ def build_rules(*, custom_deck: str = "10/2/0/0/0", **values) -> Rules:
     options = {o.name: o for o in rule_options()}
     unknown = sorted(set(values) - set(options))
     if unknown:
-        raise ValueError(f"No rule option named {unknown[0]!r}; the options are {list(options)}.")
+        raise ValueError(f"The keyword `{unknown[0]}` names no rule option; the options are {list(options)}.")
     deck = values.get("deck", "standard")
     if deck == "custom":
         parts = str(custom_deck).replace(" ", "").split("/")
@@ -189,7 +189,7 @@ def _control(w, option: RuleOption):
         # a plain box: a value out of range is refused in words by Rules, never clamped
         label = f"{option.name} (0: none)" if option.optional else option.name
         return w.IntText(value=option.default or 0, description=label, style=style, continuous_update=False)
-    raise TypeError(f"Rule option {option.name!r} has kind {option.kind!r}, which has no control.")  # pragma: no cover
+    raise TypeError(f"Rule option {option.name!r} has kind {option.kind!r}, which has no control.")  # pragma: no cover  # internal: a new option kind without its control
 
 
 class Explorer:
@@ -254,7 +254,7 @@ class Explorer:
         try:
             for name, value in values.items():
                 if name not in self.controls:
-                    raise ValueError(f"No control named {name!r}; the controls are {list(self.controls)}.")
+                    raise ValueError(f"The keyword `{name}` names no control; the controls are {list(self.controls)}.")
                 self.controls[name].value = value
         finally:
             self.auto = auto
@@ -449,7 +449,7 @@ class Replayer:
             rules = self._rules()
             if rules is None:
                 raise ValueError("The explorer's controls hold no valid rules (its status line says why): "
-                                 "fix them to replay under its rules.")
+                                 "fix them to replay under its rules.")  # names: the explorer's controls (its status line says which)
             return rules
         return self._rules if self._rules is not None else Rules()
 

@@ -102,7 +102,8 @@ def findings_frame(rows, *, alpha: float = ALPHA) -> pd.DataFrame:
     table = pd.DataFrame(list(rows), columns=[c for c in COLUMNS if c not in ("p_holm", "holm_reject")])
     table = table[[c for c in COLUMNS if c not in ("p_holm", "holm_reject")]]
     if not table["key"].is_unique:
-        raise ValueError(f"Finding keys must be unique; repeated: {sorted(table['key'][table['key'].duplicated()])}")
+        raise ValueError(f"The value for `rows` must have unique finding keys, but these repeat: "
+                         f"{sorted(table['key'][table['key'].duplicated()])}.")
     table = adjust(table, alpha=alpha)[list(COLUMNS)]
     for c in _NUMBERS:
         table[c] = round_numbers(table[c])

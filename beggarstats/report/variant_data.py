@@ -47,7 +47,7 @@ def variant_results(folder) -> list[tuple[str, PairedMoments]]:
     for (p, spec), m in found.items():
         if not games_unchanged(m):
             raise ValueError(f"The committed run of {spec} with {p} players was made under RULES_VERSION "
-                             f"{m.rules_version}, whose games differ: run data/compare_variants.py again.")
+                             f"{m.rules_version}, whose games differ: run data/compare_variants.py again.")  # names: the committed file by its variant
     order = {s: i for i, s in enumerate(STANDARD_VARIANTS)}
     keys = sorted(found, key=lambda k: (k[0], order.get(k[1], len(order)), k[1]))
     return [(spec, found[(p, spec)]) for p, spec in keys]

@@ -119,11 +119,11 @@ class PairedMoments:
     def _check_t(self):
         if self.sum_d3 is None:
             raise ValueError("These moments lack the sum of cubes, so the skewness that decides whether the t "
-                             "interval covers is unknown: run compare() again.")
+                             "interval covers is unknown: run compare() again.")  # names: the moments (self), saved without this sum
         if self.pairs < self.t_pairs_needed:
             raise ValueError(f"{self.pairs:,} pairs are fewer than the {self.t_pairs_needed:,.0f} the t interval needs "
                              f"at this skewness ({self.skewness:.1f}; 28 + 25 g1^2, Sugden, Smith & Jones 2000): "
-                             "play more pairs.")
+                             "play more pairs.")  # names: the moments (self), too few pairs
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """The paired t interval of the mean difference (`scipy.stats.t` quantile, n - 1 df). A
@@ -171,7 +171,7 @@ class PairedMoments:
     def _check_seat0(self):
         if self.seat0_a_only is None or self.seat0_b_only is None:
             raise ValueError("These moments lack seat 0's discordant pairs (saved before they were kept): "
-                             "run compare() again.")
+                             "run compare() again.")  # names: the moments (self), saved without these pairs
 
     @property
     def seat0_diff(self) -> float:
@@ -210,7 +210,7 @@ class PairedMoments:
         from scipy import stats
 
         if self.sum_e is None or self.sum_e2 is None:
-            raise ValueError("These moments lack the per-card sums (saved before they were kept): run compare() again.")
+            raise ValueError("These moments lack the per-card sums (saved before they were kept): run compare() again.")  # names: the moments (self), saved without these sums
         n = self.pairs
         scale = len_deck(self.rules_a) * len_deck(self.rules_b)
         sd = math.sqrt((self.sum_e2 * n - self.sum_e ** 2) / (n * (n - 1))) / scale

@@ -27,7 +27,8 @@ def loop_cycles(summary) -> tuple[pd.DataFrame, pd.DataFrame]:
         after half a period), ``state`` (its smallest state, `engine.cycles.state_text`).
     """
     if not summary.exact:
-        raise ValueError("loop_cycles needs a census (summary.exact): the ids of a sample are not deal ranks.")
+        raise ValueError("The value for `summary` must be a census (summary.exact) for loop_cycles: the ids of a sample "
+                         "are not deal ranks.")
     rules, loops = summary.rules, summary.loops
     keys, rows, cycles = {}, [], []
     for i in range(loops["game"].size):
@@ -75,10 +76,11 @@ def seats_in_view(summary, fewer) -> pd.DataFrame:
         ``fewer``'s game, seats out removed).
     """
     if not (summary.exact and fewer.exact):
-        raise ValueError("seats_in_view needs two censuses (summary.exact): the ids of a sample are not deal ranks.")
+        raise ValueError("The values for `summary` and `fewer` must be two censuses (summary.exact) for seats_in_view: "
+                         "the ids of a sample are not deal ranks.")
     if fewer.rules != summary.rules.replace(players=fewer.rules.players):
-        raise ValueError(f"seats_in_view compares censuses of one deck and rules, but {fewer.rules} is not "
-                         f"{summary.rules} with fewer players.")
+        raise ValueError(f"The value for `fewer` must be a census of the deck and rules of `summary` with fewer "
+                         f"players, but {fewer.rules} is not {summary.rules} with fewer players.")
 
     def forms(census):
         deals, table = loop_cycles(census)

@@ -52,7 +52,7 @@ def check_fits(n_items: int, bytes_each: float, what: str, instead: str) -> None
     have = available_memory()
     if have is not None and need > have:
         raise ValueError(f"{n_items:,} {what} need about {gib(need)} of memory at peak, more than the "
-                         f"{gib(have)} available: {instead}")
+                         f"{gib(have)} available: {instead}")  # names: the caller's `what` and `instead` name the parameter
 
 
 def duration(seconds: float) -> str:
@@ -73,4 +73,4 @@ def check_duration(count: int, rate: float, *, unit: str, instead: str, what: st
     if seconds > limit:
         speed = f"the {rate:,.0f} {unit}/s measured here" if measured else f"{rate:,.0f} {unit}/s (faster than any run)"
         raise ValueError(f"{what}{count:,} {unit} ({count:.3g}), which would take about {duration(seconds)} at {speed}, "
-                         f"more than the {duration(limit)} a run may take: {instead}")
+                         f"more than the {duration(limit)} a run may take: {instead}")  # names: the caller's `what` and `instead` name the parameter

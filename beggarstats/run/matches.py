@@ -238,7 +238,8 @@ def play_match(deals: Iterable, rules: Rules | None = None, *, format="best_of_3
         try:
             deal = next(it)
         except StopIteration:
-            raise ValueError(f"the deals ran out after {r} rounds; the match is not decided yet") from None
+            raise ValueError(f"The value for `deals` ran out after {r} rounds, before the match was decided: pass "
+                             f"more deals.") from None
         res = play(deal, rules, any_deck=any_deck, rng=GameStream(seed, r))
         n = len(res.final_hand_sizes)
         if tally is None:

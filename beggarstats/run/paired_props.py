@@ -53,7 +53,8 @@ def tango_interval(b: int, c: int, n: int, *, confidence: float = 0.95) -> tuple
     """
     b, c, n = int(b), int(c), int(n)
     if n < 1 or b < 0 or c < 0 or b + c > n:
-        raise ValueError(f"The counts must satisfy 0 <= b, c and b + c <= n >= 1, but b={b}, c={c}, n={n} were passed.")
+        raise ValueError(f"The values for `b`, `c` and `n` must satisfy 0 <= b, c and b + c <= n >= 1, but b={b}, "
+                         f"c={c}, n={n} were passed.")
     if not 0 < confidence < 1:
         raise ValueError(f"The value for `confidence` must lie between 0 and 1, but {confidence!r} was passed.")
     z = stats.norm.ppf(0.5 + confidence / 2)

@@ -80,7 +80,7 @@ def check_context_jobs(n_jobs) -> None:
     try:
         check_n_jobs(context_jobs)
     except ValueError as exc:
-        raise ValueError(f"The joblib.parallel_config context asks for n_jobs={context_jobs!r}: {exc}") from None
+        raise ValueError(f"The joblib.parallel_config context asks for n_jobs={context_jobs!r}: {exc}") from None  # names: check_n_jobs's message names `n_jobs`
 
 
 class ThreadLimit(OSError):

@@ -102,7 +102,7 @@ class Store:
         """The existing store in directory ``path``."""
         path = Path(path)
         if not path.is_dir():
-            raise StoreError(f"The store {str(path)!r} does not exist or is not a directory.")
+            raise StoreError(f"The store {str(path)!r} does not exist or is not a directory.")  # names: the store by its path
         manifest = read_manifest(path)
         if manifest is None:
             raise StoreError(f"The `store` directory {str(path)!r} has no {MANIFEST}: it is not a beggarstats store.")
@@ -205,7 +205,7 @@ class Store:
         gaps = self.missing(start, stop)
         if gaps:
             raise StoreError(f"After the run the store {str(self.path)!r} still lacks games {say_ranges(gaps)} "
-                             f"({sum(b - a for a, b in gaps):,} games); run the same command again to play them.")
+                             f"({sum(b - a for a, b in gaps):,} games); run the same command again to play them.")  # names: the store by its path
         chosen = {p for _, _, p in self.chunks()}
         extra = [p.name for lo, hi, _, p in chunk_files(self.path, "games") if hi > start and lo < stop and p not in chosen]
         if extra:
@@ -226,7 +226,7 @@ class Store:
         `StoreError` naming it."""
         kind = "seats" if seats else "games"
         if seats and not self.per_seat:
-            raise ValueError(f"The store {str(self.path)!r} was written without per_seat: it has no seat rows.")
+            raise ValueError(f"The store {str(self.path)!r} was written without `per_seat`: it has no seat rows.")
         lo_all = 0 if start is None else start
         hi_all = 2**63 if stop is None else stop
         per = self.rules.players if seats else 1
@@ -346,8 +346,8 @@ def load(store, columns=None, *, seats: bool = False, partial: bool = False):
         if _json_head(path):  # a summary or a comparison saved as JSON: say which loader reads it
             raise StoreError(f"The file {str(path)!r} is JSON, not a table of games: a summary loads with "
                              "beggarstats.run.summary.load_summary, a comparison with "
-                             "beggarstats.run.compare.load_moments.") from None
-        raise StoreError(f"The file {str(path)!r} is damaged or not parquet ({exc}).") from None
+                             "beggarstats.run.compare.load_moments.") from None  # names: the file by its path
+        raise StoreError(f"The file {str(path)!r} is damaged or not parquet ({exc}).") from None  # names: the file by its path
     return to_frame(table, attrs_of(pf.schema_arrow) or {})
 
 

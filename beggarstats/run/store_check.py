@@ -70,7 +70,8 @@ def check_chunk(store, kind: str, lo: int, hi: int, crc: str | None, path: Path,
     wrong = [k for k in ("rules", "seed", "rules_version", "start", "n_games") if (meta or {}).get(k) != want[k]]
     if wrong or pf.metadata.num_rows != rows:
         why = ", ".join(wrong) if wrong else "number of rows"
-        return Problem("foreign", f"{what} belongs to another run (its {why} differ from the manifest "
+        verb = "differ" if len(wrong) > 1 else "differs"
+        return Problem("foreign", f"{what} belongs to another run (its {why} {verb} from the manifest "
                                   f"and its name): {fix}.", path, (lo, hi)), None
     return None, table
 

@@ -132,5 +132,5 @@ def read_checked(path: Path, limit: int, what: str) -> bytes:
     """`read_small`, or a `StoreError` naming ``what`` (e.g. "store manifest") and ``path``."""
     data, why = read_small(Path(path), limit)
     if data is None:
-        raise StoreError(f"The {what} {str(path)!r} {why}; move it away or restore it from a copy.")
+        raise StoreError(f"The {what} {str(path)!r} {why}; move it away or restore it from a copy.")  # names: the file by its path
     return data

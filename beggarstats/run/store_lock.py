@@ -32,7 +32,7 @@ class StoreLock:
         except self._timeout:
             raise StoreBusy(f"The {self.what} {str(self.path)!r} is being written by another run (it holds "
                             f"{str(self.path / self.name)!r}). Wait for that run to finish and run again: only the "
-                            f"games still missing then are played.") from None
+                            f"games still missing then are played.") from None  # names: the store by its path
         except OSError as exc:
             raise unwritable(self.path, exc) from None
         return self

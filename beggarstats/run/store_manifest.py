@@ -53,13 +53,13 @@ def read_manifest(path: Path) -> dict | None:
     try:
         manifest = json.loads(text)
         if not isinstance(manifest, dict):
-            raise ValueError("not a JSON object")
+            raise ValueError("not a JSON object")  # internal: re-raised below as a StoreError naming the manifest
         if manifest.get("format", 1) != 1:
             config = {k: manifest[k] for k in ("rules", "seed", "rules_version", "per_seat")}
             key = store_key(Rules.from_dict(config["rules"]), config["seed"], config["per_seat"]) \
                 if config["rules_version"] == RULES_VERSION else manifest["key"]
             if manifest["key"] != key:
-                raise ValueError("its key does not match its configuration")
+                raise ValueError("its key does not match its configuration")  # internal: re-raised below as a StoreError naming the manifest
             merge_ranges(manifest.get("requested", []))
     except (ValueError, KeyError, TypeError) as exc:
         raise StoreError(_damaged(file, str(exc))) from None
@@ -81,4 +81,4 @@ def check_format(path: Path, manifest: dict) -> None:
     if manifest.get("format", 1) != STORE_FORMAT:
         raise StoreError(f"The store {str(path)!r} was written by an older beggarstats (store format "
                          f"{manifest.get('format', 1)}, without checksums); delete it or pass another "
-                         f"directory to run again.")
+                         f"directory to run again.")  # names: the store by its path

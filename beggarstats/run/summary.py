@@ -85,7 +85,7 @@ def _merge_ranges(ranges) -> tuple:
     for lo, hi in sorted((int(lo), int(hi)) for lo, hi in ranges if hi > lo):
         if out and lo < out[-1][1]:
             raise ValueError(f"Cannot add summaries that share games: ids {lo}..{min(hi, out[-1][1]) - 1} "
-                             f"are in both.")
+                             f"are in both.")  # names: the two summaries added, by their shared ids
         if out and lo == out[-1][1]:
             out[-1] = (out[-1][0], hi)
         else:
@@ -147,7 +147,7 @@ class Summary:
         bad = _invariants(self, complete=False)
         if bad:
             raise ValueError(f"The counts of a Summary must agree with each other and with its ranges, but "
-                             f"{'; '.join(bad)}.")
+                             f"{'; '.join(bad)}.")  # names: each entry of `bad` names the field
 
     # -- size and identity ---------------------------------------------------------------------
     @property
@@ -170,7 +170,8 @@ class Summary:
         if (self.rules, self.seed, self.rules_version, self.cap, self.top, self.exact) != (
                 other.rules, other.seed, other.rules_version, other.cap, other.top, other.exact):
             differs = _differs(self._config(), other._config())
-            raise ValueError(f"Cannot add summaries of different runs (their {', '.join(differs)} differ).")
+            raise ValueError(f"Cannot add summaries of different runs (their {', '.join(differs)} "
+                             f"{'differs' if len(differs) == 1 else 'differ'}).")  # names: the two summaries added, by the keys that differ
         return Summary(
             rules=self.rules, seed=self.seed, rules_version=self.rules_version, cap=self.cap, top=self.top,
             ranges=_merge_ranges(self.ranges + other.ranges),
@@ -379,7 +380,7 @@ def load_summary(path) -> Summary:
     """
     path = Path(path)
     if not os.path.lexists(path):
-        raise StoreError(f"The summary file {str(path)!r} does not exist.")
+        raise StoreError(f"The summary file {str(path)!r} does not exist.")  # names: the file by its path
     data = read_checked(path, MAX_SUMMARY_BYTES, "summary file")  # a pipe or /dev/zero is never read
     try:
         envelope = json.loads(data.decode())
@@ -678,7 +679,7 @@ def _same_run(saved: Summary | None, config: Summary, path: Path | None) -> Summ
     if saved._config() != config._config():
         differs = _differs(saved._config(), config._config())
         raise ValueError(f"The `store` directory {str(path.parent)!r} holds another run (its {', '.join(differs)} "
-                         f"differ); pass another directory or the same settings.")
+                         f"{'differs' if len(differs) == 1 else 'differ'}); pass another directory or the same settings.")
     return saved
 
 

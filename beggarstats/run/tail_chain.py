@@ -226,13 +226,13 @@ def load_cells(path) -> ChainCells:
         meta = json.loads(read_checked(path.with_suffix(".json"), 2**20, "tail-chain cells' record").decode())
         data = read_checked(path, MAX_CELLS_BYTES, "tail-chain cells")
     except (OSError, ValueError) as e:
-        raise ValueError(f"The tail-chain cells {path} cannot be read: {e}") from None
+        raise ValueError(f"The tail-chain cells {path} cannot be read: {e}") from None  # names: the cells file by its path
     if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
         raise ValueError(f"The tail-chain cells {path} are damaged: their sha256 is not the one in "
-                         f"{path.with_suffix('.json').name}.")
+                         f"{path.with_suffix('.json').name}.")  # names: the cells file by its path
     if not same_games_as_now(meta.get("rules_version"), meta.get("rules")):
         raise ValueError(f"The tail-chain cells {path} were measured under RULES_VERSION "
-                         f"{meta.get('rules_version')}, not {RULES_VERSION}: measure them again.")
+                         f"{meta.get('rules_version')}, not {RULES_VERSION}: measure them again.")  # names: the cells file by its path
     z = np.load(io.BytesIO(data))
     states = tuple(tuple(int(c) for c in s.split("/")) for s in z["states"])
     return ChainCells(rules=Rules.from_dict(meta["rules"]), seed=int(meta["seed"]), horizon=int(meta["horizon"]),

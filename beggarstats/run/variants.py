@@ -32,10 +32,10 @@ STANDARD_VARIANTS = ("shuffle_pile", "shuffle_on_loop", "jokers=1", "jokers=2", 
 _FLAG_WORDS = {"true": True, "on": True, "yes": True, "1": True, "false": False, "off": False, "no": False, "0": False}
 
 
-def _value(opt, text: str):
+def _value(opt, text: str, spec: str):
     if opt.kind == "flag":
         if text.lower() not in _FLAG_WORDS:
-            raise ValueError(f"{opt.name} takes on or off, but {text!r} was passed")
+            raise ValueError(f"--variants: variant {spec!r}: {opt.name} takes on or off, but {text!r} was passed")
         return _FLAG_WORDS[text.lower()]
     if opt.kind == "int":
         if text.lower() == "none" and opt.optional:
@@ -43,13 +43,16 @@ def _value(opt, text: str):
         try:
             v = int(text)
         except ValueError:
-            raise ValueError(f"{opt.name} takes a whole number from {opt.low} to {opt.high}, but {text!r} was passed") \
+            raise ValueError(f"--variants: variant {spec!r}: {opt.name} takes a whole number from {opt.low} to "
+                             f"{opt.high}, but {text!r} was passed") \
                 from None
         if not opt.low <= v <= opt.high:
-            raise ValueError(f"{opt.name} takes a whole number from {opt.low} to {opt.high}, but {v} was passed")
+            raise ValueError(f"--variants: variant {spec!r}: {opt.name} takes a whole number from {opt.low} to "
+                             f"{opt.high}, but {v} was passed")
         return v
     if text not in opt.choices:
-        raise ValueError(f"{opt.name} must be one of {list(opt.choices)}, but {text!r} was passed")
+        raise ValueError(f"--variants: variant {spec!r}: {opt.name} must be one of {list(opt.choices)}, but {text!r} "
+                         f"was passed")
     return text
 
 
@@ -61,13 +64,13 @@ def parse_variant(spec: str, base: Rules) -> Rules:
     for part in str(spec).split("+"):
         part = part.strip()
         if not part:
-            raise ValueError(f"variant {spec!r} has an empty part")
+            raise ValueError(f"--variants: variant {spec!r} has an empty part (two '+' in a row, or one at an end)")
         if "=" in part:
             name, text = (x.strip() for x in part.split("=", 1))
             name = name.replace("-", "_")
             if name not in options:
-                raise ValueError(f"variant {spec!r}: {name!r} is not a rule option (one of {sorted(options)})")
-            changes[name] = _value(options[name], text)
+                raise ValueError(f"--variants: variant {spec!r}: {name!r} is not a rule option (one of {sorted(options)})")
+            changes[name] = _value(options[name], text, spec)
             continue
         flag = part.replace("-", "_")
         if flag in options and options[flag].kind == "flag":
@@ -75,7 +78,7 @@ def parse_variant(spec: str, base: Rules) -> Rules:
             continue
         owners = [o for o in options.values() if o.kind == "choice" and part in o.choices]
         if len(owners) != 1:
-            raise ValueError(f"variant {spec!r}: {part!r} is no rule flag nor a value of exactly one option; "
+            raise ValueError(f"--variants: variant {spec!r}: {part!r} is no rule flag nor a value of exactly one option; "
                              "write name=value (e.g. end=empty)")
         changes[owners[0].name] = part
     if "joker_mode" in changes and "jokers" not in changes and base.jokers == 0:
@@ -84,7 +87,7 @@ def parse_variant(spec: str, base: Rules) -> Rules:
     values.update(changes)
     rules = check_rules(values)
     if rules == base:
-        raise ValueError(f"variant {spec!r} is the base rules themselves")
+        raise ValueError(f"--variants: variant {spec!r} is the base rules themselves")
     return rules
 
 
