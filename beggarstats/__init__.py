@@ -12,6 +12,7 @@ so ``bs.play`` needs neither numba nor pandas, and ``bs.analysis`` (scipy, stats
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
@@ -53,6 +54,27 @@ _LAZY = {
     "tail_chain_cards": (".analysis.chain_cards", "tail_chain_cards"),
 }
 
+if TYPE_CHECKING:  # what type checkers see of the names loaded on first use (tests/test_typing.py)
+    from . import analysis as analysis, plots as plots
+    from .analysis.chain import tail_chain as tail_chain
+    from .analysis.chain_cards import tail_chain_cards as tail_chain_cards
+    from .engine.deals import random_deal as random_deal
+    from .engine.rank import deal_rank as deal_rank, deal_at as deal_at, n_deals as n_deals
+    from .game.cards import DealError as DealError, parse_deal as parse_deal, format_deal as format_deal
+    from .game.decks import Deck as Deck, STANDARD as STANDARD, ITALIAN as ITALIAN
+    from .game.results import GameResult as GameResult, Trick as Trick
+    from .game.rules import RULES_VERSION as RULES_VERSION, Rules as Rules
+    from .run.census import census as census
+    from .run.compare import compare as compare
+    from .run.matches import simulate_matches as simulate_matches
+    from .run.play import play as play
+    from .run.records import load_records as load_records, replay_records as replay_records
+    from .run.run_back import run_back as run_back
+    from .run.search import search_long as search_long
+    from .run.simulate import replay as replay, simulate as simulate, simulate_to_store as simulate_to_store
+    from .run.store import load as load, save as save, verify as verify
+    from .run.summary import Summary as Summary, summarize as summarize
+
 __all__ = [
     "analysis", "plots", "DealError", "parse_deal", "format_deal", "random_deal", "deal_rank", "deal_at", "n_deals",
     "census", "Deck", "STANDARD", "ITALIAN",
@@ -63,7 +85,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     try:
         module_name, attr = _LAZY[name]
     except KeyError:
@@ -74,5 +96,5 @@ def __getattr__(name: str):
     return value
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))

@@ -19,4 +19,4 @@ def test_every_exported_name_has_an_entry_with_its_signature():
     for sub in ("analysis", "plots"):
         for name in getattr(bs, sub).__all__:
             assert f"### `bs.{sub}.{name}`" in text, name
-    assert "bs.simulate(n_games, rules=None, *, seed=None, n_jobs=None" in text
+    assert "bs.simulate(n_games: 'int', rules: 'RulesLike' = None, *, seed: 'int | None' = None" in text

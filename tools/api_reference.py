@@ -13,6 +13,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import ast
 import inspect
 import sys
 from pathlib import Path
@@ -46,6 +47,15 @@ def _entries(prefix: str, module) -> list[str]:
     return out
 
 
+def _aliases() -> str:
+    """The type aliases the signatures name, as beggarstats/game/hints.py spells them."""
+    tree = ast.parse((ROOT / "beggarstats" / "game" / "hints.py").read_text(encoding="utf-8"))
+    pairs = [f"`{node.target.id}` = `{ast.unparse(node.value)}`" for node in tree.body
+             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)]
+    return ("The hints name these aliases of `beggarstats.game.hints` (read by type checkers only; the package "
+            "ships `py.typed`): " + "; ".join(pairs) + ".")
+
+
 def reference() -> str:
     """The text of docs/api.md."""
     sys.path.insert(0, str(ROOT))
@@ -55,6 +65,7 @@ def reference() -> str:
              "Generated from the docstrings by `tools/api_reference.py` (do not edit): every name of "
              "`import beggarstats as bs`, then those of `bs.analysis` and `bs.plots`, each with its signature "
              "and the first paragraph of its docstring (the whole docstring: `help(bs.name)`).", "",
+             _aliases(), "",
              "## `beggarstats`", ""]
     lines += _entries("", bs)
     for sub in ("analysis", "plots"):

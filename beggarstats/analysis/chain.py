@@ -25,7 +25,9 @@ resampled with replacement: a multinomial draw of the state's cells).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -34,6 +36,9 @@ from scipy.sparse import linalg as splinalg
 
 from ..game.checks import whole
 from ..run.tail_chain import ABSORBED, ChainCells, chain_cells
+
+if TYPE_CHECKING:
+    from ..game.hints import Progress, RulesLike
 
 __all__ = ["TailChain", "tail_chain", "chain_results", "save_results", "mixing_test", "CHECK_LENGTHS", "TRICK_BINS",
            "SPLIT_BINS", "chain_markdown", "census_check", "CENSUS_DECKS", "sci", "seen_cells"]
@@ -234,8 +239,8 @@ class TailChain(ChainCells):
                 row[:] = 0.0
         return out
 
-    def survival(self, cards, *, confidence: float = 0.95, replicates: int = 100, seed: int = 0,
-                 exact_to: int | None = None) -> pd.DataFrame:
+    def survival(self, cards: int | Iterable[int], *, confidence: float = 0.95, replicates: int = 100,
+                 seed: int = 0, exact_to: int | None = None) -> pd.DataFrame:
         """P(a game from a standard deal lasts at least ``cards`` cards), with a bootstrap
         percentile interval (``replicates`` draws, numpy Generator ``seed``).
 
@@ -261,8 +266,8 @@ class TailChain(ChainCells):
                              "high": np.quantile(boot, 1 - q, axis=0)})
 
 
-def tail_chain(rules=None, *, seed, n_deals: int = 20_000, horizon: int = 100, n_jobs=None,
-               progress=False) -> TailChain:
+def tail_chain(rules: RulesLike = None, *, seed: int, n_deals: int = 20_000, horizon: int = 100,
+               n_jobs: int | None = None, progress: Progress = False) -> TailChain:
     """Measure the trick-boundary chain of ``rules`` from random uneven deals
     (`run.tail_chain.chain_cells`, whose parameters these are) and return it as a `TailChain`."""
     return TailChain.from_cells(chain_cells(rules, seed=seed, n_deals=n_deals, horizon=horizon, n_jobs=n_jobs,

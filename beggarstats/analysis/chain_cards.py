@@ -9,7 +9,9 @@ cards), and the quasi-stationary split names the penalty cards of the leader.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -17,6 +19,9 @@ import pandas as pd
 from ..run.tail_chain import ChainCells
 from ..run.tail_chain_cards import card_chain_cells, card_start_weights, card_states, is_moves_only
 from .chain import TailChain, sci, seen_cells
+
+if TYPE_CHECKING:
+    from ..game.hints import Progress, RulesLike
 
 __all__ = ["CardsChain", "tail_chain_cards", "PENALTY_NAMES", "CARD_CENSUS_DECKS", "card_results", "card_rate_results", "cards_markdown",
            "cards_verdict"]
@@ -49,7 +54,7 @@ class CardsChain(TailChain):
         """The decay rate of the measured cells themselves (`decay_rate` without its interval)."""
         return self._point_rate()
 
-    def survival(self, cards, **kwargs) -> pd.DataFrame:
+    def survival(self, cards: int | Iterable[int], **kwargs: Any) -> pd.DataFrame:
         """As `TailChain.survival`; refused for cells that kept no cards of the ends
         (`run.tail_chain_cards.moves_only`, the committed standard-deck cells)."""
         if is_moves_only(self):
@@ -68,8 +73,8 @@ class CardsChain(TailChain):
         return pd.DataFrame(out)
 
 
-def tail_chain_cards(rules=None, *, seed, n_deals: int = 2_000, horizon: int = 100, n_jobs=None,
-                     progress=False) -> CardsChain:
+def tail_chain_cards(rules: RulesLike = None, *, seed: int, n_deals: int = 2_000, horizon: int = 100,
+                     n_jobs: int | None = None, progress: Progress = False) -> CardsChain:
     """Measure the two-player trick-boundary chain on hand sizes and penalty cards from random deals
     with given hands (`run.tail_chain_cards.card_chain_cells`, whose parameters these are) and
     return it as a `CardsChain` (decay rate, quasi-stationary split, survival, as `bs.tail_chain`)."""

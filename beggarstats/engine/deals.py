@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 
@@ -9,6 +11,9 @@ from ..game.checks import check_seed, whole
 from ..game.rules import check_rules
 from .kernel_cache import install as _install_kernel_cache
 from .rng import GameStream, deal_inplace, stream_state
+
+if TYPE_CHECKING:
+    from ..game.hints import Deal, RulesLike
 
 __all__ = ["deal_into", "random_deal"]
 
@@ -40,7 +45,7 @@ def deal_into(state, deck, n_players, hands, lens):
         lens[s] = n // n_players + (1 if s < n % n_players else 0)
 
 
-def random_deal(seed: int, game: int, rules=None) -> tuple[tuple[tuple[int, ...], ...], GameStream]:
+def random_deal(seed: int, game: int, rules: RulesLike = None) -> tuple[Deal, GameStream]:
     """The deal of game ``game`` of the table seeded ``seed``, and its stream positioned after it.
 
     ``seed`` is a whole number 0 .. 2**64 - 1, ``game`` a game id 0 .. 2**63 - 1 (never text: '5' is

@@ -16,10 +16,14 @@ range's first deal.
 from __future__ import annotations
 
 from math import factorial
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..game.rules import check_rules, require_rules
+from ..game.rules import Rules, check_rules, require_rules
+
+if TYPE_CHECKING:
+    from ..game.hints import Deal, DealLike, RulesLike
 
 __all__ = ["n_deals", "hand_sizes", "deal_rank", "deal_at", "sequence_at", "unrank_into"]
 
@@ -28,7 +32,7 @@ def _counts(rules) -> tuple[int, ...]:
     return tuple(int(c) for c in rules.counts)
 
 
-def n_deals(rules=None) -> int:
+def n_deals(rules: RulesLike = None) -> int:
     """The number of distinct deals of ``rules.deck`` (jokers included): the multinomial
     ``n! / (c_0! ... c_5!)``, an exact Python int. ``rules`` None: the standard table."""
     counts = _counts(check_rules(rules))
@@ -38,7 +42,7 @@ def n_deals(rules=None) -> int:
     return out
 
 
-def hand_sizes(rules) -> tuple[int, ...]:
+def hand_sizes(rules: Rules) -> tuple[int, ...]:
     """Cards each seat is dealt: ``n // p``, one more for the first ``n % p`` seats."""
     n, p = rules.n_cards, rules.players
     return tuple(n // p + (1 if s < n % p else 0) for s in range(p))
@@ -51,7 +55,7 @@ def _multinomial(left) -> int:
     return out
 
 
-def deal_rank(deal, rules=None) -> int:
+def deal_rank(deal: DealLike, rules: RulesLike = None) -> int:
     """The rank (0 .. `n_deals` - 1) of a deal of ``rules.deck`` for ``rules.players``.
 
     Parameters
@@ -105,7 +109,7 @@ def deal_rank(deal, rules=None) -> int:
     return rank
 
 
-def sequence_at(rank, rules) -> np.ndarray:
+def sequence_at(rank: int | np.integer, rules: Rules | dict) -> np.ndarray:
     """The deal of rank ``rank`` as one int8 sequence of kinds (seat 0's hand first)."""
     rules = require_rules(rules)
     n = n_deals(rules)
@@ -137,7 +141,7 @@ def unrank_into(rank, total, left, out) -> None:
             rank -= block
 
 
-def deal_at(rank, rules=None) -> tuple[tuple[int, ...], ...]:
+def deal_at(rank: int | np.integer, rules: RulesLike = None) -> Deal:
     """The deal of rank ``rank``: a tuple of hands (seat 0 first, top card first), the inverse of
     `deal_rank` (``rules`` None: the standard table)."""
     rules = check_rules(rules)

@@ -7,6 +7,12 @@ first; a deal is a tuple of hands, seat 0 first.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .hints import HandLike
+
 __all__ = [
     "NUMBER", "JACK", "QUEEN", "KING", "ACE", "JOKER", "KIND_NAMES",
     "DealError", "parse_hand", "parse_deal", "format_hand", "format_deal", "composition",
@@ -56,7 +62,7 @@ def parse_deal(text: str) -> tuple[tuple[int, ...], ...]:
     return tuple(parse_hand(part, hand=seat) for seat, part in enumerate(text.split("/")))
 
 
-def _tribute(card, hand: int, position: int) -> int:
+def _tribute(card: object, hand: int, position: int) -> int:
     import numbers
 
     if isinstance(card, bool) or not isinstance(card, numbers.Integral) or not 0 <= card <= JOKER:
@@ -65,14 +71,14 @@ def _tribute(card, hand: int, position: int) -> int:
     return int(card)
 
 
-def format_hand(hand, *, seat: int = 0) -> str:
+def format_hand(hand: HandLike, *, seat: int = 0) -> str:
     """Write a hand in the canonical notation ('-' for every number card)."""
     if isinstance(hand, (str, bytes)) or not hasattr(hand, "__iter__"):
         raise DealError(f"hand {seat}: a hand must be a sequence of tributes 0-5, but {hand!r:.60} was passed")
     return "".join(_WRITE[_tribute(c, seat, pos)] for pos, c in enumerate(hand, start=1))
 
 
-def format_deal(hands) -> str:
+def format_deal(hands: Iterable[HandLike]) -> str:
     """Write a deal: hands joined by '/'. A DealError (a ValueError) names the hand and position of
     anything that is not a tribute 0-5."""
     if isinstance(hands, (str, bytes)) or not hasattr(hands, "__iter__"):
@@ -80,7 +86,7 @@ def format_deal(hands) -> str:
     return "/".join(format_hand(h, seat=seat) for seat, h in enumerate(hands))
 
 
-def composition(hands) -> tuple[int, ...]:
+def composition(hands: Iterable[HandLike]) -> tuple[int, ...]:
     """How many cards of each kind (tribute 0..5) the hands hold together."""
     counts = [0] * 6
     for hand in hands:

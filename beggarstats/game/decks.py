@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,7 +26,7 @@ class Deck:
     aces: int = 4
     name: str = "custom"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for field in ("numbers", "jacks", "queens", "kings", "aces"):
             value = getattr(self, field)
             if not isinstance(value, (int, np.integer)) or isinstance(value, (bool, np.bool_)) or \
@@ -52,7 +53,7 @@ class Deck:
         return sum(self.counts)
 
     @classmethod
-    def from_counts(cls, counts, name: str = "custom") -> "Deck":
+    def from_counts(cls, counts: Iterable[int], name: str = "custom") -> "Deck":
         """Build a deck from counts by tribute (number, J, Q, K, A)."""
         try:
             counts = tuple(counts)  # each count checked by the constructor, never coerced from text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
 
 __all__ = ["Trick", "GameResult", "OUTCOMES"]
 
@@ -51,9 +52,9 @@ class GameResult:
     JSON_KEYS = ("deal", "outcome", "winner", "cards", "tricks",
                  "loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         """The figures of the ``--json`` output, in its key order."""
         return {k: getattr(self, k) for k in self.JSON_KEYS}
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
 
 import numpy as np
 
@@ -98,7 +99,7 @@ class Rules:
     unfinished: str = "none"
     leader: str = "taker"
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         whole("players", self.players, *_RANGES["players"])
         for name in _CHOICES:
             _choice(name, getattr(self, name))
@@ -162,7 +163,7 @@ class Rules:
             parts.append(f"leader={self.leader}")
         return ", ".join(parts) or "standard"
 
-    def replace(self, **changes) -> "Rules":
+    def replace(self, **changes: Any) -> "Rules":
         """A copy with some options changed (validated again)."""
         return replace(self, **changes)
 
@@ -181,7 +182,7 @@ class Rules:
         return cls(**d)
 
 
-def check_rules(rules):
+def check_rules(rules: Rules | dict | None) -> Rules:
     """``None`` -> the standard rules; a dict from ``Rules.to_dict()`` is accepted too."""
     if rules is None:
         return Rules()
@@ -198,7 +199,7 @@ def check_rules(rules):
     return rules
 
 
-def require_rules(rules, *, name: str = "rules"):
+def require_rules(rules: Rules | dict, *, name: str = "rules") -> Rules:
     """`check_rules` where ``rules`` has no default (a deal's rank, a Summary): None or anything but a
     Rules or its dict is a TypeError naming the parameter."""
     if not isinstance(rules, (Rules, dict)):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import os
 import time
+from typing import TYPE_CHECKING
 
 import joblib
 
@@ -36,6 +37,9 @@ from .limits import check_duration, duration
 from .store_files import MANIFEST
 from ..game.rules import check_rules, random_options
 from .summary import DEFAULT_CAP, DEFAULT_CHECKPOINT, DEFAULT_TOP, Summary, resume_summary, summarize_chunk
+
+if TYPE_CHECKING:
+    from ..game.hints import PathLike, Progress, RulesLike
 
 __all__ = ["census", "census_refusal", "MAX_DEALS", "TIMED_DEALS", "MAX_CENSUS_SECONDS", "CENSUS_CHUNK"]
 
@@ -114,8 +118,10 @@ def _rate(rules, start, count, n_jobs, device="cpu") -> float:
     return runs * size / max(time.perf_counter() - t0, 1e-9) * max(1, joblib.effective_n_jobs(n_jobs))
 
 
-def census(rules=None, *, n_jobs=None, progress=False, store=None, start=0, stop=None, chunk_size=None,
-           cap=DEFAULT_CAP, top=DEFAULT_TOP, checkpoint=None, max_deals=None, device="cpu") -> Summary:
+def census(rules: RulesLike = None, *, n_jobs: int | None = None, progress: Progress = False,
+           store: PathLike | None = None, start: int = 0, stop: int | None = None, chunk_size: int | None = None,
+           cap: int = DEFAULT_CAP, top: int = DEFAULT_TOP, checkpoint: float | None = None,
+           max_deals: int | None = None, device: str = "cpu") -> Summary:
     """Play every distinct deal of ``rules.deck`` for ``rules.players`` once, in rank order.
 
     Parameters

@@ -19,6 +19,7 @@ import json
 import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +29,9 @@ from .arguments import check_run
 from .parallel import run_chunks
 from .seeds import fresh_seed
 from .store_files import read_checked
+
+if TYPE_CHECKING:
+    from ..game.hints import PathLike, Progress, RulesLike
 
 __all__ = ["compare", "PairedMoments", "load_moments", "t_sample_size", "len_deck", "games_unchanged"]
 
@@ -221,7 +225,7 @@ class PairedMoments:
     def to_dict(self) -> dict:
         return asdict(self)
 
-    def save(self, path) -> Path:
+    def save(self, path: PathLike) -> Path:
         path = Path(path)
         path.write_text(json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n")
         return path
@@ -269,8 +273,9 @@ def _compare_chunk(lo, hi, *, engine, rules_a, rules_b, seed):
             int(np.sum(wa & ~wb)), int(np.sum(~wa & wb)), int(e.sum()), int(np.dot(e, e)))
 
 
-def compare(rules_a, rules_b, n_games, *, seed=None, n_jobs=None, start=0, chunk_size=None,
-            progress=False, device="cpu") -> PairedMoments:
+def compare(rules_a: RulesLike, rules_b: RulesLike, n_games: int, *, seed: int | None = None,
+            n_jobs: int | None = None, start: int = 0, chunk_size: int | None = None, progress: Progress = False,
+            device: str = "cpu") -> PairedMoments:
     """Play games ``start .. start+n_games-1`` under ``rules_a`` and ``rules_b`` and return the
     paired moments of their length difference, in constant memory.
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 import pandas as pd
@@ -47,6 +47,9 @@ from ..engine.rng import GameStream, mix64
 from .seeds import fresh_seed
 from ..game.rules import RULES_VERSION, Rules, check_rules
 from .tables import MATCH_OUTCOMES, OUTCOMES, MatchesFrameBuilder, empty_rounds, rounds_frame
+
+if TYPE_CHECKING:
+    from ..game.hints import Progress, RulesLike
 
 __all__ = [
     "simulate_matches", "play_match", "MatchFormat", "match_table_seed", "round_deal", "check_max_rounds",
@@ -315,10 +318,10 @@ def peak_bytes_per_match(rules: Rules, format="best_of_3", return_rounds: bool =
     return per_match
 
 
-def simulate_matches(n_matches: int, rules: Rules | None = None, *, format: str = "best_of_3", seed: int | None = None,
+def simulate_matches(n_matches: int, rules: RulesLike = None, *, format: str = "best_of_3", seed: int | None = None,
                      n_jobs: int | None = None, replay_unfinished: bool = True, max_rounds: int = 1000,
-                     chunk_size: int | None = None, progress=False, return_rounds: bool = False,
-                     engine: str = "auto"):
+                     chunk_size: int | None = None, progress: Progress = False, return_rounds: bool = False,
+                     engine: str = "auto") -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``n_matches`` random matches at one table; one row per match.
 
     Parameters

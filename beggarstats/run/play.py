@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..game.cards import DealError, composition, parse_deal
 from ..game.checks import check_flag, check_seed
@@ -10,6 +12,12 @@ from ..game.decks import Deck
 from ..engine.reference import play_hands
 from ..game.results import GameResult
 from ..game.rules import MAX_PLAYERS, Rules, check_rules
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..engine.rng import GameStream
+    from ..game.hints import Deal, DealLike, HandLike, RulesLike
 
 __all__ = ["play", "check_deal", "rules_for_deal"]
 
@@ -49,7 +57,7 @@ def check_deal(hands, rules: Rules) -> None:
     raise DealError(f"the deal is missing {missing} of the {rules.deck.label()} deck ({sum(have)} of {sum(want)} cards)")
 
 
-def hands_from_values(deal) -> tuple[tuple[int, ...], ...]:
+def hands_from_values(deal: Iterable[HandLike]) -> Deal:
     """A deal given as sequences of card values (0 number card, 1 Jack, 2 Queen, 3 King, 4 Ace,
     5 joker), checked like the text form: a bad value is a `DealError` naming hand and position."""
     import numbers
@@ -84,7 +92,8 @@ def rules_for_deal(hands, rules: Rules | None = None, *, any_deck: bool = False)
     return rules.replace(**changes)
 
 
-def play(deal, rules: Rules | None = None, *, any_deck: bool = False, rng=None, trace: bool = False) -> GameResult:
+def play(deal: DealLike, rules: RulesLike = None, *, any_deck: bool = False,
+         rng: np.random.Generator | GameStream | int | None = None, trace: bool = False) -> GameResult:
     """Play one deal with the reference engine.
 
     Parameters

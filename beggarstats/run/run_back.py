@@ -16,6 +16,8 @@ Every deal returned is replayed by the reference engine (`play`) and reported as
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pandas as pd
 
 from ..engine.backward import check_backward_rules, loop_ancestors, main_path
@@ -26,13 +28,16 @@ from ..game.checks import MAX_NODES, whole
 from ..game.rules import check_rules
 from .play import check_deal, hands_from_values, play, rules_for_deal
 
+if TYPE_CHECKING:
+    from ..game.hints import DealLike, RulesLike
+
 __all__ = ["run_back", "COLUMNS"]
 
 COLUMNS = ("deal", "players", "rules", "outcome", "winner", "cards", "tricks", "loop_start_cards", "loop_cards",
            "boundary", "tricks_back", "cards_back", "how")
 
 
-def run_back(deal, rules=None, *, nodes: int = 1_000_000) -> pd.DataFrame:
+def run_back(deal: DealLike, rules: RulesLike = None, *, nodes: int = 1_000_000) -> pd.DataFrame:
     """The standard deals whose games run into the game of ``deal``.
 
     Parameters

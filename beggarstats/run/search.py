@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import time
+from typing import TYPE_CHECKING
 
 import joblib
 import pandas as pd
@@ -40,6 +41,9 @@ from .parallel import run_chunks
 from .play import play
 from .progress import progress_bar
 from .summary import Summary, summarize
+
+if TYPE_CHECKING:
+    from ..game.hints import Progress, RulesLike
 
 __all__ = ["search_long", "STRATEGIES", "ROUND", "COLUMNS"]
 
@@ -63,9 +67,11 @@ def _check_seconds(seconds, name="seconds"):
     return float(seconds)
 
 
-def search_long(rules=None, *, seed=None, deals=None, seconds=None, strategy="backward", min_cards=3000,
-                nodes=1_000_000, top=10, n_jobs=None, progress=False, summary=None, wall_seconds=None,
-                device="cpu") -> pd.DataFrame:
+def search_long(rules: RulesLike = None, *, seed: int | None = None, deals: int | None = None,
+                seconds: float | None = None, strategy: str = "backward", min_cards: int = 3000,
+                nodes: int = 1_000_000, top: int = 10, n_jobs: int | None = None, progress: Progress = False,
+                summary: Summary | None = None, wall_seconds: float | None = None,
+                device: str = "cpu") -> pd.DataFrame:
     """Search for long deals; return the longest found, each replayable with `beggarstats.play`.
 
     Parameters

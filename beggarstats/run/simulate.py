@@ -10,6 +10,8 @@ GIL, and a ``joblib.parallel_config(backend=...)`` context (loky, dask) takes ov
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,6 +25,12 @@ from .seeds import fresh_seed
 from ..game.rules import RULES_VERSION, check_rules
 from .store import Store
 from .tables import GamesFrameBuilder, SeatsFrameBuilder, games_table, id_type, seats_table
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..game.hints import PathLike, Progress, RulesLike
+    from ..game.results import GameResult
 
 __all__ = ["simulate", "simulate_to_store", "run_seed", "replay", "batch_engine", "DEFAULT_CHUNK_SIZE", "PEAK_BYTES_PER_GAME", "peak_bytes_per_game"]
 
@@ -99,7 +107,7 @@ def _prepare(n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store=No
     return n_games, rules, run_seed(seed, store), chunk_size, bool(per_seat), start
 
 
-def run_seed(seed, store=None) -> int:
+def run_seed(seed: int | None, store: bool | PathLike | None = None) -> int:
     """The seed of a run: ``seed`` (checked), else that of the parquet store ``store`` (continuing
     the run already in that directory), else fresh entropy."""
     if seed is None and store is not None:
@@ -107,8 +115,11 @@ def run_seed(seed, store=None) -> int:
     return fresh_seed() if seed is None else seed
 
 
-def simulate_to_store(n_games, rules=None, *, seed=None, n_jobs=None, chunk_size=None, progress=False,
-                      store=True, per_seat=False, start=0, reduce=None, collect=None) -> Store:
+def simulate_to_store(n_games: int, rules: RulesLike = None, *, seed: int | None = None, n_jobs: int | None = None,
+                      chunk_size: int | None = None, progress: Progress = False, store: bool | PathLike = True,
+                      per_seat: bool = False, start: int = 0,
+                      reduce: Callable[[dict[str, np.ndarray], int, int], Any] | None = None,
+                      collect: Callable[[int, int, Any], object] | None = None) -> Store:
     """Play games ``start .. start+n_games-1`` into a parquet store, never holding all rows.
 
     Only game ids the store lacks are played, so an interrupted run resumes where it stopped and a
@@ -176,8 +187,10 @@ def _check_frame_fits(n_games, rules, per_seat, stop=0):
                "`beggarstats simulate --store DIR`) and load the columns you need with `beggarstats.load`.")
 
 
-def simulate(n_games, rules=None, *, seed=None, n_jobs=None, chunk_size=None, progress=False,
-             store=None, per_seat=False, start=0, device="cpu"):
+def simulate(n_games: int, rules: RulesLike = None, *, seed: int | None = None, n_jobs: int | None = None,
+             chunk_size: int | None = None, progress: Progress = False, store: bool | PathLike | None = None,
+             per_seat: bool = False, start: int = 0,
+             device: str = "cpu") -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``n_games`` random games and return one row per game.
 
     Parameters
@@ -268,7 +281,7 @@ def simulate(n_games, rules=None, *, seed=None, n_jobs=None, chunk_size=None, pr
     return games.frame(attrs), seats.frame(attrs)
 
 
-def replay(seed, game, rules=None, *, trace=True):
+def replay(seed: int, game: int, rules: RulesLike = None, *, trace: bool = True) -> tuple[str, GameResult]:
     """Re-play game ``game`` of the table seeded ``seed`` with the reference engine.
 
     Any row of any table can be looked at trick by trick: ``replay(df.attrs["seed"], row.game,

@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import os
 import warnings
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -44,6 +46,11 @@ from .store_files import CHUNK_NAME, MANIFEST, STORE_FORMAT, StoreError, chunk_f
 from .store_lock import StoreBusy, StoreLock, unwritable, write_lock
 from .store_manifest import check_format, default_path, manifest_bytes, read_manifest, store_config, store_key
 from .tables import attrs_of, empty_tables, to_frame, with_attrs
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..game.hints import PathLike
 
 __all__ = ["Store", "StoreError", "StoreBusy", "Problem", "store_key", "default_path", "load", "save", "verify",
            "write_lock", "looks_whole", "unwritable", "MANIFEST"]
@@ -60,7 +67,7 @@ def _atomic_write_bytes(path: Path, data: bytes) -> None:
 class Store:
     """A store directory for one configuration. Use `Store.open`; files are written by `simulate`."""
 
-    def __init__(self, path: Path, manifest: dict):
+    def __init__(self, path: Path, manifest: dict) -> None:
         self.path = Path(path)
         self.manifest = manifest
 
@@ -82,7 +89,7 @@ class Store:
         return merge_ranges(self.manifest.get("requested", []))
 
     @staticmethod
-    def location(store) -> Path | None:
+    def location(store: bool | PathLike | None) -> Path | None:
         """The directory named by ``store`` (None for ``store=True``: the default location)."""
         if store is True:
             return None
@@ -91,14 +98,14 @@ class Store:
         raise ValueError(f"The value for `store` must be True, a directory path or None, but {store!r} was passed.")
 
     @staticmethod
-    def seed_in(store) -> int | None:
+    def seed_in(store: bool | PathLike | None) -> int | None:
         """The seed recorded in an existing store directory (None if there is none yet)."""
         where = Store.location(store)
         manifest = read_manifest(check_output_dir(where, writable=False)) if where is not None else None
         return int(manifest["seed"]) if manifest else None
 
     @classmethod
-    def at(cls, path) -> "Store":
+    def at(cls, path: PathLike) -> "Store":
         """The existing store in directory ``path``."""
         path = Path(path)
         if not path.is_dir():
@@ -110,7 +117,7 @@ class Store:
         return cls(path, manifest)
 
     @classmethod
-    def open(cls, store, *, rules: Rules, seed: int, per_seat: bool) -> "Store":
+    def open(cls, store: bool | PathLike, *, rules: Rules, seed: int, per_seat: bool) -> "Store":
         """Open (creating if needed) the store for this configuration.
 
         ``store=True`` is ``<per-user cache>/runs/<key>``; a path names the directory. A directory that already
@@ -220,7 +227,7 @@ class Store:
 
     # -- reading ---------------------------------------------------------------------------------
     def read(self, *, seats: bool = False, start: int | None = None, stop: int | None = None,
-             columns=None) -> pa.Table:
+             columns: Iterable[str] | None = None) -> pa.Table:
         """The stored rows of games start..stop-1 (all by default) as one Arrow table, by game id.
         Every chunk read is checked (checksum, page checksums, configuration); a bad one raises
         `StoreError` naming it."""
@@ -254,8 +261,8 @@ class Store:
     def _empty_schema(self, kind: str) -> pa.Schema:
         return empty_tables(self.rules, self.per_seat)[kind].schema  # of a zero-game chunk
 
-    def frame(self, *, seats: bool = False, start: int | None = None, stop: int | None = None, columns=None,
-              partial: bool = False):
+    def frame(self, *, seats: bool = False, start: int | None = None, stop: int | None = None,
+              columns: Iterable[str] | None = None, partial: bool = False) -> pd.DataFrame:
         """`read` as a tidy DataFrame with ``attrs``.
 
         Games asked for (start..stop-1, or by default every range runs have requested) that the
@@ -290,7 +297,7 @@ class Store:
         return find_problems(self, repair=repair)
 
 
-def verify(store, *, repair: bool = False) -> list[Problem]:
+def verify(store: PathLike | Store, *, repair: bool = False) -> list[Problem]:
     """Every problem of a store directory: damaged, foreign or unpaired chunk files (all of them
     are read and checked), chunks stored twice, games asked for but missing, stray temporary files.
 
@@ -310,7 +317,8 @@ def verify(store, *, repair: bool = False) -> list[Problem]:
         return st.problems(repair=True)
 
 
-def load(store, columns=None, *, seats: bool = False, partial: bool = False):
+def load(store: PathLike, columns: Iterable[str] | None = None, *, seats: bool = False,
+         partial: bool = False) -> pd.DataFrame:
     """Load a run: a store directory (`simulate(..., store=...)`) or one parquet file (`save`).
 
     Parameters
@@ -360,7 +368,7 @@ def _json_head(path: Path) -> bool:
         return False
 
 
-def save(frame, path) -> Path:
+def save(frame: pd.DataFrame, path: PathLike) -> Path:
     """Write a frame from `simulate` to one parquet file, its ``attrs`` in the file's metadata."""
     import pandas as pd
 

@@ -31,8 +31,10 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -56,6 +58,9 @@ from .seeds import fresh_seed
 from ..game.rules import RULES_VERSION, Rules, check_rules
 from .simulate import batch_engine as _batch_engine  # the seam tests substitute
 from .simulate import run_seed, simulate_to_store
+
+if TYPE_CHECKING:
+    from ..game.hints import PathLike, Progress, RulesLike
 
 __all__ = ["Summary", "summarize", "summarize_store", "store_and_summarize", "load_summary", "summarize_chunk",
            "summarize_chunk_gpu", "resume_summary",
@@ -142,7 +147,7 @@ class Summary:
     longest: dict = field(default_factory=lambda: _records(GAME_COLUMNS))
     exact: bool = False  # a census (run/census.py): the ids are deal ranks, every deal once
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         check_fields(self)  # each field's kind and shape, naming it
         bad = _invariants(self, complete=False)
         if bad:
@@ -181,18 +186,19 @@ class Summary:
             over_cap=_concat(self.over_cap, other.over_cap), loops=_concat(self.loops, other.loops),
             longest=_top(_concat(self.longest, other.longest), self.top), exact=self.exact)
 
-    def __radd__(self, other):
+    def __radd__(self, other: object) -> Summary:
         if other == 0:  # sum(summaries)
             return self
         return NotImplemented
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Summary):
             return NotImplemented
         return self.to_dict() == other.to_dict()
 
     # -- exact length distribution -------------------------------------------------------------
-    def frequencies(self, measure: str = "cards", outcomes=("win",)):
+    def frequencies(self, measure: str = "cards",
+                    outcomes: str | Iterable[str] = ("win",)) -> tuple[np.ndarray, np.ndarray]:
         """The exact length distribution: (distinct lengths, games at each), ascending.
 
         Combines the histogram (games up to ``cap`` cards) with the games listed beyond it.
@@ -288,7 +294,7 @@ class Summary:
                    over_cap=records(d["over_cap"], GAME_COLUMNS), loops=records(d["loops"], LOOP_COLUMNS),
                    longest=records(d["longest"], GAME_COLUMNS), exact=bool(d.get("exact", False)))
 
-    def save(self, path) -> Path:
+    def save(self, path: PathLike) -> Path:
         """Write the summary as JSON with a SHA-256 checksum, atomically (temporary file, then
         `os.replace`): the file is either the old or the new summary, never half of one. An
         OSError (a full disk) names the file and what to do."""
@@ -565,8 +571,10 @@ def _store_file(store) -> Path:
     raise ValueError(f"The value for `store` must be a directory path or None, but {store!r} was passed.")
 
 
-def summarize(n_games, rules=None, *, seed=None, n_jobs=None, start=0, progress=False, store=None,
-              chunk_size=None, cap=DEFAULT_CAP, top=DEFAULT_TOP, checkpoint=None, device="cpu") -> Summary:
+def summarize(n_games: int, rules: RulesLike = None, *, seed: int | None = None, n_jobs: int | None = None,
+              start: int = 0, progress: Progress = False, store: PathLike | None = None,
+              chunk_size: int | None = None, cap: int = DEFAULT_CAP, top: int = DEFAULT_TOP,
+              checkpoint: float | None = None, device: str = "cpu") -> Summary:
     """Play games ``start .. start+n_games-1`` and return their `Summary`, in constant memory.
 
     The games are exactly those of ``simulate(n_games, rules=rules, seed=seed, start=start)``; the
