@@ -16,14 +16,28 @@ R = bs.Rules()
 DEAL = bs.deal_at(5, R)
 
 
-@pytest.mark.parametrize("call", [
-    lambda rules: bs.deal_at(5, rules), lambda rules: bs.deal_rank(DEAL, rules), lambda rules: bs.n_deals(rules),
-    lambda rules: bs.random_deal(1, 0, rules), lambda rules: bs.Summary(rules, 1),
-])
-@pytest.mark.parametrize("rules", [None, "standard", 3, bs.Deck(), [R]])
-def test_rules_is_checked_where_it_has_no_default(call, rules):
-    with pytest.raises(TypeError, match="`rules` must be a Rules"):
+WITH_DEFAULT = [lambda rules: bs.deal_at(5, rules), lambda rules: bs.deal_rank(DEAL, rules),
+                lambda rules: bs.n_deals(rules), lambda rules: bs.random_deal(1, 0, rules)[0]]
+
+
+@pytest.mark.parametrize("call", WITH_DEFAULT)
+@pytest.mark.parametrize("rules", ["standard", 3, bs.Deck(), [R]])
+def test_rules_is_checked_where_it_has_a_default(call, rules):
+    """`rules=None` is the standard table (one set of signatures, issue #41); anything but a Rules,
+    its dict or None is refused naming the parameter."""
+    with pytest.raises(ValueError, match="`rules` must be a Rules"):
         call(rules)
+
+
+@pytest.mark.parametrize("call", WITH_DEFAULT)
+def test_no_rules_is_the_standard_table(call):
+    assert call(None) == call(R)
+
+
+@pytest.mark.parametrize("rules", [None, "standard", 3, bs.Deck(), [R]])
+def test_rules_is_checked_where_it_has_no_default(rules):
+    with pytest.raises(TypeError, match="`rules` must be a Rules"):
+        bs.Summary(rules, 1)
 
 
 @pytest.mark.parametrize("call, name", [

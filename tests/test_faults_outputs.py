@@ -94,7 +94,7 @@ def test_figures_write_atomically_and_mark_an_unfinished_folder(tmp_path, figure
     monkeypatch.setattr(fig, "savefig", lambda target, **kw: (Path(target).write_bytes(b"\x89PNG half"),
                                                             (_ for _ in ()).throw(KeyboardInterrupt())))
     with pytest.raises(KeyboardInterrupt):
-        figures_module._Out(tmp_path, seed=1).save(fig, png.name, 1000, "standard")
+        figures_module.FigureOut(tmp_path, seed=1).save(fig, png.name, 1000, "standard")
     assert png.read_bytes() == b"the old figure" and os.listdir(tmp_path) == ["lengths.png"]
 
     def interrupted(out, *args):

@@ -40,7 +40,8 @@ from .constants import DONE, P_LEADER, P_PASSES_ON, P_STEP  # noqa: E402
 from .hands_bits import MAX_CARDS, deal_planes  # noqa: E402
 from .kernel_multi import Table, play_multi  # noqa: E402
 from .kernel_two import play_two  # noqa: E402
-from .options import COMMON, ENTRIES, ONLY_SHUFFLE, folded, options_of, table_kind  # noqa: E402
+from .options import (COMMON, ENTRIES, ONLY_SHUFFLE, Options, folded, folded_values, options_of,  # noqa: E402
+                      table_kind)
 
 __all__ = ["rows_kernel", "summary_kernel", "SHARED_CARDS", "SHARED_TRICKS", "LIST_COLUMNS", "SEATS", "RING", "SNAP",
            "plain", "start_block", "count_game", "end_block", "two_game"]
@@ -55,11 +56,18 @@ SNAP = 25  # 1 + 4 * SEATS: `kernel_multi.Table.snap`
 LIST_COLUMNS = ("game", "status", "winner", "cards", "tricks")
 
 if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") == "1":
+    def _folded(kind, step, passes_on, leader):
+        """Under the simulator the kernels run as Python, where `options.folded` (an intrinsic) cannot:
+        the same record, its fields plain values (the CPU pass then compiles a version for them)."""
+        return Options(*folded_values(kind), step, passes_on, leader)
+
     def _plain(a):
         """Under numba's CUDA simulator a kernel's array is a wrapper the CPU functions cannot take:
         the numpy array it wraps (the simulated device memory itself)."""
         return getattr(a, "_ary", a)
 else:
+    _folded = folded
+
     @cuda.jit(device=True, inline=True)
     def _plain(a):
         """On a GPU a kernel's array is what the functions it calls take."""
@@ -79,12 +87,12 @@ def _two_game(kind):
 
         @cuda.jit(device=True, inline=True)
         def play(a, b, prm, state):
-            return play_two(a, b, folded(table, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER]), state)
+            return play_two(a, b, _folded(table, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER]), state)
     else:
         @cuda.jit(device=True, inline=True)
         def play(a, b, prm, state):
             if table_kind(prm) == ONLY_SHUFFLE:
-                return play_two(a, b, folded(ONLY_SHUFFLE, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER]), state)
+                return play_two(a, b, _folded(ONLY_SHUFFLE, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER]), state)
             return play_two(a, b, options_of(prm), state)
     return play
 
@@ -95,7 +103,7 @@ def _multi_game(kind):
     if kind == "multi":
         @cuda.jit(device=True, inline=True)
         def play(t, prm, state):
-            return play_multi(t, folded(COMMON, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER]), state)
+            return play_multi(t, _folded(COMMON, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER]), state)
     else:
         @cuda.jit(device=True, inline=True)
         def play(t, prm, state):

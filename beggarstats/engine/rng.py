@@ -163,7 +163,7 @@ def shuffle_inplace(s, a, n):
     s[0], s[1], s[2], s[3] = shuffle_words(a, n, s[0], s[1], s[2], s[3])
 
 
-JOKER_KIND = 5  # game/cards.JOKER: the tribute a joker demands, last in a deck's canonical order
+JOKER_KIND = 5  # the tribute a joker demands (game/cards.py), last in a deck's canonical order
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")

@@ -245,7 +245,7 @@ def _join(items) -> str:
 
 
 def variant_frame(r: _Rows) -> pd.DataFrame:
-    """The variant rows of the findings (keys ``variant_len:SPEC:Pp``, ``variant_seat0:...``,
+    """The variant rows of the findings (keys ``variant_len:<variant>:<n>p``, ``variant_seat0:...``,
     ``variant_percard:...``) as the columns of `report.variant_data`'s table, so the prose and the
     notebook phrase them with the same functions."""
     out = []

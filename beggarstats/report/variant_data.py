@@ -75,8 +75,8 @@ def _name(r) -> str:
 
 
 def variant_findings(table: pd.DataFrame) -> list[dict]:
-    """The findings rows of ``table``: keys ``variant_len:SPEC:Pp``, ``variant_seat0:SPEC:Pp`` and,
-    for the joker variants, ``variant_percard:SPEC:Pp`` (cards played per card dealt)."""
+    """The findings rows of ``table``: keys ``variant_len:<variant>:<n>p``, ``variant_seat0:<variant>:<n>p`` and,
+    for the joker variants, ``variant_percard:<variant>:<n>p`` (cards played per card dealt)."""
     from .findings import finding
 
     rows = []

@@ -55,7 +55,7 @@ from .store_lock import unwritable, write_lock
 from ..engine.fast import OUTCOME_CODES
 from .parallel import run_chunks
 from .seeds import fresh_seed
-from ..game.rules import RULES_VERSION, Rules, check_rules
+from ..game.rules import RULES_VERSION, Rules, check_rules, same_games_as_now
 from .simulate import batch_engine as _batch_engine  # the seam tests substitute
 from .simulate import run_seed, simulate_to_store
 
@@ -408,6 +408,8 @@ def load_summary(path) -> Summary:
     bad = _invariants(summary)
     if bad:
         raise _damaged(path, "; ".join(bad))
+    if summary.rules_version != RULES_VERSION and same_games_as_now(summary.rules_version, summary.rules):
+        summary.rules_version = RULES_VERSION
     return summary
 
 

@@ -107,7 +107,7 @@ def variant_label(spec: str) -> str:
 
 
 def plan_pairs(base: Rules, variant: Rules, *, target: float, family: int, seed: int, pilot: int = 20_000,
-               max_pairs: int | None = None, n_jobs=1):
+               max_pairs: int | None = None, n_jobs=None):
     """Pairs for ``variant`` against ``base`` to detect a mean length difference of ``target``
     cards at 80% power at Holm's strictest level (alpha / ``family``), from a pilot of ``pilot``
     pairs (games 0 .. pilot-1, reused by the run): (pairs, pilot moments, pilot seconds). Never
