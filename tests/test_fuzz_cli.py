@@ -87,6 +87,8 @@ def _argv(rng, command, paths):
         argv += rng.sample(DEALS, k=rng.randint(0, 2))
     if command == "figures":  # never a real figures run (the last --games wins)
         argv += ["--games", rng.choice(["0", "-1", "x", "nan", "9223372036854775808"])]
+    if command == "compare":  # never the pilot that sizes a run (a minute or more; tests/test_cli_compare.py)
+        argv += ["--games", rng.choice(["0", "-1", "x", "60"])]
     if command == "census" and "--counts" not in argv and rng.random() < 0.7:
         argv += ["--counts", rng.choice(["2,1,1,0,0", "3,1,1,1,1", "4,1,1,1,0"])]
     return argv

@@ -20,6 +20,7 @@ from ..engine.deals import random_deal
 from ..engine.reference import play_hands
 from .arguments import check_ids, check_run
 from .limits import MAX_GAME_ID, check_fits
+from .progress import check_progress
 from .parallel import DEFAULT_CHUNK_SIZE, run_chunks
 from .seeds import fresh_seed
 from ..game.rules import RULES_VERSION, check_rules
@@ -99,10 +100,11 @@ def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, 
                chunk_size=chunk_size, progress=progress, total=total, desc="simulate")
 
 
-def _prepare(n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store=None):
+def _prepare(n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store=None, progress=False):
     n_games, start, seed, n_jobs, chunk_size = check_run(n_games, start=start, seed=seed, n_jobs=n_jobs,
                                                          chunk_size=chunk_size)
     check_flag("per_seat", per_seat)
+    check_progress(progress)  # also where the store holds every game asked for (no bar is shown)
     rules = check_rules(rules)
     return n_games, rules, run_seed(seed, store), chunk_size, bool(per_seat), start
 
@@ -145,7 +147,7 @@ def simulate_to_store(n_games: int, rules: RulesLike = None, *, seed: int | None
     if (reduce is None) != (collect is None):
         raise ValueError("Pass both `reduce` and `collect`, or neither.")
     n_games, rules, seed, chunk_size, per_seat, start = _prepare(
-        n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store)
+        n_games, rules, seed, n_jobs, chunk_size, per_seat, start, store, progress)
     st = Store.open(store, rules=rules, seed=seed, per_seat=per_seat)
     stop = start + n_games
     if not n_games:
@@ -255,7 +257,7 @@ def simulate(n_games: int, rules: RulesLike = None, *, seed: int | None = None, 
         return games
 
     n_games, rules, seed, chunk_size, per_seat, start = _prepare(
-        n_games, rules, seed, n_jobs, chunk_size, per_seat, start)
+        n_games, rules, seed, n_jobs, chunk_size, per_seat, start, progress=progress)
     if check_device(device) == "cuda":
         from ..engine.gpu import gpu_pass
         gpu_pass(rules)  # a deck the GPU cannot play is refused before the frames are allocated
