@@ -96,3 +96,13 @@ def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
     assert main(["compare", "--no-progress", "--jobs", "1", "--games", "100", *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_cut_off_before_any_game_ends_is_said_not_divided_by(capsys):
+    """With --max-cards 2 no deal finishes under either rules: every row says so (the fuzz found a
+    ZeroDivisionError here)."""
+    from beggarstats.cli import main
+
+    assert main(["compare", "--max-cards", "2", "--games", "60", "--variants", "end=empty", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "no pair finished under both rules" in out and "no test (no pair finished)" in out

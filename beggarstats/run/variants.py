@@ -158,7 +158,9 @@ def variant_rows(results, *, alpha: float = ALPHA, confidence: float = 0.95) -> 
         players = int(m.rules_a["players"])
         base = dict(variant=spec, label=variant_label(spec), players=players, pairs=m.pairs, games=m.games,
                     seed=m.seed, design="paired")
-        if m.pairs >= 2 and m.sd == 0:
+        if m.pairs == 0:  # no deal finished under both rules (a cut-off before any game ends)
+            interval, est, low, high, p = "no pair finished under both rules", math.nan, math.nan, math.nan, math.nan
+        elif m.pairs >= 2 and m.sd == 0:
             interval, est, low, high, p = "identical in every pair", m.mean, m.mean, m.mean, 1.0
         elif _valid_t(m):
             interval, est, (low, high), p = "paired t", m.mean, m.interval(confidence), m.p_value()
@@ -169,7 +171,7 @@ def variant_rows(results, *, alpha: float = ALPHA, confidence: float = 0.95) -> 
         if m.sum_e is not None and m.pairs >= 2 and m.rules_a.get("jokers") != m.rules_b.get("jokers"):
             row["per_card"], row["per_card_low"], row["per_card_high"] = m.per_card_dealt(confidence)
         rows.append(row)
-        if m.seat0_a_only is not None:
+        if m.seat0_a_only is not None and m.pairs > 0:
             low, high = m.seat0_interval(confidence)
             rows.append(dict(base, metric="seat0_win_diff", unit="proportion", estimate=m.seat0_diff, low=low,
                              high=high, p_value=m.seat0_p_value(), interval="Tango score",
@@ -184,7 +186,8 @@ def variant_rows(results, *, alpha: float = ALPHA, confidence: float = 0.95) -> 
     for r in rows:
         r.setdefault("p_holm", math.nan)
         r.setdefault("holm_reject", False)
-        r["verdict"] = ("identical in every pair" if r["interval"] == "identical in every pair"
+        r["verdict"] = ("no test (no pair finished)" if r["pairs"] == 0
+                        else "identical in every pair" if r["interval"] == "identical in every pair"
                         or (r["metric"] == "seat0_win_diff" and r["discordant"] == 0)
                         else "no test (too skewed)" if not math.isfinite(r["p_value"])
                         else "detected" if r["holm_reject"] else "not detected")
