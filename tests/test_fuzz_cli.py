@@ -50,7 +50,7 @@ def _sub(parser, name):
 
 def _value(rng, action, paths):
     name = action.dest
-    if name == "device":  # never a GPU run: none here, and numba's simulator (tests/test_gpu.py) is slow
+    if name == "device":  # never a GPU run: none here, and numba's simulator (tests/gpu/test_gpu.py) is slow
         return rng.choice(["cpu", "bogus", ""])
     if action.choices:
         return rng.choice(list(action.choices) + ["bogus", ""])

@@ -1,0 +1,35 @@
+"""The GPU tests (tests/gpu/: numba's CUDA simulator and PTX for sm_90, no GPU needed) in a pytest
+process of their own, with the simulator switched on before numba's CUDA target is imported: run in a
+worker beside the rest of the suite they once met the real target, which finds no driver here. The
+quick tier runs their quick tests, the slow tier all of them."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _run(marks: str) -> str:
+    env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1", "BEGGARSTATS_GPU_TESTS": "1"}
+    out = subprocess.run([sys.executable, "-m", "pytest", "tests/gpu", "-q", "-p", "no:cacheprovider", "-n", "0",
+                          "-m", marks], cwd=ROOT, env=env, capture_output=True, text=True, timeout=3000)
+    assert out.returncode == 0, out.stdout[-6000:] + out.stderr[-2000:]
+    last = out.stdout.strip().splitlines()[-1]
+    assert " passed" in last and "failed" not in last, last
+    print(last)
+    return last
+
+
+def test_gpu_tests_quick():
+    _run("not slow and not browser")
+
+
+@pytest.mark.slow
+def test_gpu_tests_all():
+    _run("slow and not browser")
