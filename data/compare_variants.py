@@ -1,18 +1,18 @@
-"""Write data/compare-variants-p{2..6}.json: every rule variant against the standard game on the
-same deals (seed 2026), paired moments per variant and player count (`beggarstats.run.compare`),
-for `figures/variant_effects.png`, the variant rows of findings.csv, the README and notebook 03.
+"""Write data/compare-variants-p{2..6}.json and data/compare-shuffle-p{2..6}.json: every rule variant
+against the standard game on the same deals (seed 2026), paired moments per variant and player count
+(`beggarstats.run.compare`), for `figures/variant_effects.png`, the variant rows of findings.csv, the
+README and notebook 03. shuffle_pile, the variant the rule text makes a claim about ("shuffling speeds
+the game up"), has a file of its own per player count; every other variant is a row of the
+compare-variants file.
 
-Each row is sized from a pilot of 20,000 pairs (games 0 .. 19,999, reused by the run) to detect a
-mean length difference of TARGET cards at 80% power at Holm's strictest level over the whole
-family (0.05 / FAMILY: the length and seat-0 rows of 10 variants x 5 player counts), never fewer
-pairs than the t interval needs at the pilot's skewness, and at most MAX_PAIRS: the CPU this was
-run on (a shared 2-core machine, about 100,000 pairs a second) affords 3 x 10^6 pairs a row, so
-the rows that decorrelate the games (jokers, ccw, leader=next, end=empty with 4-6 players: sd
-130-320 cards) detect about 0.7 cards at the Holm level (0.5 at 5%), not 0.3; each file keeps its
-pairs and the table states every row's detectable effect. shuffle_pile is not run here: its rows are the 6.2-8.6 million pairs of
-data/compare-shuffle-p*.json (data/compare_shuffle.py), which detect 0.3 cards at 5%.
+Each row detects a mean length difference of TARGET cards at 80% power at Holm's strictest level over
+the whole family (0.05 / FAMILY: the length and seat-0 rows of 10 variants x 5 player counts): its
+pairs are sized from a pilot of 20,000 (games 0 .. 19,999, reused by the run) and then from the run's
+own sd until it does (`run.variants.compare_to_detect`), at most MAX_PAIRS. A file is written after
+every step of every row, and a run started again continues from the files (the same games, the same
+moments): nothing computed is lost when it is interrupted.
 
-    python data/compare_variants.py [players ...] [--target 0.3] [--max-pairs 3000000] [--jobs 1]
+    python data/compare_variants.py [players ...] [--variants shuffle_pile,ccw,...] [--jobs 1]
 """
 
 import argparse
@@ -21,43 +21,77 @@ import time
 from pathlib import Path
 
 import beggarstats as bs
-from beggarstats.run.compare import compare
-from beggarstats.run.variants import STANDARD_VARIANTS, parse_variant, plan_pairs
+from beggarstats.run.compare import PairedMoments, load_moments
+from beggarstats.run.variants import STANDARD_VARIANTS, compare_to_detect, parse_variant
 
 SEED = 2026
 PLAYERS = (2, 3, 4, 5, 6)
 TARGET = 0.3
-MAX_PAIRS = 3_000_000
+MAX_PAIRS = 40_000_000
 PILOT = 20_000
 FAMILY = 2 * len(STANDARD_VARIANTS) * len(PLAYERS)
-RUN_HERE = tuple(v for v in STANDARD_VARIANTS if v != "shuffle_pile")  # shuffle_pile: compare_shuffle.py
+HERE = Path(__file__).resolve().parent
 
 
-def run(players, target=TARGET, max_pairs=MAX_PAIRS, n_jobs=1, variants=RUN_HERE, out=None):
+def shuffle_path(players, out=HERE):
+    return Path(out) / f"compare-shuffle-p{players}.json"
+
+
+def variants_path(players, out=HERE):
+    return Path(out) / f"compare-variants-p{players}.json"
+
+
+def _saved_variants(players, out):
+    path = variants_path(players, out)
+    if not path.exists():
+        return {}
+    doc = json.loads(path.read_text())
+    return {r["variant"]: PairedMoments(**r["moments"]) for r in doc["results"]}
+
+
+def _write_variants(players, found, out):
+    results = [dict(variant=spec, moments=found[spec].to_dict()) for spec in STANDARD_VARIANTS
+               if spec != "shuffle_pile" and spec in found]
+    doc = dict(seed=SEED, target=TARGET, max_pairs=MAX_PAIRS, pilot=PILOT, family=FAMILY, players=players,
+               rules_version=bs.RULES_VERSION, results=results)
+    path = variants_path(players, out)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    tmp.replace(path)
+
+
+def run(players, variants=STANDARD_VARIANTS, n_jobs=1, out=HERE):
+    """Every variant in ``variants`` for ``players`` players, continued from the files in ``out``."""
     base = bs.Rules(players=players)
-    results = []
+    found = _saved_variants(players, out)
     for spec in variants:
         variant = parse_variant(spec, base)
         started = time.process_time()
-        n, pilot, _ = plan_pairs(base, variant, target=target, family=FAMILY, seed=SEED, pilot=PILOT,
-                                 max_pairs=max_pairs, n_jobs=n_jobs)
-        m = pilot if n == PILOT else pilot + compare(variant, base, n - PILOT, seed=SEED, start=PILOT, n_jobs=n_jobs)
-        results.append(dict(variant=spec, moments=m.to_dict()))
-        print(f"{players} players, {spec}: {m.pairs:,} pairs, {m.mean:+.3f} cards, "
-              f"{time.process_time() - started:.0f} s CPU", flush=True)
-    doc = dict(seed=SEED, target=target, max_pairs=max_pairs, pilot=PILOT, family=FAMILY, players=players,
-               rules_version=bs.RULES_VERSION, results=results)
-    path = Path(out or Path(__file__).resolve().parent) / f"compare-variants-p{players}.json"
-    path.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
-    return path
+        if spec == "shuffle_pile":
+            path = shuffle_path(players, out)
+            prior = load_moments(path) if path.exists() else None
+
+            def saved(m, path=path):
+                m.save(path.with_suffix(".tmp")).replace(path)
+        else:
+            prior = found.get(spec)
+
+            def saved(m, spec=spec):
+                found[spec] = m
+                _write_variants(players, found, out)
+        m = compare_to_detect(base, variant, target=TARGET, family=FAMILY, seed=SEED, pilot=PILOT,
+                              max_pairs=MAX_PAIRS, prior=prior, saved=saved, n_jobs=n_jobs)
+        saved(m)
+        print(f"{players} players, {spec}: {m.pairs:,} pairs, {m.mean:+.3f} cards, detects "
+              f"{m.detectable(alpha=0.05 / FAMILY):.3f} at 0.05/{FAMILY}, {time.process_time() - started:.0f} s CPU",
+              flush=True)
 
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser()
     ap.add_argument("players", nargs="*", type=int, default=list(PLAYERS))
-    ap.add_argument("--target", type=float, default=TARGET)
-    ap.add_argument("--max-pairs", type=int, default=MAX_PAIRS)
+    ap.add_argument("--variants", default=",".join(STANDARD_VARIANTS))
     ap.add_argument("--jobs", type=int, default=1)
     a = ap.parse_args()
     for p in a.players:
-        run(p, a.target, a.max_pairs, a.jobs)
+        run(p, tuple(v.strip() for v in a.variants.split(",")), a.jobs)

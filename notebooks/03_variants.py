@@ -20,7 +20,7 @@
 # in mean length and in seat 0's win rate. Game *g* of every table is dealt from (seed, g) alone, so a
 # variant plays **the same deals** as the standard game; jokers are slipped into the standard deal
 # (docs/RULES.md, random streams), so they too are compared deal by deal (paired). The answer comes from
-# the committed paired runs (`data/compare_variants.py`, `data/compare_shuffle.py`), the same table
+# the committed paired runs (`data/compare_variants.py`), the same table
 # as the figure, findings.csv and the README (`beggarstats.report.variant_data.variant_table`):
 # paired t for the length, Tango's score interval for seat 0's win rate, Holm over the whole family,
 # and for each row the smallest change it could detect at Holm's strictest level (its power is in

@@ -655,7 +655,7 @@ SHUFFLE_MARGIN = 1.0  # cards: the equivalence margin of the shuffle question ("
 def shuffle_rows(folder: Path) -> list[dict]:
     """The equivalence half of "does shuffling the won pile speed the game up?": one row per
     player count with the TOST p-value against +-`SHUFFLE_MARGIN` cards, from the committed paired
-    comparisons ``compare-shuffle-p*.json`` in ``folder`` (written by ``data/compare_shuffle.py``).
+    comparisons ``compare-shuffle-p*.json`` in ``folder`` (written by ``data/compare_variants.py``).
     Their difference rows are the shuffle_pile rows of the variants (`report.variant_data`). The
     TOST rests on the paired t interval's two one-sided tails: the shuffle's per-deal differences
     are close to symmetric (skewness +0.02 to +0.04), where the t interval's one-sided errors hold."""

@@ -91,8 +91,8 @@ def _readme(r: _Rows) -> str:
         "and the findings table into `figures/`; each is explained in "
         "[docs/FIGURES.md](docs/FIGURES.md), which also has the full table "
         f"({len(r.t)} rows, {_tests(r)}). Every variant is compared with the standard game on the same deals "
-        "(paired; jokers are slipped into the standard deal), from the committed runs of `data/compare_variants.py` "
-        "and `data/compare_shuffle.py`, which `beggarstats compare` repeats at any size.",
+        "(paired; jokers are slipped into the standard deal), from the committed runs of `data/compare_variants.py`, "
+        "which `beggarstats compare` repeats at any size.",
         "",
         "Key rows of `figures/findings.md` (95% intervals; ✓: rejected by the Holm-adjusted test at "
         f"family-wise {ALPHA:g}, ·: not rejected):",
@@ -437,8 +437,8 @@ def _seats(r: _Rows) -> str:
 
 def _variants(r: _Rows) -> str:
     v = variant_frame(r)
-    lines = ["Every variant against the standard game on the same deals (paired; `data/compare_variants.py`, "
-             "`data/compare_shuffle.py`). Length: paired t; seat 0: Tango's score interval; Holm over the whole "
+    lines = ["Every variant against the standard game on the same deals (paired; `data/compare_variants.py`). "
+             "Length: paired t; seat 0: Tango's score interval; Holm over the whole "
              "findings table (✓ rejected, · not); detectable: the smallest change found at 80% power at Holm's "
              "strictest step over the variant rows (each row's finding names the level).", "",
              "| variant | players | pairs | mean length (cards) | Holm p | detectable | seat 0 win rate | Holm p | "

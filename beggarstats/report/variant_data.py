@@ -1,9 +1,9 @@
 """The variant answer, 2-6 players, from the committed paired runs: one table for the figure, the
 findings rows, the README, docs/FIGURES.md and notebook 03.
 
-The runs are ``data/compare-variants-p{2..6}.json`` (`data/compare_variants.py`: every variant but
-shuffle_pile) and ``data/compare-shuffle-p{2..6}.json`` (`data/compare_shuffle.py`: shuffle_pile,
-6.2-8.6 million pairs); each holds paired moments of `run.compare.compare` on the same deals as
+The runs are ``data/compare-variants-p{2..6}.json`` (every variant but shuffle_pile) and
+``data/compare-shuffle-p{2..6}.json`` (shuffle_pile), both written by `data/compare_variants.py`, each
+row sized to detect 0.3 cards at Holm's strictest level; each holds paired moments of `run.compare.compare` on the same deals as
 the standard game (jokers are slipped into the standard deal, docs/RULES.md section 7).
 `variant_table` turns them into rows with `run.variants.variant_rows` (paired t for the length,
 Tango's score interval for seat 0, Holm over the family, detectable effects at Holm's strictest

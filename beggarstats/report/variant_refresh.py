@@ -16,11 +16,11 @@ __all__ = ["regenerate"]
 
 
 def regenerate(root=ROOT, *, prose: bool = True) -> pd.DataFrame:
-    """Write ``figures/variant_effects.png`` (and ``.csv``), replace the variant rows of
-    ``figures/findings.csv`` (and .md; Holm again over the whole table) and rewrite the prose
+    """Write ``figures/variant_effects.png`` (and ``.csv``), replace the variant rows and the
+    shuffle's equivalence rows of ``figures/findings.csv`` (and .md; Holm again over the whole table) and rewrite the prose
     blocks, from the committed runs, without the full `beggarstats figures` run."""
     from .. import plots
-    from .figures import FigureOut
+    from .figures import FigureOut, shuffle_rows
     from .findings import findings_frame, read_findings, write_findings
     from .findings_prose import update_prose
 
@@ -35,6 +35,10 @@ def regenerate(root=ROOT, *, prose: bool = True) -> pd.DataFrame:
     rows = [dict(zip(cols, vals)) for vals in keep[cols].itertuples(index=False)]
     at = next((i for i, r in enumerate(rows) if str(r["key"]).startswith("odds_")), len(rows))
     rows = rows[:at] + variant_findings(table) + rows[at:]
+    tost = [i for i, r in enumerate(rows) if str(r["key"]).startswith("shuffle_equivalence_")]
+    at = tost[0] if tost else len(rows)
+    rows = [r for r in rows[:at] if not str(r["key"]).startswith("shuffle_equivalence_")] + shuffle_rows(root / "data") \
+        + [r for r in rows[at:] if not str(r["key"]).startswith("shuffle_equivalence_")]
     for r in rows:
         r["n_games"] = int(r["n_games"])
     findings = findings_frame(rows)

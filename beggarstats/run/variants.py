@@ -20,8 +20,8 @@ import math
 from ..game.rules import Rules, check_rules, rule_options
 from .compare import PairedMoments, compare
 
-__all__ = ["parse_variant", "parse_variants", "variant_label", "plan_pairs", "variant_rows", "STANDARD_VARIANTS",
-           "POWER", "ALPHA"]
+__all__ = ["parse_variant", "parse_variants", "variant_label", "plan_pairs", "compare_to_detect", "variant_rows",
+           "STANDARD_VARIANTS", "POWER", "ALPHA"]
 
 POWER, ALPHA = 0.8, 0.05
 
@@ -134,6 +134,37 @@ def plan_pairs(base: Rules, variant: Rules, *, target: float, family: int, seed:
     if max_pairs is not None:
         n = max(pilot, min(n, max_pairs))
     return n, m, seconds
+
+
+def compare_to_detect(base: Rules, variant: Rules, *, target: float, family: int, seed: int, pilot: int = 20_000,
+                      max_pairs: int | None = None, prior: PairedMoments | None = None, saved=None,
+                      n_jobs=None) -> PairedMoments:
+    """Paired moments of ``variant`` against ``base`` on games 0, 1, ... until the run detects a
+    mean length difference of ``target`` cards at 80% power at Holm's strictest level (alpha /
+    ``family``): first the pairs `plan_pairs` sizes from its pilot, then, while the run's own sd
+    says it detects less, (detectable / target)^2 times its games and 2% more; at most
+    ``max_pairs`` games. The steps depend on the games only, so the same arguments give the same
+    moments however often the run was interrupted: ``prior`` (moments of games 0 .. prior.games-1
+    under the same rules and seed, e.g. the last file written) is continued, not replayed, and
+    ``saved(moments)`` is called after every step."""
+    n, m, _ = plan_pairs(base, variant, target=target, family=family, seed=seed, pilot=pilot,
+                         max_pairs=max_pairs, n_jobs=n_jobs)
+    if (prior is not None and prior.games >= m.games and prior.seed == seed and prior.rules_version == m.rules_version
+            and prior.rules_a == m.rules_a and prior.rules_b == m.rules_b):
+        m = prior
+    cap = math.inf if max_pairs is None else max_pairs
+    level = ALPHA / family
+    while True:
+        if m.games < n:
+            m = m + compare(variant, base, n - m.games, seed=seed, start=m.games, n_jobs=n_jobs)
+            if saved is not None:
+                saved(m)
+        if m.pairs < 2 or m.sd == 0 or m.games >= cap:
+            return m
+        reach = m.detectable(power=POWER, alpha=level)
+        if reach <= target:
+            return m
+        n = int(min(cap, math.ceil(m.games * (reach / target) ** 2 * 1.02)))
 
 
 def _valid_t(m: PairedMoments) -> bool:
