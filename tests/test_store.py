@@ -215,10 +215,13 @@ def test_load_of_a_file_summary_save_wrote_names_the_loader_that_reads_it(tmp_pa
     from beggarstats.run.store import StoreError
 
     summary = bs.summarize(300, seed=5, n_jobs=1)
-    path = summary.save(tmp_path / "run.summary.json")  # no telling suffix: the content decides
-    with pytest.raises(StoreError, match="is JSON, not a table of games") as caught:
-        bs.load(path)
-    assert "damaged" not in str(caught.value)
-    named = re.search(r"a summary loads with (beggarstats(?:\.\w+)+)", str(caught.value)).group(1)
-    module, _, function = named.rpartition(".")
-    assert getattr(importlib.import_module(module), function)(path) == summary
+    census = bs.census(bs.Rules(deck=bs.Deck(4, 2, 2, 2, 0)), n_jobs=1)
+    for saved, name in ((summary, "run.summary"), (census, "census.bin")):  # no telling suffix: the content decides
+        path = saved.save(tmp_path / name)
+        with pytest.raises(StoreError, match="is a summary .written by Summary.save., not a table of games: "
+                                             "load it with beggarstats.run.summary.load_summary") as caught:
+            bs.load(path)
+        assert "damaged" not in str(caught.value) and "comparison" not in str(caught.value)
+        named = re.search(r"load it with (beggarstats(?:\.\w+)+)", str(caught.value)).group(1)
+        module, _, function = named.rpartition(".")
+        assert getattr(importlib.import_module(module), function)(path) == saved
