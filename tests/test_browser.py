@@ -1,7 +1,7 @@
 """The explorer as a reader meets it: JupyterLab in headless Chromium (issue #25).
 
-The test copies ``notebooks/00_explorer.ipynb`` into a temporary folder (JupyterLab's autosave must
-not touch the committed notebook), serves it with JupyterLab on 127.0.0.1 with a random token,
+The test copies ``notebooks/00_explorer.ipynb`` into a temporary folder (the test saves it; the
+committed notebook stays as it is; autosave is off), serves it with JupyterLab on 127.0.0.1 with a random token,
 opens it in the system's Chromium through playwright, and checks what a reader sees (issue #38 item 5):
 
 * opened as committed, before anything runs (a notebook JupyterLab does not trust, which draws no
@@ -9,8 +9,9 @@ opens it in the system's Chromium through playwright, and checks what a reader s
   text ``VBox(children=...``;
 * after *Run All*: the live panels as they start (standard rules, the notebook's games and seed,
   comparison "nothing to compare", no deal replayed), whatever the example cells below them compute;
-* after saving and reloading the page: the live panels again, drawn from the kernel, and live - the
-  rest of the test drives them on the reloaded page.
+* after reloading the page without saving: the pictures again (the file is still the committed one);
+* after running all again, saving and reloading the page: the live panels again, drawn from the
+  kernel, and live - the rest of the test drives them on the reloaded page.
 
 It then changes the controls as a reader would - players, a variant, the deck, the seed - and checks
 that the status line, the figure and the tables change each time; that a bad value shows its message
@@ -112,6 +113,22 @@ def _no_widget_text(page) -> None:
     assert shown == [], f"a panel is shown as its widget's text: {shown}"
 
 
+def _run_all(page) -> None:
+    page.evaluate("async () => { await window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    # the last cell replays the never-ending deal of the record table (with a replayer of its own)
+    page.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output')]"
+                           ".some(e => e.textContent.includes('cycle of'))", timeout=WAIT)
+    page.wait_for_function("() => ![...document.querySelectorAll('.jp-InputArea-prompt')]"
+                           ".some(e => e.textContent.includes('*'))", timeout=WAIT)
+
+
+def _reload(page) -> None:
+    page.evaluate("() => { window.bsBeforeReload = true; }")
+    page.reload(timeout=WAIT)
+    _notebook_ready(page)
+    assert page.evaluate("() => window.bsBeforeReload === undefined")  # a new page, not the old one
+
+
 def _pictures(page, shots: Path, name: str) -> dict:
     """The committed notebook as a reader first opens it: each panel's saved picture, not its text."""
     page.wait_for_selector(".bs-explorer-snapshot", state="attached", timeout=WAIT)
@@ -173,21 +190,23 @@ def test_explorer_in_jupyterlab(tmp_path, tmp_path_factory):
         _pictures(page, shots, "00-opened-pictures")
         page.screenshot(path=shots / "00-opened-page.png")
 
-        page.evaluate("async () => { await window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-        # the last cell replays the never-ending deal of the record table (with a replayer of its own)
-        page.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output')]"
-                               ".some(e => e.textContent.includes('cycle of'))", timeout=WAIT)
-        page.wait_for_function("() => ![...document.querySelectorAll('.jp-InputArea-prompt')]"
-                               ".some(e => e.textContent.includes('*'))", timeout=WAIT)
+        _run_all(page)
         # Run All leaves the live panels as they start, not as the example cells below them set theirs
         _starts_as_written(page, shots, "01-run-all")
 
+        # reloaded without saving (the page asks whether to leave: yes): the notebook on disk is still
+        # the committed one, not trusted, so the panels' pictures again - never the widgets' text
+        assert page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
+        page.once("dialog", lambda dialog: dialog.accept())
+        _reload(page)
+        _pictures(page, shots, "01-reloaded-unsaved")
+
+        _run_all(page)
+        _starts_as_written(page, shots, "01-run-all-again")
+
         # saved (JupyterLab signs what it ran) and reloaded: the live panels again, from the kernel
-        page.evaluate("async () => { await window.jupyterapp.commands.execute('docmanager:save');"
-                      " window.bsBeforeReload = true; }")
-        page.reload(timeout=WAIT)
-        _notebook_ready(page)
-        assert page.evaluate("() => window.bsBeforeReload === undefined")  # a new page, not the old one
+        page.evaluate("async () => { await window.jupyterapp.commands.execute('docmanager:save'); }")
+        _reload(page)
         page.wait_for_selector(".bs-explorer .bs-status", state="attached", timeout=WAIT)
         page.locator(".bs-explorer").first.scroll_into_view_if_needed()
         _starts_as_written(page, shots, "01-reloaded")
