@@ -28,7 +28,9 @@
 #
 # The second part replays one deal: paste a deal, or pick a seed and a game of any table, and step
 # through it trick by trick. The widgets need a running kernel (JupyterLab: `jupyter lab notebooks/`);
-# the cells after each panel show, without running anything, what it displays for one choice.
+# until then each panel shows a picture of itself as it was saved. The cells after each panel show,
+# without running anything, what it displays for one choice: they compute it with a panel of their
+# own, so that the live panels stay as they start (standard rules; no deal replayed yet).
 
 # %% tags=["parameters"]
 import os
@@ -47,30 +49,32 @@ from IPython.display import Markdown, display
 from beggarstats.report.explore import Explorer, Replayer
 
 explorer = Explorer(games=N_GAMES // 2, seed=SEED, n_jobs=N_JOBS)
-explorer.widget
+explorer  # the live panel, and a picture of it for a reader who has not run the notebook
 
 # %% [markdown]
 # ## One choice, shown without running: the pile shuffled after every trick
 #
-# The same panel with `shuffle_pile` ticked (every pile is shuffled before its taker puts it under
-# their hand). The deals are those of the standard game, so the comparison is paired.
+# What the panel shows with `shuffle_pile` ticked (every pile is shuffled before its taker puts it
+# under their hand), computed by a panel without widgets (`panel=False`). The deals are those of the
+# standard game, so the comparison is paired.
 
 # %%
-explorer.set(shuffle_pile=True)
-display(explorer.figure)
-for item in explorer.shown["seats"] + explorer.shown["comparison"]:
+example = Explorer(games=N_GAMES // 2, seed=SEED, n_jobs=N_JOBS, panel=False, auto=False)
+example.set(shuffle_pile=True)
+display(example.figure)
+for item in example.shown["seats"] + example.shown["comparison"]:
     display(item)
 
 # %%
-c = explorer.tables["comparison"].set_index("metric")
+c = example.tables["comparison"].set_index("metric")
 m, w = c.loc["mean_length_diff"], c.loc["seat0_win_diff"]
 def verdict(r):
     return "no detectable difference" if r.low <= 0 <= r.high else "a detectable difference"
 Markdown(f"""**Reading.** On the same {int(m.n):,} finished deals, shuffling the pile changes the mean length by
 {m.estimate:+.1f} cards (95% paired interval {m.low:+.1f} to {m.high:+.1f}: {verdict(m)}), and seat 0's win rate
 by {100 * w.estimate:+.2f} percentage points ({100 * w.low:+.2f} to {100 * w.high:+.2f}: {verdict(w)}).
-This update ({explorer.controls["games"].value:,} games of each, {explorer.rules.players} players) took
-{explorer.elapsed:.1f} s.""")
+This update ({example.controls["games"].value:,} games of each, {example.rules.players} players) took
+{example.elapsed:.1f} s.""")
 
 # %% [markdown]
 # ## Replay one deal
@@ -82,19 +86,18 @@ This update ({explorer.controls["games"].value:,} games of each, {explorer.rules
 
 # %%
 replayer = Replayer(lambda: explorer.rules, seed=SEED, game=0)
-replayer.widget
+replayer
 
 # %% [markdown]
-# For example the first known never-ending deal of the record table, under the standard rules:
+# For example the first known never-ending deal of the record table, under the standard rules, at the
+# first trick of its cycle (again by a panel of its own):
 
 # %%
-from beggarstats import load_records
+from beggarstats import Rules, load_records
 
-explorer.set(shuffle_pile=False)
 loop = next(r for r in load_records() if r["outcome"] == "loop")
-replayer.source.value = "deal"
-replayer.deal_text.value = loop["deal"]
-replayer.load()
-replayer.step.value = replayer.result.loop_start_tricks + 1
-display(Markdown(replayer.status.value + "<br>" + replayer.trick_html.value))
-replayer.figure
+replay_example = Replayer(Rules(), deal=loop["deal"], panel=False)
+replay_example.load()
+replay_example.show(replay_example.result.loop_start_tricks + 1)
+display(Markdown(replay_example.status.value + "<br>" + replay_example.trick_html.value))
+replay_example.figure

@@ -69,6 +69,10 @@ def jupyter_lab(root: Path, *, env: dict | None = None, log: Path | None = None,
     notification = home / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
     notification.parent.mkdir(parents=True, exist_ok=True)
     notification.write_text('{"fetchNews": "false", "checkForUpdates": false}')
+    # no autosave: the file on disk changes only when a test saves it (what a reload then shows depends on it)
+    docmanager = home / "settings" / "@jupyterlab" / "docmanager-extension" / "plugin.jupyterlab-settings"
+    docmanager.parent.mkdir(parents=True, exist_ok=True)
+    docmanager.write_text('{"autosave": false}')
     full_env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
                     JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
                     JUPYTER_CONFIG_DIR=str(home / "config"), **(env or {}))

@@ -1,11 +1,22 @@
 """The explorer as a reader meets it: JupyterLab in headless Chromium (issue #25).
 
-The test copies ``notebooks/00_explorer.ipynb`` into a temporary folder (JupyterLab's autosave must
-not touch the committed notebook), serves it with JupyterLab on 127.0.0.1 with a random token,
-opens it in the system's Chromium through playwright, runs every cell, then changes the controls as
-a reader would - players, a variant, the deck, the seed - and checks that the status line, the
-figure and the tables change each time; that a bad value shows its message and clears the stale
-result (explorer and replayer); and that the page logs no console or page error.
+The test copies ``notebooks/00_explorer.ipynb`` into a temporary folder (the test saves it; the
+committed notebook stays as it is; autosave is off), serves it with JupyterLab on 127.0.0.1 with a random token,
+opens it in the system's Chromium through playwright, and checks what a reader sees (issue #38 item 5):
+
+* opened as committed, before anything runs (a notebook JupyterLab does not trust, which draws no
+  widget view): each panel's saved picture - status line, figure, tables - and nowhere the widget's
+  text ``VBox(children=...``;
+* after *Run All*: the live panels as they start (standard rules, the notebook's games and seed,
+  comparison "nothing to compare", no deal replayed), whatever the example cells below them compute;
+* after reloading the page without saving: the pictures again (the file is still the committed one);
+* after running all again, saving and reloading the page: the live panels again, drawn from the
+  kernel, and live - the rest of the test drives them on the reloaded page.
+
+It then changes the controls as a reader would - players, a variant, the deck, the seed - and checks
+that the status line, the figure and the tables change each time; that a bad value shows its message
+and clears the stale result (explorer and replayer); that the replayer plays a game; and that the
+page logs no console or page error.
 
 Screenshots of the explorer after each change are kept in ``screenshots/explorer`` under pytest's
 base temporary directory (``BEGGARSTATS_SCREENSHOTS=DIR`` puts them in ``DIR/explorer``).
@@ -14,6 +25,7 @@ Needs Debian's ``chromium`` and ``pip install ".[browser]"`` (`.ci/run` installs
     python -m pytest tests/test_browser.py -s
 """
 
+import os
 import shutil
 from pathlib import Path
 
@@ -79,12 +91,92 @@ def _refused(page, control: str, value: str, *, says: str) -> dict:
     return state
 
 
+WIDGET_TEXT = ("VBox(children", "HBox(children", "ToggleButtons(", "IntSlider(")  # a widget's repr, not a panel
+
+
+def _notebook_ready(page) -> None:
+    page.wait_for_selector(".jp-Notebook", timeout=WAIT)
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+                           " && window.jupyterapp.shell.currentWidget.sessionContext", timeout=WAIT)
+    page.evaluate("async () => { await window.jupyterapp.shell.currentWidget.sessionContext.ready; }")
+
+
+def _outputs(page) -> list[dict]:
+    """Every output of the notebook: the mime type JupyterLab chose and its text (textContent, which
+    cells scrolled out of view keep)."""
+    return page.evaluate("() => [...document.querySelectorAll('.jp-OutputArea-output')].map(e =>"
+                         " ({mime: e.getAttribute('data-mime-type'), text: e.textContent}))")
+
+
+def _no_widget_text(page) -> None:
+    shown = [o["text"][:120] for o in _outputs(page) if any(t in o["text"] for t in WIDGET_TEXT)]
+    assert shown == [], f"a panel is shown as its widget's text: {shown}"
+
+
+def _run_all(page) -> None:
+    page.evaluate("async () => { await window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
+    # the last cell replays the never-ending deal of the record table (with a replayer of its own)
+    page.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output')]"
+                           ".some(e => e.textContent.includes('cycle of'))", timeout=WAIT)
+    page.wait_for_function("() => ![...document.querySelectorAll('.jp-InputArea-prompt')]"
+                           ".some(e => e.textContent.includes('*'))", timeout=WAIT)
+
+
+def _reload(page) -> None:
+    page.evaluate("() => { window.bsBeforeReload = true; }")
+    page.reload(timeout=WAIT)
+    _notebook_ready(page)
+    assert page.evaluate("() => window.bsBeforeReload === undefined")  # a new page, not the old one
+
+
+def _pictures(page, shots: Path, name: str) -> dict:
+    """The committed notebook as a reader first opens it: each panel's saved picture, not its text."""
+    page.wait_for_selector(".bs-explorer-snapshot", state="attached", timeout=WAIT)
+    picture = page.locator(".bs-explorer-snapshot").first
+    picture.scroll_into_view_if_needed()
+    page.wait_for_function("() => { const i = document.querySelector('.bs-explorer-snapshot img');"
+                           " return i && i.complete && i.naturalWidth > 0; }", timeout=WAIT)
+    texts = {"explorer": picture.text_content(),
+             "replayer": page.locator(".bs-replayer-snapshot").first.text_content()}
+    assert page.locator(".bs-explorer-snapshot img").first.get_attribute("src").startswith("data:image/png")
+    assert "2 players, standard" in texts["explorer"] and "win rate %" in texts["explorer"]
+    assert "nothing to compare" in texts["explorer"] and "need a running kernel" in texts["explorer"]
+    assert "no game played yet" in texts["replayer"]
+    assert page.locator(".bs-explorer").count() == 0  # no widget view: the notebook is not trusted yet
+    mimes = [o["mime"] for o in _outputs(page) if "A picture of the" in o["text"]]
+    assert mimes == ["text/html", "text/html"], mimes
+    _no_widget_text(page)
+    picture.screenshot(path=shots / f"{name}.png")
+    return texts
+
+
+def _starts_as_written(page, shots: Path, name: str) -> None:
+    """The live panels as the notebook's prose says they start: standard rules at the notebook's games
+    and seed, no deal replayed - whatever the example cells computed after them."""
+    status = _answered(page, contains=f"{GAMES // 2:,} games")
+    assert f"2 players, standard: {GAMES // 2:,} games (seed 2026)" in status, status
+    state = _state(page)
+    assert state["plot"].startswith("data:image/png") and "seat" in state["seats"]
+    assert "nothing to compare" in state["comparison"]
+    assert not page.locator(".bs-explorer .bs-control-shuffle_pile input[type=checkbox]").first.is_checked()
+    assert page.locator(".bs-explorer .bs-control-deck select").first.input_value() == "standard"
+    replayer = page.locator(".bs-replayer").first
+    assert replayer.locator(".bs-replay-status").text_content().strip() == ""
+    assert replayer.locator(".bs-replay-plot img").count() == 0
+    assert "seed and game" in replayer.locator(".bs-replay-source button.mod-active").first.text_content()
+    _no_widget_text(page)
+    page.locator(".bs-explorer").first.screenshot(path=shots / f"{name}.png")
+
+
 def test_explorer_in_jupyterlab(tmp_path, tmp_path_factory):
     shots = screenshot_dir(tmp_path_factory, "explorer")
     work = tmp_path / "lab"
     work.mkdir()
     shutil.copy(NOTEBOOK, work / NOTEBOOK.name)
-    env = {"BEGGARSTATS_NOTEBOOK_GAMES": str(GAMES), "MPLBACKEND": "module://matplotlib_inline.backend_inline"}
+    # the kernel imports the package of this checkout, not whichever one is installed
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    env = {"BEGGARSTATS_NOTEBOOK_GAMES": str(GAMES), "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+           "PYTHONPATH": path}
     with jupyter_lab(work, env=env, log=tmp_path / "jupyterlab.log") as (url, token), launch() as browser:
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         console = Console(page)
@@ -93,23 +185,32 @@ def test_explorer_in_jupyterlab(tmp_path, tmp_path_factory):
             page.locator(".bs-explorer").first.screenshot(path=shots / f"{name}.png")
 
         page.goto(f"{url}/lab/tree/{NOTEBOOK.name}?token={token}", timeout=WAIT)
-        page.wait_for_selector(".jp-Notebook", timeout=WAIT)
-        page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-                               " && window.jupyterapp.shell.currentWidget.sessionContext", timeout=WAIT)
-        page.evaluate("""async () => { const w = window.jupyterapp.shell.currentWidget;
-                                       await w.sessionContext.ready;
-                                       await window.jupyterapp.commands.execute('notebook:run-all-cells'); }""")
-        # the last cell replays the never-ending deal of the record table
-        page.wait_for_function("() => { const e = document.querySelector('.bs-replayer .bs-replay-status');"
-                               " return e && e.innerText.includes('cycle of'); }", timeout=WAIT)
-        page.wait_for_function("() => ![...document.querySelectorAll('.jp-InputArea-prompt')]"
-                               ".some(e => e.textContent.includes('*'))", timeout=WAIT)
-        status = _answered(page, contains=f"{GAMES // 2:,} games")
-        assert "2 players, standard" in status
+        _notebook_ready(page)
+        # the committed notebook as a reader first opens it, nothing run: the panels' saved pictures
+        _pictures(page, shots, "00-opened-pictures")
+        page.screenshot(path=shots / "00-opened-page.png")
+
+        _run_all(page)
+        # Run All leaves the live panels as they start, not as the example cells below them set theirs
+        _starts_as_written(page, shots, "01-run-all")
+
+        # reloaded without saving (the page asks whether to leave: yes): the notebook on disk is still
+        # the committed one, not trusted, so the panels' pictures again - never the widgets' text
+        assert page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
+        page.once("dialog", lambda dialog: dialog.accept())
+        _reload(page)
+        _pictures(page, shots, "01-reloaded-unsaved")
+
+        _run_all(page)
+        _starts_as_written(page, shots, "01-run-all-again")
+
+        # saved (JupyterLab signs what it ran) and reloaded: the live panels again, from the kernel
+        page.evaluate("async () => { await window.jupyterapp.commands.execute('docmanager:save'); }")
+        _reload(page)
+        page.wait_for_selector(".bs-explorer .bs-status", state="attached", timeout=WAIT)
+        page.locator(".bs-explorer").first.scroll_into_view_if_needed()
+        _starts_as_written(page, shots, "01-reloaded")
         start = _state(page)
-        assert start["plot"].startswith("data:image/png") and "seat" in start["seats"]
-        assert "nothing to compare" in start["comparison"]
-        shot("01-run-all")
 
         # players: the slider's readout, typed into as a reader does
         readout = page.locator(".bs-explorer .bs-control-players .widget-readout").first
@@ -163,9 +264,17 @@ def test_explorer_in_jupyterlab(tmp_path, tmp_path_factory):
         _answered(page, contains="seed 7")
         assert _plot(page).startswith("data:image/png")
 
-        # the replayer: a bad deal clears the previous game
+        # the replayer: it plays game 0 of its seed under the explorer's rules, and a bad deal clears it
         replayer = page.locator(".bs-replayer").first
-        assert replayer.locator(".bs-replay-plot img").count() == 1
+        replayer.scroll_into_view_if_needed()
+        replayer.locator(".bs-replay-play button, button.bs-replay-play").first.click()
+        page.wait_for_function("() => /wins after|loops|cut off/.test(document.querySelector("
+                               "'.bs-replayer .bs-replay-status').innerText)", timeout=WAIT)
+        page.wait_for_function("() => document.querySelectorAll('.bs-replayer .bs-replay-plot img').length == 1",
+                               timeout=WAIT)
+        assert "trick 1 of" in replayer.locator(".bs-replay-trick").inner_text()
+        replayer.screenshot(path=shots / "08-replayer-game.png")
+        replayer.locator(".bs-replay-source button", has_text="deal").first.click()
         replayer.locator(".bs-replay-deal textarea").fill("--Z-/----")
         replayer.locator(".bs-replay-play button, button.bs-replay-play").first.click()
         page.wait_for_function("() => document.querySelector('.bs-replayer .bs-replay-status').innerText"
@@ -173,7 +282,7 @@ def test_explorer_in_jupyterlab(tmp_path, tmp_path_factory):
         page.wait_for_timeout(500)
         assert replayer.locator(".bs-replay-plot img").count() == 0
         assert replayer.locator(".bs-replay-trick").inner_text().strip() == ""
-        replayer.screenshot(path=shots / "08-replayer-bad-deal.png")
+        replayer.screenshot(path=shots / "09-replayer-bad-deal.png")
 
         assert console.errors == [], console.errors
 

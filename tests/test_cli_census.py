@@ -49,3 +49,22 @@ def test_census_refusals_name_the_flag(capsys):
     assert "--max-deals = 10:" in err and "3,488,400 deals" in err and "deals/s measured here" in err
     assert main(["census", "--counts", "4,2,2,2,0", "--start", "9", "--stop", "3"]) == 2
     assert "--start and --stop must satisfy" in capsys.readouterr().err
+
+
+def test_census_and_simulate_print_shares_in_one_format(capsys):
+    """#38 item 6: every share `census` prints is written as `simulate` writes its rates (two decimals
+    and a per cent sign, `cli.options.percent`), never as a bare fraction such as 0.4690."""
+    import re
+
+    printed = {}
+    for command in (["census", "--counts", "4,2,2,2,0", "--jobs", "1"],
+                    ["simulate", "--games", "300", "--seed", "3", "--jobs", "1", "--no-progress"]):
+        assert main(command) == 0
+        printed[command[0]] = capsys.readouterr().out
+    for name, out in printed.items():
+        seats = [line for line in out.splitlines() if line.startswith("  seat ")]
+        assert len(seats) == 2, out
+        shares = re.findall(r"\b\d+(?:\.\d+)?%", out.replace("95% Wilson", "Wilson"))  # not the level
+        assert shares and all(re.fullmatch(r"\d{1,3}\.\d{2}%", s) for s in shares), (name, shares)
+        assert all(re.match(r"  seat \d: \d{1,3}\.\d{2}% ", line) for line in seats), (name, seats)
+        assert not re.search(r"(?<![\d.])0\.\d{3,}\b", out), f"{name} prints a bare fraction:\n{out}"

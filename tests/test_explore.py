@@ -349,3 +349,74 @@ def test_replayer_refuses_the_rules_of_a_broken_explorer():
 
 def test_pile_text():
     assert pile_text(((0, 0), (1, 4), (0, 1), (1, 5))) == "0:- 1:A 0:J 1:X"
+
+
+# -- what a reader sees before running: the panels' pictures (issue #38 item 5) ------------------------
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def _widget_count():
+    from ipywidgets.widgets.widget import _instances
+
+    return len(_instances)
+
+
+def test_explorer_output_is_the_widget_and_its_picture():
+    # JupyterLab draws a widget view only in a trusted notebook; in one a reader has just opened it
+    # falls back to the safest type of the output: the picture, never the widget's `VBox(children=...`
+    ex = Explorer(games=1000, seed=11, n_jobs=1)
+    bundle = ex._repr_mimebundle_()
+    assert bundle[WIDGET_VIEW]["model_id"] == ex.widget.model_id
+    picture = bundle["text/html"]
+    assert "bs-explorer-snapshot" in picture and "controls need a running kernel" in picture
+    assert "2 players, standard: 1,000 games (seed 11)" in picture
+    assert picture.count("<img src='data:image/png;base64,") == 1
+    assert "win rate %" in picture and "nothing to compare" in picture  # the seat table and the comparison's caption
+    assert bundle["text/plain"].startswith("Explorer: 2 players, standard: 1,000 games (seed 11)")
+    assert not any("children=" in str(v) for v in bundle.values())
+    assert set(ex._repr_mimebundle_(include=["text/html"])) == {"text/html"}
+    ex.set(deck="custom", custom_deck="10/2")  # refused: the picture says so and shows no stale figure
+    picture = ex.snapshot_html()
+    assert "`custom_deck`" in picture and "<img" not in picture and "<table" not in picture
+
+
+def test_a_panel_without_widgets_computes_the_same_and_makes_no_widget():
+    live = Explorer(games=1000, seed=11, n_jobs=1, auto=False)
+    live.set(shuffle_pile=True)
+    before = _widget_count()
+    plain = Explorer(games=1000, seed=11, n_jobs=1, panel=False, auto=False)
+    assert plain.rules is None and plain.updates == 0  # auto=False: nothing played before `set`
+    plain.set(shuffle_pile=True)
+    assert _widget_count() == before  # nothing added to a notebook's saved widget state
+    assert plain.rules == live.rules and plain.updates == 1
+    for key in ("seats", "comparison"):
+        pd.testing.assert_frame_equal(plain.tables[key], live.tables[key])
+    plain.auto = True
+    plain.controls["players"].value = 3  # its plain controls still drive it, as widgets do
+    assert plain.rules.players == 3 and plain.updates == 2
+    bundle = plain._repr_mimebundle_()
+    assert WIDGET_VIEW not in bundle and "3 players, shuffle_pile" in bundle["text/html"]
+
+
+def test_replayer_output_is_the_widget_and_its_picture():
+    rp = Replayer(bs.Rules(), seed=5, game=3)
+    bundle = rp._repr_mimebundle_()
+    assert bundle[WIDGET_VIEW]["model_id"] == rp.widget.model_id
+    assert "game 3 of seed 5; no game played yet" in bundle["text/html"] and "<img" not in bundle["text/html"]
+    assert bundle["text/plain"] == "Replayer: game 3 of seed 5, not played yet"
+    rp.load()
+    picture = rp.snapshot_html()
+    assert "bs-replayer-snapshot" in picture and "trick 1 of" in picture and picture.count("<img") == 1
+    assert rp._repr_mimebundle_()["text/plain"].startswith("Replayer: ") and "wins after" in repr(rp)
+
+
+def test_replayer_without_widgets_steps_through_a_loop():
+    loop = next(r for r in bs.load_records() if r["outcome"] == "loop")
+    before = _widget_count()
+    rp = Replayer(bs.Rules(), deal=loop["deal"], panel=False)
+    rp.load()
+    rp.step.value = rp.result.loop_start_tricks + 1  # the slider's value still steps, without a widget
+    assert _widget_count() == before
+    assert rp.trick["trick"] == loop["loop_start_tricks"] + 1
+    assert "cycle of" in rp.snapshot_html() and WIDGET_VIEW not in rp._repr_mimebundle_()

@@ -106,6 +106,60 @@ def test_committed_with_outputs_of_the_documented_sample(path):
     assert not [o for o in outputs(nb) if o.get("output_type") == "error"]
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def widget_state(nb) -> dict:
+    """The widget models a notebook saved, by model id ({} when it saved none)."""
+    return nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, **ids)
+def test_a_live_panel_shows_a_picture_until_it_runs(path):
+    """#38 item 5: JupyterLab draws a widget view only in a trusted notebook, and one a reader has
+    just opened is not trusted on their machine: each widget output carries its picture (text/html)
+    and a line of text, never the widget's ``VBox(children=...``; its model is in the saved state,
+    which holds every model that state refers to (what JupyterLab draws once the notebook is trusted)."""
+    import json
+
+    import nbformat
+    nb = nbformat.read(path, as_version=4)
+    views = [o["data"] for o in outputs(nb) if WIDGET_VIEW in o.get("data", {})]
+    state = widget_state(nb)
+    for data in views:
+        assert "<div class='bs-" in data.get("text/html", ""), f"{path.name}: a widget output without its picture"
+        assert "children=" not in data["text/plain"], data["text/plain"]
+        assert data[WIDGET_VIEW]["model_id"] in state, f"{path.name}: a widget output whose model was not saved"
+    referred = set(re.findall(r"IPY_MODEL_([0-9a-f]+)", json.dumps(state)))
+    assert referred <= set(state), f"{path.name}: saved widget models refer to {len(referred - set(state))} unsaved"
+    if path.stem == "00_explorer":
+        assert len(views) == 2  # the explorer and the replayer
+
+
+def test_run_all_leaves_the_explorer_as_it_starts():
+    """#38 item 5: the committed run (top to bottom, as Run All) leaves the live panels as the prose
+    says they start - the standard rules at the notebook's games and seed, no deal replayed - and the
+    example cells add no panel of their own to the saved state."""
+    import nbformat
+    nb = nbformat.read(FOLDER / "00_explorer.ipynb", as_version=4)
+    by_class: dict[str, list] = {}
+    for model in widget_state(nb).values():
+        for css in model["state"].get("_dom_classes", []):
+            by_class.setdefault(css, []).append(model["state"])
+    assert len(by_class["bs-explorer"]) == len(by_class["bs-replayer"]) == 1  # the live panels only
+    games = documented_games() // 2
+    (status,) = by_class["bs-status"]
+    assert status["value"].startswith(f"2 players, standard: {games:,} games (seed 2026)"), status["value"]
+    assert [m["value"] for m in by_class["bs-control-shuffle_pile"]] == [False]
+    assert [m["value"] for m in by_class["bs-control-games"]] == [games]
+    (comparison,) = by_class["bs-comparison"]
+    assert "nothing to compare" in str(comparison["outputs"])
+    assert [m["value"] for m in by_class["bs-replay-status"]] == [""]
+    assert [m["index"] for m in by_class["bs-replay-source"]] == [0]  # "seed and game"
+    assert [m["outputs"] for m in by_class["bs-replay-plot"]] == [[]]
+
+
 def test_the_folder_stays_small():
     total = sum(p.stat().st_size for p in FOLDER.iterdir() if p.is_file())
     assert total < 5 * 2**20, f"notebooks/ holds {total / 2**20:.1f} MB"

@@ -64,7 +64,11 @@ def repo(tmp_path):
             "execute_result", data={"text/plain": "2"}, execution_count=1)], execution_count=1),
         nbformat.v4.new_code_cell("panel", outputs=[nbformat.v4.new_output(
             "execute_result", data={site.WIDGET_VIEW: {"model_id": "abc", "version_major": 2, "version_minor": 0},
-                                    "text/plain": "VBox(children=(...))"}, execution_count=2)], execution_count=2)])
+                                    "text/plain": "VBox(children=(...))"}, execution_count=2)], execution_count=2),
+        nbformat.v4.new_code_cell("pictured", outputs=[nbformat.v4.new_output(
+            "execute_result", data={site.WIDGET_VIEW: {"model_id": "def", "version_major": 2, "version_minor": 0},
+                                    "text/html": "<div class='bs-panel-snapshot'>the panel as saved</div>",
+                                    "text/plain": "VBox(children=(...))"}, execution_count=3)], execution_count=3)])
     nbformat.write(nb, root / "notebooks" / "01_a.ipynb")
     return root
 
@@ -88,6 +92,8 @@ def test_build_links_pages_and_copies_linked_files(repo, tmp_path):
     assert 'href="../docs/RULES.html"' in notebook and ">2<" in notebook.replace("\n", "")
     assert not re.search(r'<script[^>]*src="https?://', notebook)  # nothing loaded from outside
     assert "A live panel is drawn here" in notebook and "VBox(children" not in notebook
+    assert re.search(r"""<div class=["']bs-panel-snapshot["']>the panel as saved</div>""", notebook)  # its picture
+    assert notebook.count("A live panel is drawn here") == 1
 
 
 def test_provenance_names_version_rules_and_commit():

@@ -204,3 +204,24 @@ def test_load_of_a_saved_summary_says_which_loader_reads_it(tmp_path):
     (tmp_path / "x.parquet").write_bytes(b"not parquet at all")
     with pytest.raises(StoreError, match="damaged or not parquet"):
         bs.load(tmp_path / "x.parquet")
+
+
+def test_load_of_a_file_summary_save_wrote_names_the_loader_that_reads_it(tmp_path):
+    """#38 item 6, on a real file: `bs.load` of what `Summary.save` writes (a summary of a run, of a
+    census) is not called damaged; the loader it names imports and reads that very file back."""
+    import re
+
+    import beggarstats as bs
+    from beggarstats.run.store import StoreError
+
+    summary = bs.summarize(300, seed=5, n_jobs=1)
+    census = bs.census(bs.Rules(deck=bs.Deck(4, 2, 2, 2, 0)), n_jobs=1)
+    for saved, name in ((summary, "run.summary"), (census, "census.bin")):  # no telling suffix: the content decides
+        path = saved.save(tmp_path / name)
+        with pytest.raises(StoreError, match="is a summary .written by Summary.save., not a table of games: "
+                                             "load it with beggarstats.run.summary.load_summary") as caught:
+            bs.load(path)
+        assert "damaged" not in str(caught.value) and "comparison" not in str(caught.value)
+        named = re.search(r"load it with (beggarstats(?:\.\w+)+)", str(caught.value)).group(1)
+        module, _, function = named.rpartition(".")
+        assert getattr(importlib.import_module(module), function)(path) == saved

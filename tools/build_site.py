@@ -116,12 +116,14 @@ def _notebook_html(path: Path) -> str:
     except Exception as exc:  # nbformat raises JSON, validation and OS errors alike for a damaged file
         raise SiteError(f"the notebook {path.name} cannot be read ({type(exc).__name__}: "
                         f"{str(exc).splitlines()[0] if str(exc) else 'damaged'}); restore it from git") from None
-    # a live widget needs a kernel: a static page says so where it would be, instead of an empty cell
+    # a live widget needs a kernel: a static page shows the panel's own picture where it would be (the
+    # explorer's panels save one beside their widget), or says so, instead of an empty cell
     nb.metadata.pop("widgets", None)
     for cell in nb.cells:
         for output in cell.get("outputs", []):
-            if WIDGET_VIEW in output.get("data", {}):
-                output["data"] = {"text/html": WIDGET_NOTE}
+            data = output.get("data", {})
+            if WIDGET_VIEW in data:
+                output["data"] = {"text/html": data.get("text/html") or WIDGET_NOTE}
     exporter = HTMLExporter(template_name="lab")
     try:
         body, _ = exporter.from_notebook_node(nb)

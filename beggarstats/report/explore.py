@@ -18,6 +18,15 @@ The panels compute in `update()` / `load()` and keep the results as attributes (
 in the status line in words, nothing is run, and the previous results are cleared so that they
 cannot be read as the answer. ipywidgets and matplotlib are imported when a panel is built, so
 importing this module pulls in neither.
+
+Shown as a cell's result (``explorer``, not ``explorer.widget``), a panel's output carries the live
+widget and, beside it, a picture of what the panel shows (``text/html``: status line, figure, tables).
+JupyterLab draws a widget only in a *trusted* notebook (its widget renderer is registered as unsafe),
+and a notebook a reader opens for the first time is not trusted on their machine, whatever widget
+state it saved: without the picture the reader would see the widget's text, ``VBox(children=...``.
+``panel=False`` builds a panel whose controls are plain values (no widget, nothing displayed): a
+notebook cell computes one choice with it without touching the live panel or adding widget models to
+the notebook's saved state.
 """
 
 from __future__ import annotations
@@ -167,10 +176,51 @@ def readable_comparison(comparison: pd.DataFrame) -> pd.DataFrame:
                                        "standard", "design"])
 
 
-def _widgets():
+def _widgets(panel: bool = True):
+    """ipywidgets, or for ``panel=False`` the plain stand-ins of `_PlainWidgets`."""
+    if not panel:
+        return _PlainWidgets
     import ipywidgets
 
     return ipywidgets
+
+
+class _Plain:
+    """A control without a front end: it holds its value (and whatever else it is given) and calls its
+    observers when the value changes, as an ipywidgets control does; nothing is sent anywhere."""
+
+    def __init__(self, children=(), **kwargs):
+        self.children = tuple(children)
+        self._observers: list = []
+        self._value = kwargs.pop("value", None)
+        self.__dict__.update(kwargs)
+
+    @property
+    def value(self):
+        return self._value
+
+    @value.setter
+    def value(self, new):
+        old, self._value = self._value, new
+        if new != old:
+            for handler in list(self._observers):
+                handler({"name": "value", "old": old, "new": new, "owner": self})
+
+    def observe(self, handler, names=None) -> None:
+        self._observers.append(handler)
+
+    def on_click(self, handler) -> None:  # nobody clicks a control without a front end
+        pass
+
+    def add_class(self, name: str) -> None:
+        pass
+
+
+class _PlainWidgets:
+    """The few ipywidgets names the panels use, as `_Plain` controls."""
+
+    Dropdown = Checkbox = IntSlider = IntText = Text = Textarea = ToggleButtons = Button = HTML = Output = \
+        VBox = HBox = Layout = _Plain
 
 
 def _control(w, option: RuleOption):
@@ -195,17 +245,24 @@ def _control(w, option: RuleOption):
 class Explorer:
     """Rules, sample size and seed as widgets; every change re-runs and redraws.
 
-    ``Explorer(games=100_000, seed=2026)``; show it with ``display(explorer.widget)``. The controls
-    (``controls``, by name) are one per option of `rule_options` plus ``custom_deck``, ``games``
-    and ``seed``. After each `update` the results are in ``rules``, ``base`` (the standard game at
+    ``Explorer(games=100_000, seed=2026)``; show it with ``display(explorer)`` (the widget and its
+    picture). The controls (``controls``, by name) are one per option of `rule_options` plus
+    ``custom_deck``, ``games`` and ``seed``. After each `update` the results are in ``rules``, ``base`` (the standard game at
     the same player count), ``games`` and ``baseline`` (the two samples), ``tables`` (dict:
     'lengths', 'seats', 'comparison'), ``figure`` (length distribution and survival), ``shown``
     (what the panel displays: the readable tables), ``elapsed`` (seconds) and ``error`` (the
     message of invalid controls, else None; then the results are cleared).
+
+    ``panel=False``: the controls are plain values, set with `set`, and nothing is displayed (a cell
+    that shows one choice computes it so, leaving the reader's live panel as it is). ``auto=False``:
+    no update until `set` or `update` (a panel built to be set at once does not play its first
+    sample for nothing).
     """
 
-    def __init__(self, *, games: int = 100_000, seed: int = 2026, n_jobs: int | None = None, auto: bool = True):
-        w = _widgets()
+    def __init__(self, *, games: int = 100_000, seed: int = 2026, n_jobs: int | None = None, auto: bool = True,
+                 panel: bool = True):
+        self.panel = panel
+        w = _widgets(panel)
         style = {"description_width": "initial"}
         self.n_jobs = n_jobs
         self.options = rule_options()
@@ -363,8 +420,8 @@ class Explorer:
         from IPython import get_ipython
         from IPython.display import HTML, display
 
-        if get_ipython() is None:  # no kernel (a script or a test): the results stay in the attributes
-            return
+        if get_ipython() is None or not self.panel:  # no kernel (a script or a test), or no panel: the
+            return  # results stay in the attributes
         for out, items in ((self.plot_out, [self.figure] if self.figure is not None else []),
                            (self.seats_out, self.shown.get("seats", [])),
                            (self.compare_out, self.shown.get("comparison", []))):
@@ -381,6 +438,25 @@ class Explorer:
         if shares_deals(self.rules, self.base):
             return "against the standard game on the same deals (paired intervals, 95%)"
         return "against the standard game (another deck deals other games: Welch and Newcombe intervals, 95%)"
+
+    def snapshot_html(self) -> str:
+        """What the panel shows now, as static HTML: the status line, the figure (PNG) and the tables,
+        under a line saying that the controls need a running kernel."""
+        parts = [_SNAPSHOT_NOTE.format(what="explorer")] if self.panel else []
+        parts.append(f"<p class='bs-snapshot-status'>{self.status.value}</p>")
+        if self.figure is not None:
+            parts.append(_png_html(self.figure))
+        parts += [_html(item) for key in ("seats", "comparison") for item in self.shown.get(key, [])]
+        return _snapshot(parts, "bs-explorer-snapshot")
+
+    def __repr__(self) -> str:
+        return f"Explorer: {_plain_text(self.status.value)}"
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        """The live panel (a widget view) with its picture as ``text/html`` beside it: JupyterLab draws
+        the widget in a trusted notebook and the picture in one it does not trust, where the widget's
+        text would be all a reader sees."""
+        return _bundle(self, include=include, exclude=exclude)
 
 
 def _classes(*pairs) -> None:
@@ -399,7 +475,60 @@ def _escape(text: str) -> str:
 def _caption(text: str):
     from IPython.display import Markdown
 
-    return Markdown(f"**{text}**")
+    caption = Markdown(f"**{text}**")
+    setattr(caption, "caption", text)  # the plain text, for the panel's picture (`_html`)
+    return caption
+
+
+_SNAPSHOT_NOTE = ("<p class='bs-snapshot-note'><em>A picture of the {what} as it was saved: its controls need a "
+                  "running kernel (run the notebook in JupyterLab).</em></p>")
+
+
+def _snapshot(parts: list[str], css: str) -> str:
+    return f"<div class='{css}'>\n" + "\n".join(parts) + "\n</div>"
+
+
+def _png_html(figure) -> str:
+    """A figure as an <img> with its PNG inline, drawn as the inline backend draws it."""
+    import base64
+
+    from IPython.core.pylabtools import print_figure
+
+    data = base64.b64encode(print_figure(figure, "png")).decode("ascii")
+    return f"<img src='data:image/png;base64,{data}' alt='the panel\'s figure'>"
+
+
+def _html(item) -> str:
+    """One item the panel displays (a caption, a table) as HTML."""
+    if isinstance(item, pd.DataFrame):
+        return item.to_html(index=False)
+    text = getattr(item, "caption", None)
+    if text is not None:
+        return f"<p><b>{_escape(text)}</b></p>"
+    return f"<p>{_escape(str(getattr(item, 'data', item)))}</p>"  # pragma: no cover  # internal: the panels show captions and tables
+
+
+def _plain_text(html_text: str) -> str:
+    """The text of a status line (its markup dropped, its entities read)."""
+    import html
+    import re
+
+    return html.unescape(re.sub(r"<br\s*/?>", " ", re.sub(r"<(?!br)[^>]+>", "", html_text or ""))).strip()
+
+
+def _bundle(panel, *, include=None, exclude=None) -> dict:
+    """A panel's output: its widget view (when it has a live panel), its picture and a line of text."""
+    data = {"text/plain": repr(panel), "text/html": panel.snapshot_html()}
+    if panel.panel:
+        view = panel.widget._repr_mimebundle_()
+        key = "application/vnd.jupyter.widget-view+json"
+        if key in view:
+            data[key] = view[key]
+    if include:
+        data = {k: v for k, v in data.items() if k in include}
+    if exclude:
+        data = {k: v for k, v in data.items() if k not in exclude}
+    return data
 
 
 def pile_text(plays) -> str:
@@ -414,10 +543,12 @@ class Replayer:
     After `load` the game is in ``result`` (a traced GameResult) and ``deal``; `show` (the trick
     slider) fills ``trick`` (a dict: trick number, leader, pile, taker, every seat's card count) and
     ``figure`` (hand sizes up to that trick; the cycle shaded when the game loops).
+    ``panel=False``: plain controls and nothing displayed, as for `Explorer`.
     """
 
-    def __init__(self, rules=None, *, seed: int = 2026, game: int = 0, deal: str = ""):
-        w = _widgets()
+    def __init__(self, rules=None, *, seed: int = 2026, game: int = 0, deal: str = "", panel: bool = True):
+        self.panel = panel
+        w = _widgets(panel)
         style = {"description_width": "initial"}
         self._rules = rules
         self.source = w.ToggleButtons(options=("seed and game", "deal"), value="deal" if deal else "seed and game",
@@ -504,7 +635,7 @@ class Replayer:
             self.step.max = 0
         finally:
             self._quiet = False
-        if get_ipython() is not None:
+        if get_ipython() is not None and self.panel:
             self.plot_out.clear_output()
 
     def show(self, trick: int) -> None:
@@ -535,8 +666,32 @@ class Replayer:
         fig.axes[0].axvline(trick, color="red", linewidth=1)
         self.figure = fig
         plt.close(fig)
-        if get_ipython() is None:
+        if get_ipython() is None or not self.panel:
             return
         self.plot_out.clear_output(wait=True)
         with self.plot_out:
             display(fig)
+
+    def snapshot_html(self) -> str:
+        """What the panel shows now, as static HTML: the deal and its outcome, the trick, the figure;
+        before any game is played, what the controls hold."""
+        parts = [_SNAPSHOT_NOTE.format(what="replayer")] if self.panel else []
+        if self.result is None and not self.status.value:
+            chosen = ("the pasted deal" if self.source.value == "deal"
+                      else f"game {self.game.value} of seed {self.seed.value}")
+            parts.append(f"<p class='bs-snapshot-status'>{_escape(f'replay: {chosen}; no game played yet')}</p>")
+        else:
+            parts.append(f"<p class='bs-snapshot-status'>{self.status.value}</p>")
+            if self.trick_html.value:
+                parts.append(f"<p>{self.trick_html.value}</p>")
+            if self.figure is not None:
+                parts.append(_png_html(self.figure))
+        return _snapshot(parts, "bs-replayer-snapshot")
+
+    def __repr__(self) -> str:
+        shown = _plain_text(self.status.value) or f"game {self.game.value} of seed {self.seed.value}, not played yet"
+        return f"Replayer: {shown}"
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        """The live panel with its picture beside it, as `Explorer._repr_mimebundle_`."""
+        return _bundle(self, include=include, exclude=exclude)

@@ -28,6 +28,7 @@ files, so that the next run replays exactly their games.
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from collections.abc import Iterable
 from pathlib import Path
@@ -351,7 +352,11 @@ def load(store: PathLike, columns: Iterable[str] | None = None, *, seats: bool =
         pf = pq.ParquetFile(path, page_checksum_verification=True)
         table = pf.read(columns=list(columns) if columns else None)
     except (pa.ArrowException, OSError) as exc:
-        if _json_head(path):  # a summary or a comparison saved as JSON: say which loader reads it
+        head = _json_head(path)
+        if head == "summary":  # what Summary.save writes: name the one loader that reads it
+            raise StoreError(f"The file {str(path)!r} is a summary (written by Summary.save), not a table of games: "
+                             "load it with beggarstats.run.summary.load_summary.") from None  # names: the file by its path
+        if head:  # a summary or a comparison saved as JSON: say which loader reads it
             raise StoreError(f"The file {str(path)!r} is JSON, not a table of games: a summary loads with "
                              "beggarstats.run.summary.load_summary, a comparison with "
                              "beggarstats.run.compare.load_moments.") from None  # names: the file by its path
@@ -359,13 +364,20 @@ def load(store: PathLike, columns: Iterable[str] | None = None, *, seats: bool =
     return to_frame(table, attrs_of(pf.schema_arrow) or {})
 
 
-def _json_head(path: Path) -> bool:
-    """Whether the file starts (after white space) with '{', as every JSON file beggarstats writes."""
+_SUMMARY_HEAD = re.compile(rb'\s*\{"format":\d+,"sha256":"[0-9a-f]{64}","summary":\{')  # Summary.save's first bytes
+
+
+def _json_head(path: Path) -> str:
+    """What a file that is not parquet starts as: 'summary' (the head `Summary.save` writes, its keys
+    sorted), 'json' (after white space a '{', as every JSON file beggarstats writes), else ''."""
     try:
         with open(path, "rb") as f:
-            return f.read(64).lstrip().startswith(b"{")
+            head = f.read(256)
     except OSError:
-        return False
+        return ""
+    if _SUMMARY_HEAD.match(head):
+        return "summary"
+    return "json" if head.lstrip().startswith(b"{") else ""
 
 
 def save(frame: pd.DataFrame, path: PathLike) -> Path:
