@@ -50,9 +50,15 @@ def check_outputs(out):
         assert (out / name).stat().st_size > 0, name
     from PIL import Image
     from beggarstats.game.rules import RULES_VERSION
+    published = {"record_timeline.png": "Nessler 2022", "never_ending_cycle.png": "Casella 2024"}
     for name in FIGURES:  # every figure says what it rests on, in its metadata (and drawn on it)
         line = Image.open(out / name).text["Description"]
-        assert f"seed 2026, rules: " in line and f"RULES_VERSION {RULES_VERSION}, beggarstats " in line, name
+        assert f"RULES_VERSION {RULES_VERSION}, beggarstats " in line, name
+        if name in published:  # a published deal replayed: no random game, no seed, no "1 games" (#38 item 4)
+            assert line.startswith(f"the published {published[name]} deal, played once, no random draw (no seed), "
+                                   "rules: "), line
+        else:
+            assert "seed 2026, rules: " in line, name
     assert Image.open(out / "survival.png").text["Description"].startswith(f"{int(GAMES):,} (2p) + 375 (3p)")
     table = read_findings(out / "findings.csv")
     assert list(table.columns) == list(COLUMNS)
@@ -129,6 +135,26 @@ def test_the_provenance_line_names_games_seed_rules_and_versions():
     assert f"RULES_VERSION {RULES_VERSION}, beggarstats " in line and "unknown" not in line
     assert provenance("12 decks x 100", 1, "x").startswith("12 decks x 100 games, seed 1")
     assert provenance("700 games in 14 runs", 1, "x").startswith("700 games in 14 runs, seed 1")
+    assert provenance(1, 7, "x").startswith("1 game, seed 7")  # not "1 games"
+    assert provenance("the published X deal, played once", None, "x").startswith(
+        "the published X deal, played once, no random draw (no seed), rules: x; ")
+
+
+def test_the_provenance_footnote_is_legible_at_the_saved_size(tmp_path, mpl_agg):
+    """#38 item 4: the footnote was 6 pt; at least 8 pt now, drawn below the axes and wrapped to the
+    figure's width, and the saved PNG holds it (the bounding box grows to include it)."""
+    import matplotlib.pyplot as plt
+    from PIL import Image
+    from beggarstats.report.figures import DPI, FigureOut
+
+    fig, ax = plt.subplots(figsize=(4, 3))
+    FigureOut(tmp_path, 5).save(fig, "x.png", "12 decks x 100,000 random games and then some more words", "r")
+    (note,) = [t for t in fig.texts if "seed 5," in t.get_text().replace("\n", " ")]
+    assert note.get_fontsize() >= 8
+    lines = note.get_text().splitlines()
+    assert len(lines) >= 2 and max(map(len, lines)) <= 4 * 16  # wrapped: 16 characters an inch
+    width, height = Image.open(tmp_path / "x.png").size
+    assert height > 3 * DPI  # the saved area grew below the axes to hold the footnote
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -134,10 +134,10 @@ def plot_survival(data: pd.DataFrame, *, measure: str = "cards", hue="players", 
             y = 0.97 - 0.07 * k
             if x <= right:
                 axes.axvline(x, color="0.35", linestyle=":", linewidth=1)
-                axes.text(x, y, f" {name}", transform=axes.get_xaxis_transform(), fontsize=7, color="0.25",
+                axes.text(x, y, f" {name}", transform=axes.get_xaxis_transform(), fontsize=8, color="0.25",
                           ha="right" if x > 0.75 * right else "left", va="top")
             else:
-                axes.annotate(f"{name} →", xy=(1.0, y), xycoords="axes fraction", fontsize=7, color="0.25",
+                axes.annotate(f"{name} →", xy=(1.0, y), xycoords="axes fraction", fontsize=8, color="0.25",
                               ha="right", va="top")
     percent_axis(axes.yaxis)
     axes.set_xlabel(f"game length ({measure})")

@@ -36,6 +36,7 @@ from .defaults import DEFAULT_GAMES, DEFAULT_SEED  # also read by `beggarstats f
 __all__ = ["make_figures", "FigureOut", "provenance", "sizes", "small_decks", "small_deck_table", "FIGURES", "DEFAULT_GAMES", "DEFAULT_SEED"]
 
 DPI = 110
+FOOTNOTE_SIZE = 8  # points: the provenance line at the bottom of every figure, legible at the saved size
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = (2, 3, 4, 5, 6)
 
@@ -143,13 +144,15 @@ class FigureOut:
     def __init__(self, folder: Path, seed: int):
         self.folder, self.seed = Path(folder), seed
 
-    def save(self, fig, name: str, games, rules: str):
+    def save(self, fig, name: str, games, rules: str, *, seeded: bool = True):
         """Write ``fig`` as ``name`` with its `provenance` drawn at the bottom edge and in the PNG's
-        metadata (``Description``; ``Software``, ``Source``)."""
-        line = provenance(games, self.seed, rules)
-        # below everything drawn (the saved area grows to hold it), wrapped to the figure's width
-        fig.text(0.005, -0.01, textwrap.fill(line, width=int(fig.get_figwidth() * 22)), fontsize=6, color="0.4",
-                 ha="left", va="top")
+        metadata (``Description``; ``Software``, ``Source``). ``seeded=False``: the figure draws no
+        random game (a published deal replayed), so its line names no seed."""
+        line = provenance(games, self.seed if seeded else None, rules)
+        # below everything drawn (the saved area grows to hold it), wrapped to the figure's width at
+        # about 16 characters an inch of FOOTNOTE_SIZE-point text
+        fig.text(0.005, -0.01, textwrap.fill(line, width=int(fig.get_figwidth() * 16)), fontsize=FOOTNOTE_SIZE,
+                 color="0.3", ha="left", va="top")
         with replacing(self.folder / name) as tmp:  # atomically: a kill leaves the old figure or the new one
             fig.savefig(tmp, dpi=DPI, bbox_inches="tight", format=Path(name).suffix.lstrip(".") or "png",
                         metadata={"Description": line, "Software": f"beggarstats {_version()}",
@@ -157,12 +160,17 @@ class FigureOut:
         plt.close(fig)
 
 
-def provenance(games, seed: int, rules: str) -> str:
+def provenance(games, seed: int | None, rules: str) -> str:
     """The line every figure carries: the games it rests on (a number, or a text such as
-    '4,000,000 + 4 x 500,000'), the seed, the rules, `RULES_VERSION` and the package version."""
-    games = f"{games:,}" if isinstance(games, numbers.Integral) else str(games)
-    games += "" if "games" in games else " games"
-    return f"{games}, seed {seed}, rules: {rules}; RULES_VERSION {RULES_VERSION}, beggarstats {_version()}"
+    '4,000,000 + 4 x 500,000'; a text naming a deal is kept as it is), the seed (None: no random
+    game was drawn, said so), the rules, `RULES_VERSION` and the package version."""
+    if isinstance(games, numbers.Integral):
+        games = f"{games:,} game" + ("" if games == 1 else "s")
+    else:
+        games = str(games)
+        games += "" if "games" in games or "deal" in games else " games"
+    drawn = f"seed {seed}" if seed is not None else "no random draw (no seed)"
+    return f"{games}, {drawn}, rules: {rules}; RULES_VERSION {RULES_VERSION}, beggarstats {_version()}"
 
 
 def _games_by_players(frame) -> str:
@@ -368,10 +376,12 @@ def _records(out):
     record = play(by_name["Nessler 2022"]["deal"], trace=True)
     fig = plots.card_count_timeline(record)
     fig.axes[0].set_title(f"Nessler 2022, the longest known game: {record.cards} cards, {record.tricks} tricks")
-    out.save(fig, "record_timeline.png", 1, "standard, 2 players (the Nessler 2022 deal)")
+    out.save(fig, "record_timeline.png", "the published Nessler 2022 deal, played once", "standard, 2 players",
+             seeded=False)
     fig = plots.loop_cycle(play(by_name["Casella 2024"]["deal"], trace=True))
     fig.axes[0].set_title("Casella 2024, never ends: " + fig.axes[0].get_title())
-    out.save(fig, "never_ending_cycle.png", 1, "standard, 2 players (the Casella 2024 deal)")
+    out.save(fig, "never_ending_cycle.png", "the published Casella 2024 deal, played once", "standard, 2 players",
+             seeded=False)
 
 
 def small_deck_table(results, exact=None) -> pd.DataFrame:
