@@ -179,6 +179,33 @@ def test_card_count_timeline_of_the_record_game():
     assert len(P.card_count_timeline(result).axes[0].get_lines()[0].get_xdata()) == 1165
 
 
+def test_record_timeline_stacks_the_hands_and_writes_the_record_facts():
+    """#38 item 4: the two seats' lines crossed 1,164 tricks long; now the hands are stacked (at a
+    trick boundary they hold the whole deck) with each seat's closest call and the game's facts."""
+    result = play(RECORD, trace=True)
+    facts = P.timeline_facts(result)
+    assert (facts["cards"], facts["tricks"], facts["winner"], facts["deck"]) == (8344, 1164, 1, 52)
+    _, _, sizes = P.hand_size_table(result.trace)
+    assert facts["fewest"][1][0] == result.min_cards[1] == sizes[:, 1].min()   # the winner's closest call
+    assert facts["fewest"][0][0] == sizes[:-1, 0].min() > 0 == result.final_hand_sizes[0]  # the loser's, before the end
+    lead = np.sign(sizes[:, 0] - 26)
+    lead = lead[lead != 0]
+    assert facts["leader_changes"] == np.sum(lead[1:] != lead[:-1])  # a tie keeps the last leader
+    seat, run, start = facts["longest_lead"]
+    assert (np.sign(sizes[start:start + run, 0] - 26) != (1 if seat == 0 else -1)).sum() == np.sum(
+        sizes[start:start + run, 0] == 26)  # led by that seat (or tied) throughout
+    fig = P.plot_record_timeline(result)
+    ax = fig.axes[0]
+    bands = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert len(bands) == 2 and ax.get_ylim() == (0, 52)       # stacked bands, not two tangled lines
+    said = ax.get_legend().get_title().get_text()
+    assert said.startswith("8,344 cards, 1,164 tricks; seat 1 wins") and f"{facts['leader_changes']} times" in said
+    notes = [t.get_text() for t in ax.texts]
+    assert f"seat 0 down to {facts['fewest'][0][0]} cards\n(after trick {facts['fewest'][0][1]:,})" in notes
+    assert all(t.get_fontsize() >= 8 for t in ax.texts)
+    assert any(a.get_xlabel() == "cards played" for a in ax.child_axes)  # the second scale on top
+
+
 def test_loop_cycle_marks_start_and_repeat():
     ax = P.loop_cycle(play(NEVER_ENDING, trace=True)).axes[0]
     marks = [line.get_xdata()[0] for line in ax.get_lines()[2:]]

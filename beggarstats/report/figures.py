@@ -49,7 +49,7 @@ FIGURES = {
     "variant_effects.png": "every variant against the standard game on the same deals, 2-6 players (committed paired runs)",
     "hand_strength.png": "win probability by aces and by tribute total dealt",
     "comebacks.png": "share of games won by a player once down to a quarter of their hand",
-    "record_timeline.png": "hand sizes trick by trick in the longest known game (Nessler 2022)",
+    "record_timeline.png": "the two hands stacked trick by trick in the longest known game (Nessler 2022), with its facts",
     "never_ending_cycle.png": "the cycle of the first known never-ending deal (Casella 2024)",
     "small_deck_loops.png": "share of random deals that loop on small decks",
 }
@@ -374,8 +374,9 @@ def seat_model_rows(seats) -> list[dict]:
 def _records(out):
     by_name = {r["name"]: r for r in load_records()}
     record = play(by_name["Nessler 2022"]["deal"], trace=True)
-    fig = plots.card_count_timeline(record)
-    fig.axes[0].set_title(f"Nessler 2022, the longest known game: {record.cards} cards, {record.tricks} tricks")
+    fig = plots.plot_record_timeline(record)
+    fig.axes[0].set_title(f"Nessler 2022, the longest known game: {record.cards:,} cards, {record.tricks:,} tricks "
+                          "(hands stacked: together they hold the deck)")
     out.save(fig, "record_timeline.png", "the published Nessler 2022 deal, played once", "standard, 2 players",
              seeded=False)
     fig = plots.loop_cycle(play(by_name["Casella 2024"]["deal"], trace=True))
