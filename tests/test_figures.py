@@ -140,6 +140,16 @@ def test_the_provenance_line_names_games_seed_rules_and_versions():
         "the published X deal, played once, no random draw (no seed), rules: x; ")
 
 
+def test_the_small_deck_title_says_what_the_sampled_deck_saw():
+    """The sampled deck's interval is a short capped bar at 0 on the figure: its title says the
+    deals, the loops seen and the interval's upper end, in the axis' unit (percent)."""
+    from beggarstats.report.figures import _sampled_said
+
+    one = pd.DataFrame({"n": [100_000], "loops": [0], "high": [3.8414e-5]})
+    assert _sampled_said(one) == "100,000 random deals (0 looped), 95% Wilson interval (capped bar) up to 0.0038%"
+    assert _sampled_said(pd.concat([one] * 3)) == "100,000 random deals each, 95% Wilson interval"
+
+
 def test_the_provenance_footnote_is_legible_at_the_saved_size(tmp_path, mpl_agg):
     """#38 item 4: the footnote was 6 pt; at least 8 pt now, drawn below the axes and wrapped to the
     figure's width, and the saved PNG holds it (the bounding box grows to include it)."""

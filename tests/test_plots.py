@@ -298,6 +298,33 @@ def test_plot_loop_shares_dodges_families():
     assert legend_texts(ax) == ["a", "b"]
 
 
+def test_plot_loop_shares_on_a_symlog_axis_shows_shares_of_a_millionth():
+    """#38 item 4: on a linear axis the J Q K A decks' 4.6e-6 and 1.0e-5 read 0. On the symmetric
+    log axis they sit decades above the exact zeros, with their values written beside them, and the
+    sampled deck's interval (0 to 3.8e-5) is a capped bar."""
+    table = pd.DataFrame({"family": ["a", "a", "a", "b"], "size": [18, 20, 28, 18],
+                          "rate": [1.02e-5, 4.59e-6, 0.0, 0.32], "low": [1.02e-5, 4.59e-6, 0.0, 0.32],
+                          "high": [1.02e-5, 4.59e-6, 3.84e-5, 0.32], "design": ["census", "census", "sample", "census"]})
+    assert P.symlog_threshold(table) == pytest.approx(1e-6)
+    assert P.symlog_threshold(table.assign(rate=0.0, high=0.0)) == 1e-3
+    ax = P.plot_loop_shares(table, scale="symlog", label_below=1e-3).axes[0]
+    assert ax.get_yscale() == "symlog" and ax.yaxis.get_transform().linthresh == pytest.approx(1e-4)  # percent
+    ticks = [t.get_text() for t in ax.get_yticklabels()]
+    assert ticks[0] == "0 (none)" and ticks[1] == "0.0001%" and ticks[-1] == "100%"
+    # the small shares lie in the log part, apart from 0: at least a third of a decade above the threshold
+    to_axes = ax.transScale.transform
+    zero, small, threshold = (to_axes([(0, v)])[0][1] for v in (0.0, 100 * 4.59e-6, 1e-4))
+    assert small - threshold > 0.3 * (to_axes([(0, 1e-3)])[0][1] - threshold) and threshold > zero
+    assert sorted(t.get_text() for t in ax.texts) == ["0.000459%", "0.00102%"]  # 'b' at 32% is not labelled
+    assert all(t.get_fontsize() >= 8 for t in ax.texts)
+    (bar,) = ax.containers
+    assert len(bar.lines[1]) == 2                                   # caps at both ends of the sampled interval
+    assert bar.lines[2][0].get_segments()[0][:, 1] == pytest.approx([0.0, 3.84e-3])
+    assert P.plot_loop_shares(table).axes[0].get_yscale() == "linear"  # linear stays the default
+    with pytest.raises(ValueError, match="`scale` must be one of"):
+        P.plot_loop_shares(table, scale="log")
+
+
 def test_plot_hazard_bands(frames):
     games = frames[0]
     bands = A.hazard_bands(games[games["rules"] == "standard"], by="players", width=100, min_events=20)

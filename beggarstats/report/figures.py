@@ -62,6 +62,7 @@ SMALL_SIZES = tuple(range(8, 29, 2))
 # Small decks: the standard mix of penalty cards scaled down (about 16/52 of the deck, J Q K A in
 # turn), and two fixed poor mixes, 2 Jacks or a Jack and a Queen, padded with number cards.
 SMALL_FAMILIES = ("J Q K A, 16/52 of the deck", "2 J", "1 J + 1 Q")
+SMALL_LABEL_BELOW = 1e-3  # exact loop shares below this (and above 0) have their value written beside the marker
 
 
 INCOMPLETE = "INCOMPLETE"  # in the output folder while a run writes into it
@@ -423,14 +424,25 @@ def small_deck_table(results, exact=None) -> pd.DataFrame:
     return pd.DataFrame(table)
 
 
+def _sampled_said(sampled) -> str:
+    """The small-deck title's words for its sampled decks: deals, loops seen and the 95% Wilson
+    interval's upper end, which on the figure may be shorter than its caps are wide."""
+    n = int(sampled["n"].iloc[0])
+    loops = ", ".join(f"{int(k):,}" for k in sampled["loops"])
+    highs = ", ".join(f"{100 * h:.2g}%" for h in sampled["high"])
+    return (f"{n:,} random deals ({loops} looped), 95% Wilson interval (capped bar) up to {highs}"
+            if len(sampled) <= 2 else f"{n:,} random deals each, 95% Wilson interval")
+
+
 def _small_decks(results, out, rows, exact=None):
     table = small_deck_table(results, exact)
-    fig = plots.plot_loop_shares(table, hue="family", legend_title="penalty cards in the deck")
+    # a symmetric log axis: the J Q K A decks loop in a few deals per million, which a linear axis drew at 0
+    fig = plots.plot_loop_shares(table, hue="family", legend_title="penalty cards in the deck", scale="symlog",
+                                 label_below=SMALL_LABEL_BELOW)
     sampled = table[table["design"] == "sample"]
     fig.axes[0].set_title("Never-ending deals on small decks, 2 players (one marker per deck, not a curve)\n"
-                          + ("filled: exact, every deal played once; open: " if len(sampled) < len(table) else "")
-                          + (f"{int(sampled['n'].iloc[0]):,} random deals, 95% Wilson interval" if len(sampled)
-                             else "exact: every deal played once"))
+                          + ("filled: exact, every deal played once\nopen: " if len(sampled) < len(table) else "")
+                          + (_sampled_said(sampled) if len(sampled) else "exact: every deal played once"))
     n_exact = int((table["design"] == "census").sum())
     out.save(fig, "small_deck_loops.png", f"{n_exact} decks exact (every deal once) + {len(sampled)} x "
              f"{len(results[0][3]):,} random games", "2 players, the small decks of the plot")
