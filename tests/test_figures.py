@@ -140,6 +140,24 @@ def test_the_provenance_line_names_games_seed_rules_and_versions():
         "the published X deal, played once, no random draw (no seed), rules: x; ")
 
 
+def test_the_hand_strength_figure_does_not_title_a_logistic_fit(monkeypatch, mpl_agg, tmp_path):
+    """#38 item 4: the title said "logistic fit" of curves the data bend away from; it now names
+    the observed shares first and the logistic as what is tested against them."""
+    from _frames import reference_frames
+    from beggarstats.game.rules import Rules
+    from beggarstats.report import figures
+
+    seen = {}
+    monkeypatch.setattr(figures.FigureOut, "save", lambda self, fig, name, *a, **k: seen.setdefault(name, fig))
+    seats = pd.concat([reference_frames(150, Rules(players=p), seed=3)[1] for p in (2, 3)], ignore_index=True)
+    monkeypatch.setattr(figures, "HAND_MIN_SEATS", 5)
+    figures._hands(seats, figures.FigureOut(tmp_path, 1), [])
+    title = seen["hand_strength.png"]._suptitle.get_text()
+    assert title.startswith("Win probability by the dealt hand: the observed share (dots with 95% Wilson intervals")
+    assert "logistic fit" not in title and "where its test rejects it" in title
+    assert set(seen["hand_strength.png"].tests) == {"aces", "tribute_total"}
+
+
 def test_the_small_deck_title_says_what_the_sampled_deck_saw():
     """The sampled deck's interval is a short capped bar at 0 on the figure: its title says the
     deals, the loops seen and the interval's upper end, in the axis' unit (percent)."""

@@ -277,6 +277,37 @@ def test_plot_hand_strength_panels_share_y_and_one_legend(frames):
         P.plot_hand_strength_panels(seats, panels=())
 
 
+def test_plot_hand_strength_check_shows_the_observed_curve_and_the_logistic_s_test(frames):
+    """#38 item 4: the figure's title claimed a logistic the data bend away from. Now the observed
+    shares carry the figure (dots with Wilson intervals, joined), the logistic is a dashed line, and
+    each player count's test of it is in the legend, from `logistic_fit_test`."""
+    seats = frames[1]
+    fig = P.plot_hand_strength_check(seats, min_seats=5)
+    a, b = fig.axes
+    assert a.get_shared_y_axes().joined(a, b) and b.get_xlabel().startswith("tribute points dealt")
+    for ax, predictor in zip((a, b), ("aces", "tribute_total")):
+        tests = fig.tests[predictor]
+        cells = A.hand_strength_cells(seats, vary=predictor, min_seats=5)
+        assert_frame = A.logistic_fit_test(seats, vary=predictor, min_seats=5)[0]
+        pd.testing.assert_frame_equal(tests, assert_frame)
+        texts = legend_texts(ax)
+        assert len(texts) == len(tests) == 2
+        for text, t in zip(texts, tests.itertuples()):
+            verdict = "rejected" if t.p_value < 0.05 else "not rejected"
+            assert text.startswith(f"{t.players}p: χ² ") and f"on {t.dof} df" in text and text.endswith(f": {verdict}")
+        assert "Wald test" in ax.get_legend().get_title().get_text()
+        assert all(t.get_fontsize() >= 8 for t in ax.get_legend().get_texts())
+        # the observed curve: one errorbar set per player count at the fitted cells, their Wilson bars
+        bars = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+        two = cells[(cells["players"] == 2) & cells["fitted"]]
+        assert list(bars[0].lines[0].get_xdata()) == list(two["value"])
+        assert list(bars[0].lines[0].get_ydata()) == pytest.approx(two["share"].to_list())
+        dashed = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
+        assert len(dashed) == 2
+    with pytest.raises(ValueError, match="`panels` must name at least one predictor"):
+        P.plot_hand_strength_check(seats, panels=())
+
+
 def test_plot_loop_shares_dodges_families():
     table = pd.DataFrame({"family": ["a", "a", "b", "b"], "size": [8, 10, 8, 10], "rate": [0.1, 0.05, 0.2, 0.0],
                           "low": [0.05, 0.01, 0.1, 0.0], "high": [0.2, 0.1, 0.3, 0.02]})

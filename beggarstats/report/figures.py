@@ -47,7 +47,7 @@ FIGURES = {
     "seat_win_rates.png": "win rate of every seat minus 1/n, with its dealt hand size, 2-6 players",
     "first_player_advantage.png": "seat 0's win rate minus 1/n by player count",
     "variant_effects.png": "every variant against the standard game on the same deals, 2-6 players (committed paired runs)",
-    "hand_strength.png": "win probability by aces and by tribute total dealt",
+    "hand_strength.png": "observed win share by aces and by tribute total dealt, against a logistic in each with its test",
     "comebacks.png": "share of games won by a player once down to a quarter of their hand",
     "record_timeline.png": "the two hands stacked trick by trick in the longest known game (Nessler 2022), with its facts",
     "never_ending_cycle.png": "the cycle of the first known never-ending deal (Casella 2024)",
@@ -332,10 +332,11 @@ def _variants(out, rows):
 
 
 def _hands(seats, out, rows):
-    fig = plots.plot_hand_strength_panels(seats, panels=("aces", "tribute_total"), min_seats=HAND_MIN_SEATS)
-    fig.suptitle("Win probability by the dealt hand: logistic fit with its 95% band (clustered by game, mostly "
-                 f"narrower than the line)\ndots: observed, where at least {HAND_MIN_SEATS} seats had that hand "
-                 "(size ~ number of seats)")
+    fig = plots.plot_hand_strength_check(seats, panels=("aces", "tribute_total"), min_seats=HAND_MIN_SEATS)
+    fig.suptitle("Win probability by the dealt hand: the observed share (dots with 95% Wilson intervals, where at least "
+                 f"{HAND_MIN_SEATS} seats had that hand)\nagainst a logistic in one predictor (dashed, 95% band "
+                 "clustered by game), which the dots bend away from where its test rejects it\n"
+                 "open dots: every seat lost (no penalty card, no pile to take), left out of the fit")
     out.save(fig, "hand_strength.png", _seat_games(seats), "standard, 2-6 players, one row per seat")
     for predictor, label in (("aces", "per ace dealt"), ("tribute_total", "per tribute point dealt")):
         fit = an.hand_strength(seats[seats["players"] == 2], predictors=(predictor,), by="players")
