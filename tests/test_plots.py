@@ -379,6 +379,24 @@ def test_plot_survival_marks_the_longest_game_and_the_record(frames):
     assert any(line.get_xdata()[0] == 100 for line in ax.get_lines() if line.get_linestyle() == ":")
 
 
+def test_plot_survival_panels_show_the_bulk_linear_and_the_tail_on_a_log_axis(frames):
+    """#38 item 4: on the log axis alone 3-6 players could not be told apart; the bulk, on a linear
+    axis up to the length by which every curve is down to `bulk`, keeps them apart."""
+    games = frames[0]
+    standard = games[games["rules"] == "standard"]
+    fig = P.plot_survival_panels(standard, marks={"longest seen": 100, "the record": 10**6}, bulk=0.05)
+    left, right = fig.axes
+    assert left.get_yscale() == "linear" and right.get_yscale() == "log"
+    km = A.kaplan_meier(standard, by=["players"])
+    end = max(part.loc[part["survival"] <= 0.05, "length"].min() for _, part in km.groupby("players"))
+    assert left.get_xlim() == (0, end) and "down to 5%" in left.get_title()
+    assert legend_texts(left) == ["2 players", "3 players"] and right.get_legend() is None
+    assert "the record →" in [t.get_text() for t in right.texts] and not left.texts
+    assert all(t.get_fontsize() >= 8 for t in right.texts)
+    with pytest.raises(ValueError, match="`bulk` must be a share"):
+        P.plot_survival_panels(standard, bulk=1.5)
+
+
 def test_plot_errors_name_the_parameter(frames):
     games, seats = frames
     with pytest.raises(ValueError, match=r"`kind` must be one of \['hist', 'ecdf'\], but 'kde'"):

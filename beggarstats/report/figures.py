@@ -42,7 +42,7 @@ PLAYERS = (2, 3, 4, 5, 6)
 
 FIGURES = {
     "length_distribution.png": "distribution of game length (cards), 2-6 players",
-    "survival.png": "Kaplan-Meier survival of game length, log scale, 2-6 players",
+    "survival.png": "Kaplan-Meier survival of game length, 2-6 players: the bulk (linear scale) and the whole range (log scale)",
     "tail_hazard.png": "end rate per card in 100-card bands of length, with intervals, 2-6 players",
     "seat_win_rates.png": "win rate of every seat minus 1/n, with its dealt hand size, 2-6 players",
     "first_player_advantage.png": "seat 0's win rate minus 1/n by player count",
@@ -229,9 +229,9 @@ def _lengths(main, out, rows):
     fig = plots.plot_lengths(main, hue="players", binwidth=LENGTH_BIN, cut=LENGTH_CUT)
     fig.axes[0].set_title(f"Game length, standard rules (finished games, {LENGTH_BIN}-card bins)")
     out.save(fig, "length_distribution.png", _games_by_players(main), "standard, 2-6 players")
-    fig = plots.plot_survival(main, hue="players", marks=_survival_marks(main))
-    fig.axes[0].set_title("Kaplan-Meier survival of game length (95% log-log bands)\n"
-                          "3-6 players close together; in the far tail their bands overlap")
+    fig = plots.plot_survival_panels(main, hue="players", marks=_survival_marks(main))
+    fig.suptitle("Kaplan-Meier survival of game length (95% log-log bands): 3-6 players apart in the bulk (left); "
+                 "in the far tail their bands overlap (right)")
     out.save(fig, "survival.png", _games_by_players(main), "standard, 2-6 players")
     cards = main["cards"].to_numpy(float)
     shown = main["outcome"].astype(str).to_numpy() == "win"
