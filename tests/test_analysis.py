@@ -457,6 +457,45 @@ def test_hand_strength_recovers_known_effect():
     assert pred["probability"].is_monotonic_increasing
 
 
+def test_logistic_fit_test_keeps_a_true_logistic_and_rejects_a_bend():
+    """#38 item 4: the hand-strength figure says where a logistic in one predictor fails. The
+    cells are the observed shares with Wilson intervals; the test is the clustered Wald test of the
+    saturated model's extra terms, on the rank of their covariance (2 players: the two hands mirror
+    each other, so about half the values less two)."""
+    seats = _two_player_seats(n_games=6000)
+    cells = A.hand_strength_cells(seats, vary="tribute_total", min_seats=50)
+    by_hand = seats.groupby("tribute_total")["won"].agg(["mean", "size"])
+    assert cells["share"].to_numpy() == pytest.approx(by_hand["mean"].to_numpy())
+    assert (cells["seats"].to_numpy() == by_hand["size"].to_numpy()).all()
+    low, high = A.wilson_interval(cells["wins"], cells["seats"])
+    assert cells["low"].to_numpy() == pytest.approx(low) and cells["high"].to_numpy() == pytest.approx(high)
+    assert cells["fitted"].equals(cells["drawn"] & (cells["wins"] > 0) & (cells["wins"] < cells["seats"]))
+    tests, curve = A.logistic_fit_test(seats, vary="tribute_total", min_seats=50)
+    t = tests.iloc[0]
+    assert t["p_value"] > 0.05 and t["cells"] == cells["fitted"].sum() == 31
+    assert t["dof"] == 15 and t["seats"] == 12000 and t["games"] == 6000   # mirrored: 29 terms of rank 15
+    assert curve["probability"].is_monotonic_increasing and set(curve["value"]) == set(cells["value"])
+    # a step, not a logistic: seat 0 wins 20% below 20 points and 80% above; the test rejects it
+    rng = np.random.default_rng(5)
+    x0 = seats["tribute_total"].to_numpy()[::2]
+    win0 = rng.random(len(x0)) < np.where(x0 < 20, 0.2, np.where(x0 > 20, 0.8, 0.5))
+    step = seats.assign(won=np.column_stack([win0, ~win0]).ravel())
+    bent = A.logistic_fit_test(step, vary="tribute_total", min_seats=50)[0].iloc[0]
+    assert bent["p_value"] < 1e-6 and bent["max_gap"] > 0.05
+    # three players, one winner a game: the rows of a game are not mirrors, every term counts
+    rng = np.random.default_rng(6)
+    x = rng.integers(0, 6, (4000, 3))
+    winner = (rng.random((4000, 1)) < np.cumsum(np.full((4000, 3), 1 / 3), axis=1)).argmax(axis=1)
+    three = pd.DataFrame({"game": np.repeat(np.arange(4000), 3), "players": 3, "rules": "standard",
+                          "seat": np.tile([0, 1, 2], 4000), "tribute_total": 0, "aces": x.ravel(),
+                          "won": (np.tile([0, 1, 2], 4000) == np.repeat(winner, 3))})
+    t3 = A.logistic_fit_test(three, vary="aces")[0].iloc[0]
+    assert (t3["cells"], t3["dof"]) == (6, 4) and t3["p_value"] > 0.01   # aces unrelated to winning: a flat logistic holds
+    # too few seats for two cells: nothing tested, the tables keep their columns (the figures' small runs)
+    none, flat = A.logistic_fit_test(three, vary="aces", min_seats=10**6)
+    assert none.empty and list(none.columns[:3]) == ["players", "chi2", "dof"] and flat.empty and "value" in flat
+
+
 def test_hand_strength_clusters_by_game():
     import statsmodels.api as sm
 

@@ -50,9 +50,15 @@ def check_outputs(out):
         assert (out / name).stat().st_size > 0, name
     from PIL import Image
     from beggarstats.game.rules import RULES_VERSION
+    published = {"record_timeline.png": "Nessler 2022", "never_ending_cycle.png": "Casella 2024"}
     for name in FIGURES:  # every figure says what it rests on, in its metadata (and drawn on it)
         line = Image.open(out / name).text["Description"]
-        assert f"seed 2026, rules: " in line and f"RULES_VERSION {RULES_VERSION}, beggarstats " in line, name
+        assert f"RULES_VERSION {RULES_VERSION}, beggarstats " in line, name
+        if name in published:  # a published deal replayed: no random game, no seed, no "1 games" (#38 item 4)
+            assert line.startswith(f"the published {published[name]} deal, played once, no random draw (no seed), "
+                                   "rules: "), line
+        else:
+            assert "seed 2026, rules: " in line, name
     assert Image.open(out / "survival.png").text["Description"].startswith(f"{int(GAMES):,} (2p) + 375 (3p)")
     table = read_findings(out / "findings.csv")
     assert list(table.columns) == list(COLUMNS)
@@ -129,6 +135,54 @@ def test_the_provenance_line_names_games_seed_rules_and_versions():
     assert f"RULES_VERSION {RULES_VERSION}, beggarstats " in line and "unknown" not in line
     assert provenance("12 decks x 100", 1, "x").startswith("12 decks x 100 games, seed 1")
     assert provenance("700 games in 14 runs", 1, "x").startswith("700 games in 14 runs, seed 1")
+    assert provenance(1, 7, "x").startswith("1 game, seed 7")  # not "1 games"
+    assert provenance("the published X deal, played once", None, "x").startswith(
+        "the published X deal, played once, no random draw (no seed), rules: x; ")
+
+
+def test_the_hand_strength_figure_does_not_title_a_logistic_fit(monkeypatch, mpl_agg, tmp_path):
+    """#38 item 4: the title said "logistic fit" of curves the data bend away from; it now names
+    the observed shares first and the logistic as what is tested against them."""
+    from _frames import reference_frames
+    from beggarstats.game.rules import Rules
+    from beggarstats.report import figures
+
+    seen = {}
+    monkeypatch.setattr(figures.FigureOut, "save", lambda self, fig, name, *a, **k: seen.setdefault(name, fig))
+    seats = pd.concat([reference_frames(150, Rules(players=p), seed=3)[1] for p in (2, 3)], ignore_index=True)
+    monkeypatch.setattr(figures, "HAND_MIN_SEATS", 5)
+    figures._hands(seats, figures.FigureOut(tmp_path, 1), [])
+    title = seen["hand_strength.png"]._suptitle.get_text()
+    assert title.startswith("Win probability by the dealt hand: the observed share (dots with 95% Wilson intervals")
+    assert "logistic fit" not in title and "where its test rejects it" in title
+    assert set(seen["hand_strength.png"].tests) == {"aces", "tribute_total"}
+
+
+def test_the_small_deck_title_says_what_the_sampled_deck_saw():
+    """The sampled deck's interval is a short capped bar at 0 on the figure: its title says the
+    deals, the loops seen and the interval's upper end, in the axis' unit (percent)."""
+    from beggarstats.report.figures import _sampled_said
+
+    one = pd.DataFrame({"n": [100_000], "loops": [0], "high": [3.8414e-5]})
+    assert _sampled_said(one) == "100,000 random deals (0 looped), 95% Wilson interval (capped bar) up to 0.0038%"
+    assert _sampled_said(pd.concat([one] * 3)) == "100,000 random deals each, 95% Wilson interval"
+
+
+def test_the_provenance_footnote_is_legible_at_the_saved_size(tmp_path, mpl_agg):
+    """#38 item 4: the footnote was 6 pt; at least 8 pt now, drawn below the axes and wrapped to the
+    figure's width, and the saved PNG holds it (the bounding box grows to include it)."""
+    import matplotlib.pyplot as plt
+    from PIL import Image
+    from beggarstats.report.figures import DPI, FigureOut
+
+    fig, ax = plt.subplots(figsize=(4, 3))
+    FigureOut(tmp_path, 5).save(fig, "x.png", "12 decks x 100,000 random games and then some more words", "r")
+    (note,) = [t for t in fig.texts if "seed 5," in t.get_text().replace("\n", " ")]
+    assert note.get_fontsize() >= 8
+    lines = note.get_text().splitlines()
+    assert len(lines) >= 2 and max(map(len, lines)) <= 4 * 16  # wrapped: 16 characters an inch
+    width, height = Image.open(tmp_path / "x.png").size
+    assert height > 3 * DPI  # the saved area grew below the axes to hold the footnote
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -179,6 +179,33 @@ def test_card_count_timeline_of_the_record_game():
     assert len(P.card_count_timeline(result).axes[0].get_lines()[0].get_xdata()) == 1165
 
 
+def test_record_timeline_stacks_the_hands_and_writes_the_record_facts():
+    """#38 item 4: the two seats' lines crossed 1,164 tricks long; now the hands are stacked (at a
+    trick boundary they hold the whole deck) with each seat's closest call and the game's facts."""
+    result = play(RECORD, trace=True)
+    facts = P.timeline_facts(result)
+    assert (facts["cards"], facts["tricks"], facts["winner"], facts["deck"]) == (8344, 1164, 1, 52)
+    _, _, sizes = P.hand_size_table(result.trace)
+    assert facts["fewest"][1][0] == result.min_cards[1] == sizes[:, 1].min()   # the winner's closest call
+    assert facts["fewest"][0][0] == sizes[:-1, 0].min() > 0 == result.final_hand_sizes[0]  # the loser's, before the end
+    lead = np.sign(sizes[:, 0] - 26)
+    lead = lead[lead != 0]
+    assert facts["leader_changes"] == np.sum(lead[1:] != lead[:-1])  # a tie keeps the last leader
+    seat, run, start = facts["longest_lead"]
+    assert (np.sign(sizes[start:start + run, 0] - 26) != (1 if seat == 0 else -1)).sum() == np.sum(
+        sizes[start:start + run, 0] == 26)  # led by that seat (or tied) throughout
+    fig = P.plot_record_timeline(result)
+    ax = fig.axes[0]
+    bands = [c for c in ax.collections if isinstance(c, PolyCollection)]
+    assert len(bands) == 2 and ax.get_ylim() == (0, 52)       # stacked bands, not two tangled lines
+    said = ax.get_legend().get_title().get_text()
+    assert said.startswith("8,344 cards, 1,164 tricks; seat 1 wins") and f"{facts['leader_changes']} times" in said
+    notes = [t.get_text() for t in ax.texts]
+    assert f"seat 0 down to {facts['fewest'][0][0]} cards\n(after trick {facts['fewest'][0][1]:,})" in notes
+    assert all(t.get_fontsize() >= 8 for t in ax.texts)
+    assert any(a.get_xlabel() == "cards played" for a in ax.child_axes)  # the second scale on top
+
+
 def test_loop_cycle_marks_start_and_repeat():
     ax = P.loop_cycle(play(NEVER_ENDING, trace=True)).axes[0]
     marks = [line.get_xdata()[0] for line in ax.get_lines()[2:]]
@@ -250,6 +277,37 @@ def test_plot_hand_strength_panels_share_y_and_one_legend(frames):
         P.plot_hand_strength_panels(seats, panels=())
 
 
+def test_plot_hand_strength_check_shows_the_observed_curve_and_the_logistic_s_test(frames):
+    """#38 item 4: the figure's title claimed a logistic the data bend away from. Now the observed
+    shares carry the figure (dots with Wilson intervals, joined), the logistic is a dashed line, and
+    each player count's test of it is in the legend, from `logistic_fit_test`."""
+    seats = frames[1]
+    fig = P.plot_hand_strength_check(seats, min_seats=5)
+    a, b = fig.axes
+    assert a.get_shared_y_axes().joined(a, b) and b.get_xlabel().startswith("tribute points dealt")
+    for ax, predictor in zip((a, b), ("aces", "tribute_total")):
+        tests = fig.tests[predictor]
+        cells = A.hand_strength_cells(seats, vary=predictor, min_seats=5)
+        assert_frame = A.logistic_fit_test(seats, vary=predictor, min_seats=5)[0]
+        pd.testing.assert_frame_equal(tests, assert_frame)
+        texts = legend_texts(ax)
+        assert len(texts) == len(tests) == 2
+        for text, t in zip(texts, tests.itertuples()):
+            verdict = "rejected" if t.p_value < 0.05 else "not rejected"
+            assert text.startswith(f"{t.players}p: χ² ") and f"on {t.dof} df" in text and text.endswith(f": {verdict}")
+        assert "Wald test" in ax.get_legend().get_title().get_text()
+        assert all(t.get_fontsize() >= 8 for t in ax.get_legend().get_texts())
+        # the observed curve: one errorbar set per player count at the fitted cells, their Wilson bars
+        bars = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+        two = cells[(cells["players"] == 2) & cells["fitted"]]
+        assert list(bars[0].lines[0].get_xdata()) == list(two["value"])
+        assert list(bars[0].lines[0].get_ydata()) == pytest.approx(two["share"].to_list())
+        dashed = [line for line in ax.get_lines() if line.get_linestyle() == "--"]
+        assert len(dashed) == 2
+    with pytest.raises(ValueError, match="`panels` must name at least one predictor"):
+        P.plot_hand_strength_check(seats, panels=())
+
+
 def test_plot_loop_shares_dodges_families():
     table = pd.DataFrame({"family": ["a", "a", "b", "b"], "size": [8, 10, 8, 10], "rate": [0.1, 0.05, 0.2, 0.0],
                           "low": [0.05, 0.01, 0.1, 0.0], "high": [0.2, 0.1, 0.3, 0.02]})
@@ -269,6 +327,33 @@ def test_plot_loop_shares_dodges_families():
     filled = [line for line in ax.lines if line.get_marker() == "o" and line.get_markerfacecolor() != "white"]
     assert sorted(len(line.get_xdata()) for line in filled) == [1, 2]  # 'a' at 8 cards; 'b' at 8 and 10
     assert legend_texts(ax) == ["a", "b"]
+
+
+def test_plot_loop_shares_on_a_symlog_axis_shows_shares_of_a_millionth():
+    """#38 item 4: on a linear axis the J Q K A decks' 4.6e-6 and 1.0e-5 read 0. On the symmetric
+    log axis they sit decades above the exact zeros, with their values written beside them, and the
+    sampled deck's interval (0 to 3.8e-5) is a capped bar."""
+    table = pd.DataFrame({"family": ["a", "a", "a", "b"], "size": [18, 20, 28, 18],
+                          "rate": [1.02e-5, 4.59e-6, 0.0, 0.32], "low": [1.02e-5, 4.59e-6, 0.0, 0.32],
+                          "high": [1.02e-5, 4.59e-6, 3.84e-5, 0.32], "design": ["census", "census", "sample", "census"]})
+    assert P.symlog_threshold(table) == pytest.approx(1e-6)
+    assert P.symlog_threshold(table.assign(rate=0.0, high=0.0)) == 1e-3
+    ax = P.plot_loop_shares(table, scale="symlog", label_below=1e-3).axes[0]
+    assert ax.get_yscale() == "symlog" and ax.yaxis.get_transform().linthresh == pytest.approx(1e-4)  # percent
+    ticks = [t.get_text() for t in ax.get_yticklabels()]
+    assert ticks[0] == "0 (none)" and ticks[1] == "0.0001%" and ticks[-1] == "100%"
+    # the small shares lie in the log part, apart from 0: at least a third of a decade above the threshold
+    to_axes = ax.transScale.transform
+    zero, small, threshold = (to_axes([(0, v)])[0][1] for v in (0.0, 100 * 4.59e-6, 1e-4))
+    assert small - threshold > 0.3 * (to_axes([(0, 1e-3)])[0][1] - threshold) and threshold > zero
+    assert sorted(t.get_text() for t in ax.texts) == ["0.000459%", "0.00102%"]  # 'b' at 32% is not labelled
+    assert all(t.get_fontsize() >= 8 for t in ax.texts)
+    (bar,) = ax.containers
+    assert len(bar.lines[1]) == 2                                   # caps at both ends of the sampled interval
+    assert bar.lines[2][0].get_segments()[0][:, 1] == pytest.approx([0.0, 3.84e-3])
+    assert P.plot_loop_shares(table).axes[0].get_yscale() == "linear"  # linear stays the default
+    with pytest.raises(ValueError, match="`scale` must be one of"):
+        P.plot_loop_shares(table, scale="log")
 
 
 def test_plot_hazard_bands(frames):
@@ -292,6 +377,24 @@ def test_plot_survival_marks_the_longest_game_and_the_record(frames):
     texts = [t.get_text() for t in ax.texts]
     assert " longest seen" in texts and "the record →" in texts  # the record lies beyond the axis: named at its edge
     assert any(line.get_xdata()[0] == 100 for line in ax.get_lines() if line.get_linestyle() == ":")
+
+
+def test_plot_survival_panels_show_the_bulk_linear_and_the_tail_on_a_log_axis(frames):
+    """#38 item 4: on the log axis alone 3-6 players could not be told apart; the bulk, on a linear
+    axis up to the length by which every curve is down to `bulk`, keeps them apart."""
+    games = frames[0]
+    standard = games[games["rules"] == "standard"]
+    fig = P.plot_survival_panels(standard, marks={"longest seen": 100, "the record": 10**6}, bulk=0.05)
+    left, right = fig.axes
+    assert left.get_yscale() == "linear" and right.get_yscale() == "log"
+    km = A.kaplan_meier(standard, by=["players"])
+    end = max(part.loc[part["survival"] <= 0.05, "length"].min() for _, part in km.groupby("players"))
+    assert left.get_xlim() == (0, end) and "down to 5%" in left.get_title()
+    assert legend_texts(left) == ["2 players", "3 players"] and right.get_legend() is None
+    assert "the record →" in [t.get_text() for t in right.texts] and not left.texts
+    assert all(t.get_fontsize() >= 8 for t in right.texts)
+    with pytest.raises(ValueError, match="`bulk` must be a share"):
+        P.plot_survival_panels(standard, bulk=1.5)
 
 
 def test_plot_errors_name_the_parameter(frames):

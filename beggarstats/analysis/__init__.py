@@ -1,7 +1,7 @@
 """Statistics on simulated games: tidy DataFrames in, tidy DataFrames out."""
 
 from .comebacks import comebacks
-from .hands import hand_strength, hand_strength_predictions
+from .hands import hand_strength, hand_strength_cells, hand_strength_predictions, logistic_fit_test
 from .intervals import mean_interval, newcombe_interval, wilson_interval
 from .lengths import length_summary
 from .overview import Overview, overview, seat_shares
@@ -14,6 +14,7 @@ __all__ = [
     "length_summary", "length_distribution", "kaplan_meier", "km_table", "tail_rate", "geometric_tail",
     "hazard_bands", "tail_constancy_test",
     "seat_win_rates", "seat_fairness_test", "first_player_advantage", "dealt_hand_size", "seat_position_model", "seat_contrasts", "step_heterogeneity",
-    "compare_variants", "hand_strength", "hand_strength_predictions", "comebacks",
+    "compare_variants", "hand_strength", "hand_strength_predictions", "hand_strength_cells", "logistic_fit_test",
+    "comebacks",
     "wilson_interval", "newcombe_interval", "mean_interval", "overview", "Overview", "seat_shares",
 ]

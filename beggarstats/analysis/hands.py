@@ -10,6 +10,8 @@ sandwich estimator with its small-sample correction); intervals and p-values are
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import statsmodels.api as sm
@@ -18,7 +20,8 @@ from scipy import stats
 from ._checks import check_by, check_frame, check_level, group_items, numeric
 from .frames import check_games
 
-__all__ = ["hand_strength", "hand_strength_predictions", "decided_seats", "game_groups"]
+__all__ = ["hand_strength", "hand_strength_predictions", "hand_strength_cells", "logistic_fit_test", "decided_seats",
+           "game_groups"]
 
 PREDICTORS = ("tribute_total", "aces")
 
@@ -139,3 +142,99 @@ def hand_strength_predictions(data: pd.DataFrame, *, vary: str = "aces", values=
                              low=1 / (1 + np.exp(-lo)), high=1 / (1 + np.exp(-hi)),
                              seats=int(at.sum()), observed=won[at].mean() if at.any() else np.nan))
     return pd.DataFrame(rows)
+
+
+def hand_strength_cells(data: pd.DataFrame, *, vary: str = "tribute_total", by="players", min_seats: int = 1,
+                        confidence: float = 0.95) -> pd.DataFrame:
+    """The observed win share of every value of ``vary`` dealt, with its Wilson interval: the
+    empirical curve, with no model.
+
+    The seats of one game are not independent, but at most one of them wins, so two seats of a game
+    dealt the same value are negatively correlated and the Wilson interval (which assumes
+    independence) is, if anything, too wide. Games nobody won are left out (`decided_seats`).
+
+    Returns ``by`` columns, ``value``, ``seats`` (seat rows dealt it), ``wins``, ``share``, ``low``,
+    ``high``, ``drawn`` (at least ``min_seats`` seats) and ``fitted`` (drawn, and neither every seat
+    lost nor every seat won: a logistic fit needs both; `logistic_fit_test` uses these cells).
+    """
+    from .intervals import wilson_interval
+
+    check_games(data)
+    check_frame(data, [vary])
+    cols = check_by(data, by)
+    rows = []
+    for key, sub in group_items(decided_seats(data, by=cols), cols):
+        x = numeric(sub[vary])
+        won = sub["won"].astype("boolean").fillna(False).to_numpy(dtype=bool)
+        values, where = np.unique(x[~np.isnan(x)], return_inverse=True)
+        seats = np.bincount(where, minlength=len(values))
+        wins = np.bincount(where, weights=won[~np.isnan(x)], minlength=len(values)).astype(int)
+        low, high = wilson_interval(wins, seats, confidence=confidence)
+        for v, n, k, lo, hi in zip(values, seats, wins, low, high):
+            drawn = bool(n >= min_seats)
+            rows.append(dict(key, value=v, seats=int(n), wins=int(k), share=k / n, low=lo, high=hi, drawn=drawn,
+                             fitted=drawn and 0 < k < n))
+    return pd.DataFrame(rows)
+
+
+def logistic_fit_test(data: pd.DataFrame, *, vary: str = "tribute_total", by="players", min_seats: int = 1,
+                      confidence: float = 0.95) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Does win probability follow a logistic in ``vary`` alone? Its goodness of fit against the
+    observed shares, per group.
+
+    On the seats of the cells `hand_strength_cells` marks ``fitted`` (at least ``min_seats`` seats,
+    winners and losers both), the logistic ``logit P(win) = b0 + b1 * vary`` is nested in the
+    saturated model, one probability per value (``b0 + b1 * vary`` plus one term for every value but
+    two). The test is the Wald test that those terms are all zero, with the covariance clustered by
+    game (statsmodels ``wald_test`` of the clustered fit): the seats of a game are not independent,
+    so a likelihood-ratio test, which assumes they are, does not apply.
+
+    Returns ``(tests, curve)``: ``tests`` has ``by`` columns, ``chi2``, ``dof`` (the rank of the
+    terms' clustered covariance: values fitted minus two, about half that with 2 players, whose two
+    hands mirror each other), ``p_value``, ``cells``, ``seats``, ``games`` and ``max_gap`` (largest |observed share -
+    logistic| over the fitted cells, as a share); ``curve`` is `hand_strength_predictions` of the
+    logistic fitted on the same seats (its line and 95% band, clustered by game).
+    """
+    check_games(data)
+    cols, alpha = check_by(data, by), 1 - check_level(confidence)
+    cells = hand_strength_cells(data, vary=vary, by=cols, min_seats=min_seats, confidence=confidence)
+    tests, curves = [], []
+    for key, sub in group_items(decided_seats(data, by=cols), cols):
+        mine = cells
+        for c, v in key.items():
+            mine = mine[mine[c] == v]
+        keep = mine.loc[mine["fitted"], "value"].to_numpy(float)
+        x = numeric(sub[vary])
+        rows = sub[np.isin(x, keep)]
+        if len(keep) < 2:
+            continue  # no line to fit through fewer than two values
+        curve = hand_strength_predictions(rows, vary=vary, predictors=(vary,), by=cols or None,
+                                          confidence=confidence)
+        curves.append(curve.assign(**{c: v for c, v in key.items()}) if cols else curve)
+        xs = numeric(rows[vary])
+        y = rows["won"].astype("boolean").fillna(False).to_numpy(dtype=float)
+        extra = keep[2:]  # the saturated model: one term for every value but two
+        X = np.column_stack([np.ones_like(xs), xs] + [(xs == v).astype(float) for v in extra])
+        groups = game_groups(rows)
+        fit = sm.Logit(y, X).fit(disp=0, cov_type="cluster", cov_kwds={"groups": groups})
+        if len(extra):
+            R = np.zeros((len(extra), X.shape[1]))
+            R[:, 2:] = np.eye(len(extra))
+            with warnings.catch_warnings():
+                # With 2 players one seat's hand is the deck minus the other's and one of them wins, so
+                # the terms of v and of (deck - v) move together and the clustered covariance has about
+                # half their rank: statsmodels tests on its rank (a pseudo-inverse), which is the dof.
+                warnings.filterwarnings("ignore", "covariance of constraints does not have full rank")
+                wald = fit.wald_test(R, use_f=False, scalar=True)
+            chi2, p, dof = float(wald.statistic), float(wald.pvalue), int(wald.df_denom)
+        else:
+            chi2, p, dof = 0.0, 1.0, 0  # two values: the line goes through both, nothing is left to test
+        fitted = curve.set_index("value")["probability"]
+        shares = mine[mine["fitted"]].set_index("value")["share"]
+        gap = float(np.max(np.abs(shares - fitted.reindex(shares.index))))
+        tests.append(dict(key, chi2=chi2, dof=dof, p_value=p, cells=len(keep), seats=len(rows),
+                          games=int(groups.max() + 1), max_gap=gap))
+    # with no group to test (too few seats for two cells) the tables are empty, their columns kept
+    curve = pd.concat(curves, ignore_index=True) if curves else pd.DataFrame(
+        columns=cols + ["predictor", "value", "probability", "low", "high", "seats", "observed"])
+    return pd.DataFrame(tests, columns=cols + ["chi2", "dof", "p_value", "cells", "seats", "games", "max_gap"]), curve

@@ -6,13 +6,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ..analysis import compare_variants, hand_strength_predictions
+from ..analysis import compare_variants, hand_strength_cells, hand_strength_predictions, logistic_fit_test
 from ..analysis.variants import METRICS
 from matplotlib.ticker import MaxNLocator
 
 from ._common import check_choice, check_frame, check_hue, finish, hue_groups, label, new_axes, percent_axis
 
-__all__ = ["plot_variant_effects", "plot_variant_grid", "plot_hand_strength", "plot_hand_strength_panels"]
+__all__ = ["plot_variant_effects", "plot_variant_grid", "plot_hand_strength", "plot_hand_strength_panels",
+           "plot_hand_strength_check"]
 
 _TITLES = {"mean_length_diff": "difference in mean length (cards)", "mean_length_ratio": "ratio of mean lengths",
            "seat0_win_diff": "difference in seat 0's win rate (percentage points)"}
@@ -119,6 +120,72 @@ def plot_hand_strength_panels(data: pd.DataFrame, *, panels=("aces", "tribute_to
     for axes in axs[0][1:]:
         if axes.get_legend() is not None:
             axes.get_legend().remove()
+    return fig
+
+
+def _p_text(p: float) -> str:
+    return "p < 1e-10" if p < 1e-10 else f"p {p:.2g}"
+
+
+def _stat_text(v: float) -> str:
+    """A test statistic: three significant digits, whole with thousands separators from 100 on."""
+    return f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"
+
+
+def plot_hand_strength_check(data: pd.DataFrame, *, panels=("aces", "tribute_total"), min_seats: int = 1,
+                             level: float = 0.05, width: float = 6.0, height: float = 4.6):
+    """The observed win share by what a seat was dealt, and how far a logistic in it holds: one
+    panel per predictor of ``panels`` on a shared y axis, one colour per player count.
+
+    Dots: `hand_strength_cells` where at least ``min_seats`` seats were dealt the value, with their
+    95% Wilson intervals, joined by a thin line (the empirical curve); open where every seat lost
+    (or won), which a logistic cannot fit and `logistic_fit_test` leaves out. Dashed: the logistic in
+    that predictor alone, fitted on the other dots' seats, with its 95% band (clustered by game). The
+    legend of each panel gives each player count's Wald test of that logistic against the observed
+    shares and its verdict at ``level``. ``data`` is the per-seat table. Returns the Figure; its
+    ``tests`` attribute holds the tests ({predictor: `logistic_fit_test`'s table}).
+    """
+    panels = list(panels)
+    if not panels:
+        raise ValueError("The value for `panels` must name at least one predictor, but it is empty.")
+    fig, axs = plt.subplots(1, len(panels), figsize=(width * len(panels), height), layout="constrained",
+                            sharey=True, squeeze=False)
+    fig.tests = {}
+    for axes, predictor in zip(axs[0], panels):
+        cells = hand_strength_cells(data, vary=predictor, min_seats=min_seats)
+        tests, curve = logistic_fit_test(data, vary=predictor, min_seats=min_seats)
+        fig.tests[predictor] = tests
+        verdicts = tests.set_index("players")
+        for part, colour, _, players in hue_groups(cells[cells["drawn"]], "players"):
+            x, y = part["value"].to_numpy(float), part["share"].to_numpy(float)
+            fitted = part["fitted"].to_numpy(bool)
+            axes.plot(x, y, color=colour, linewidth=0.8, alpha=0.7)
+            axes.errorbar(x[fitted], y[fitted], yerr=[y[fitted] - part["low"].to_numpy(float)[fitted],
+                                                       part["high"].to_numpy(float)[fitted] - y[fitted]],
+                          fmt="o", markersize=3.5, capsize=2, elinewidth=0.9, color=colour)
+            if (~fitted).any():
+                axes.plot(x[~fitted], y[~fitted], "o", markersize=4.5, color=colour, mfc="white")
+            line = curve[curve["players"] == players]
+            if players in verdicts.index and len(line):
+                t = verdicts.loc[players]
+                said = "rejected" if t["p_value"] < level else "not rejected"
+                lx = line["value"].to_numpy(float)
+                axes.plot(lx, line["probability"], color=colour, linestyle="--", linewidth=1.2,
+                          label=f"{players}p: χ² {_stat_text(t['chi2'])} on {int(t['dof'])} df, {_p_text(t['p_value'])}: {said}")
+                axes.fill_between(lx, line["low"], line["high"], color=colour, alpha=0.15, linewidth=0)
+        axes.set_xlabel(_HAND.get(predictor, f"{predictor} in the dealt hand"))
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+        heading = f"dashed: logistic in {predictor.replace('_', ' ')} alone;\n"
+        if len(tests):
+            axes.legend(loc="upper left", fontsize=8, title_fontsize=8, alignment="left",
+                        title=heading + "its Wald test against the dots (clustered by game)")
+        else:  # too few seats for two cells of any player count: nothing fitted, and the panel says so
+            axes.text(0.02, 0.98, "no logistic: fewer than two hands\nwith enough seats", transform=axes.transAxes,
+                      ha="left", va="top", fontsize=8)
+    axs[0][0].set_ylabel("probability of winning (%)")
+    percent_axis(axs[0][0].yaxis)
+    top = max(axes.get_ylim()[1] for axes in axs[0])
+    axs[0][0].set_ylim(0, max(top, 0.5) * 1.12)  # room for the legends above the curves
     return fig
 
 

@@ -7,7 +7,7 @@ import numpy as np
 from ..game.results import GameResult
 from ._common import check_choice, finish, legend_outside, new_axes, palette
 
-__all__ = ["card_count_timeline", "loop_cycle", "hand_size_table"]
+__all__ = ["card_count_timeline", "loop_cycle", "hand_size_table", "timeline_facts", "plot_record_timeline"]
 
 
 def _traced(game) -> GameResult:
@@ -63,6 +63,73 @@ def card_count_timeline(game: GameResult, *, x: str = "tricks", ax=None):
     axes.set_ylabel("cards in hand")
     legend_outside(axes)
     return finish(fig, axes, ax)
+
+
+def timeline_facts(game: GameResult) -> dict:
+    """What `plot_record_timeline` writes on the figure, from the trace alone: ``cards``, ``tricks``,
+    ``winner`` (seat, or None), ``deck`` (cards in play), ``fewest`` ({seat: (cards, trick)}: each
+    seat's smallest hand at a trick boundary before the game's last, the first time it held that
+    few), ``leader_changes`` (times the largest hand passed to another seat; ties keep the last
+    leader) and ``longest_lead`` ((seat, tricks, from_trick): the longest run of boundaries one
+    seat held the largest hand)."""
+    tricks, cards, sizes = hand_size_table(_traced(game).trace)
+    before = sizes[:-1]  # the last boundary is the end: the losers' zero is how the game ends, not a close call
+    fewest = {seat: (int(before[:, seat].min()), int(tricks[np.argmin(before[:, seat])]))
+              for seat in range(sizes.shape[1])}
+    leaders, current = [], None
+    for row in sizes:
+        top = np.flatnonzero(row == row.max())
+        current = current if current in top else int(top[0])
+        leaders.append(current)
+    leaders = np.array(leaders)
+    changes = int(np.sum(leaders[1:] != leaders[:-1]))
+    starts = np.r_[0, np.flatnonzero(leaders[1:] != leaders[:-1]) + 1]
+    runs = np.diff(np.r_[starts, len(leaders)])
+    k = int(np.argmax(runs))
+    return dict(cards=int(cards[-1]), tricks=int(tricks[-1]), winner=game.winner, deck=int(sizes[0].sum()),
+                fewest=fewest, leader_changes=changes,
+                longest_lead=(int(leaders[starts[k]]), int(runs[k]), int(tricks[starts[k]])))
+
+
+def plot_record_timeline(game: GameResult):
+    """One long game told so it can be read: the seats' hands stacked (trick boundaries hold no
+    pile, so together they fill the deck and one seat's share is the rest's complement, instead of
+    lines that cross a thousand times), a dashed line at an even split, cards played on the top
+    axis, each seat's closest call marked and the game's facts (`timeline_facts`) written beside
+    the plot. Returns the Figure."""
+    tricks, cards, sizes = hand_size_table(_traced(game).trace)
+    facts = timeline_facts(game)
+    fig, axes = new_axes(None, figsize=(10, 4.2))
+    colours = palette(sizes.shape[1])
+    axes.stackplot(tricks, sizes.T, step="post", colors=colours, alpha=0.85, linewidth=0,
+                   labels=[f"seat {s}" for s in range(sizes.shape[1])])
+    deck, seats = facts["deck"], sizes.shape[1]
+    axes.axhline(deck / seats, color="black", linestyle="--", linewidth=0.8, label="even split")
+    below = np.cumsum(sizes, axis=1) - sizes  # the bottom edge of each seat's band
+    for seat, (low, trick) in facts["fewest"].items():
+        top = below[trick, seat] + low
+        axes.annotate(f"seat {seat} down to {low} card{'s' * (low != 1)}\n(after trick {trick:,})",
+                      xy=(trick, top if seat == 0 else below[trick, seat]), xytext=(0, 22 if seat == 0 else -22),
+                      textcoords="offset points", ha="center", va="bottom" if seat == 0 else "top", fontsize=8,
+                      arrowprops=dict(arrowstyle="->", color="black", linewidth=0.8),
+                      bbox=dict(boxstyle="round,pad=0.2", fc="white", ec="none", alpha=0.85))
+    axes.set_xlim(0, tricks[-1])
+    axes.set_ylim(0, deck)
+    axes.set_xlabel("tricks played")
+    axes.set_ylabel(f"cards in hand (stacked; together {deck})")
+    top = axes.secondary_xaxis("top", functions=(lambda t: np.interp(t, tricks, cards),
+                                                 lambda c: np.interp(c, cards, tricks)))
+    step = 10 ** max(int(np.log10(max(cards[-1], 1))), 0)  # whole thousands for a game of thousands of cards
+    top.set_xticks(np.arange(0, cards[-1] + 1, step if cards[-1] >= 4 * step else step // 2 or 1))
+    top.set_xlabel("cards played")
+    lead_seat, lead_len, lead_from = facts["longest_lead"]
+    winner = "no winner" if facts["winner"] is None else f"seat {facts['winner']} wins"
+    said = (f"{facts['cards']:,} cards, {facts['tricks']:,} tricks; {winner}\n"
+            f"the larger hand changed sides {facts['leader_changes']} times;\n"
+            f"longest lead: seat {lead_seat}, {lead_len} tricks\n(from trick {lead_from:,})")
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, title=said, title_fontsize=8,
+                alignment="left", fontsize=8)
+    return fig
 
 
 def loop_cycle(game: GameResult, *, x: str = "tricks", ax=None):

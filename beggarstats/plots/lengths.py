@@ -10,7 +10,7 @@ from ..analysis import kaplan_meier
 from ..analysis._checks import check_outcomes
 from ._common import check_choice, check_frame, check_hue, finish, hue_groups, label, levels, legend_outside, new_axes, palette, percent_axis
 
-__all__ = ["plot_lengths", "plot_survival", "plot_hazard_bands", "plot_hazard_panels"]
+__all__ = ["plot_lengths", "plot_survival", "plot_survival_panels", "plot_hazard_bands", "plot_hazard_panels"]
 
 
 def plot_lengths(data: pd.DataFrame, *, measure: str = "cards", hue="players", kind: str = "hist",
@@ -134,10 +134,10 @@ def plot_survival(data: pd.DataFrame, *, measure: str = "cards", hue="players", 
             y = 0.97 - 0.07 * k
             if x <= right:
                 axes.axvline(x, color="0.35", linestyle=":", linewidth=1)
-                axes.text(x, y, f" {name}", transform=axes.get_xaxis_transform(), fontsize=7, color="0.25",
+                axes.text(x, y, f" {name}", transform=axes.get_xaxis_transform(), fontsize=8, color="0.25",
                           ha="right" if x > 0.75 * right else "left", va="top")
             else:
-                axes.annotate(f"{name} →", xy=(1.0, y), xycoords="axes fraction", fontsize=7, color="0.25",
+                axes.annotate(f"{name} →", xy=(1.0, y), xycoords="axes fraction", fontsize=8, color="0.25",
                               ha="right", va="top")
     percent_axis(axes.yaxis)
     axes.set_xlabel(f"game length ({measure})")
@@ -145,6 +145,34 @@ def plot_survival(data: pd.DataFrame, *, measure: str = "cards", hue="players", 
     if hue is not None or style is not None:
         axes.legend()
     return finish(fig, axes, ax)
+
+
+def plot_survival_panels(data: pd.DataFrame, *, measure: str = "cards", hue="players", marks=None,
+                         bulk: float = 0.01):
+    """`plot_survival` twice, side by side: the bulk on a linear axis, up to the length by which every
+    curve has fallen to ``bulk`` (a share), where groups whose tails overlap on a log axis (3-6
+    players) stand apart; and the whole curve on a log axis with ``marks``. ``data`` as for
+    `plot_survival` (its Kaplan-Meier table is computed once, by ``hue``). Returns the Figure."""
+    import matplotlib.pyplot as plt
+
+    hue = check_hue(data, hue)
+    if not 0 < bulk < 1:
+        raise ValueError(f"The value for `bulk` must be a share between 0 and 1, but {bulk!r} was passed.")
+    if "survival" not in data.columns:
+        check_frame(data, ["outcome", measure])
+        data = kaplan_meier(data, measure=measure, by=[hue] if hue is not None else None)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.4), layout="constrained")
+    plot_survival(data, measure=measure, hue=hue, log=False, ax=left)
+    parts = [data] if hue is None else [part for _, part in data.groupby(hue, observed=True)]
+    end = max(float(part.loc[part["survival"] <= bulk, "length"].min()) for part in parts)
+    left.set_xlim(0, end)
+    left.set_ylim(0, 1.02)
+    left.set_title(f"the bulk: linear scale, until every curve is down to {100 * bulk:g}%", fontsize=9)
+    plot_survival(data, measure=measure, hue=hue, log=True, marks=marks, ax=right)
+    if right.get_legend() is not None:
+        right.get_legend().remove()
+    right.set_title("the whole range: log scale", fontsize=9)
+    return fig
 
 
 def plot_hazard_bands(data: pd.DataFrame, *, hue="players", rejected=(), ax=None):

@@ -36,19 +36,20 @@ from .defaults import DEFAULT_GAMES, DEFAULT_SEED  # also read by `beggarstats f
 __all__ = ["make_figures", "FigureOut", "provenance", "sizes", "small_decks", "small_deck_table", "FIGURES", "DEFAULT_GAMES", "DEFAULT_SEED"]
 
 DPI = 110
+FOOTNOTE_SIZE = 8  # points: the provenance line at the bottom of every figure, legible at the saved size
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = (2, 3, 4, 5, 6)
 
 FIGURES = {
     "length_distribution.png": "distribution of game length (cards), 2-6 players",
-    "survival.png": "Kaplan-Meier survival of game length, log scale, 2-6 players",
+    "survival.png": "Kaplan-Meier survival of game length, 2-6 players: the bulk (linear scale) and the whole range (log scale)",
     "tail_hazard.png": "end rate per card in 100-card bands of length, with intervals, 2-6 players",
     "seat_win_rates.png": "win rate of every seat minus 1/n, with its dealt hand size, 2-6 players",
     "first_player_advantage.png": "seat 0's win rate minus 1/n by player count",
     "variant_effects.png": "every variant against the standard game on the same deals, 2-6 players (committed paired runs)",
-    "hand_strength.png": "win probability by aces and by tribute total dealt",
+    "hand_strength.png": "observed win share by aces and by tribute total dealt, against a logistic in each with its test",
     "comebacks.png": "share of games won by a player once down to a quarter of their hand",
-    "record_timeline.png": "hand sizes trick by trick in the longest known game (Nessler 2022)",
+    "record_timeline.png": "the two hands stacked trick by trick in the longest known game (Nessler 2022), with its facts",
     "never_ending_cycle.png": "the cycle of the first known never-ending deal (Casella 2024)",
     "small_deck_loops.png": "share of random deals that loop on small decks",
 }
@@ -61,6 +62,7 @@ SMALL_SIZES = tuple(range(8, 29, 2))
 # Small decks: the standard mix of penalty cards scaled down (about 16/52 of the deck, J Q K A in
 # turn), and two fixed poor mixes, 2 Jacks or a Jack and a Queen, padded with number cards.
 SMALL_FAMILIES = ("J Q K A, 16/52 of the deck", "2 J", "1 J + 1 Q")
+SMALL_LABEL_BELOW = 1e-3  # exact loop shares below this (and above 0) have their value written beside the marker
 
 
 INCOMPLETE = "INCOMPLETE"  # in the output folder while a run writes into it
@@ -143,13 +145,15 @@ class FigureOut:
     def __init__(self, folder: Path, seed: int):
         self.folder, self.seed = Path(folder), seed
 
-    def save(self, fig, name: str, games, rules: str):
+    def save(self, fig, name: str, games, rules: str, *, seeded: bool = True):
         """Write ``fig`` as ``name`` with its `provenance` drawn at the bottom edge and in the PNG's
-        metadata (``Description``; ``Software``, ``Source``)."""
-        line = provenance(games, self.seed, rules)
-        # below everything drawn (the saved area grows to hold it), wrapped to the figure's width
-        fig.text(0.005, -0.01, textwrap.fill(line, width=int(fig.get_figwidth() * 22)), fontsize=6, color="0.4",
-                 ha="left", va="top")
+        metadata (``Description``; ``Software``, ``Source``). ``seeded=False``: the figure draws no
+        random game (a published deal replayed), so its line names no seed."""
+        line = provenance(games, self.seed if seeded else None, rules)
+        # below everything drawn (the saved area grows to hold it), wrapped to the figure's width at
+        # about 16 characters an inch of FOOTNOTE_SIZE-point text
+        fig.text(0.005, -0.01, textwrap.fill(line, width=int(fig.get_figwidth() * 16)), fontsize=FOOTNOTE_SIZE,
+                 color="0.3", ha="left", va="top")
         with replacing(self.folder / name) as tmp:  # atomically: a kill leaves the old figure or the new one
             fig.savefig(tmp, dpi=DPI, bbox_inches="tight", format=Path(name).suffix.lstrip(".") or "png",
                         metadata={"Description": line, "Software": f"beggarstats {_version()}",
@@ -157,12 +161,17 @@ class FigureOut:
         plt.close(fig)
 
 
-def provenance(games, seed: int, rules: str) -> str:
+def provenance(games, seed: int | None, rules: str) -> str:
     """The line every figure carries: the games it rests on (a number, or a text such as
-    '4,000,000 + 4 x 500,000'), the seed, the rules, `RULES_VERSION` and the package version."""
-    games = f"{games:,}" if isinstance(games, numbers.Integral) else str(games)
-    games += "" if "games" in games else " games"
-    return f"{games}, seed {seed}, rules: {rules}; RULES_VERSION {RULES_VERSION}, beggarstats {_version()}"
+    '4,000,000 + 4 x 500,000'; a text naming a deal is kept as it is), the seed (None: no random
+    game was drawn, said so), the rules, `RULES_VERSION` and the package version."""
+    if isinstance(games, numbers.Integral):
+        games = f"{games:,} game" + ("" if games == 1 else "s")
+    else:
+        games = str(games)
+        games += "" if "games" in games or "deal" in games else " games"
+    drawn = f"seed {seed}" if seed is not None else "no random draw (no seed)"
+    return f"{games}, {drawn}, rules: {rules}; RULES_VERSION {RULES_VERSION}, beggarstats {_version()}"
 
 
 def _games_by_players(frame) -> str:
@@ -220,9 +229,9 @@ def _lengths(main, out, rows):
     fig = plots.plot_lengths(main, hue="players", binwidth=LENGTH_BIN, cut=LENGTH_CUT)
     fig.axes[0].set_title(f"Game length, standard rules (finished games, {LENGTH_BIN}-card bins)")
     out.save(fig, "length_distribution.png", _games_by_players(main), "standard, 2-6 players")
-    fig = plots.plot_survival(main, hue="players", marks=_survival_marks(main))
-    fig.axes[0].set_title("Kaplan-Meier survival of game length (95% log-log bands)\n"
-                          "3-6 players close together; in the far tail their bands overlap")
+    fig = plots.plot_survival_panels(main, hue="players", marks=_survival_marks(main))
+    fig.suptitle("Kaplan-Meier survival of game length (95% log-log bands): 3-6 players apart in the bulk (left); "
+                 "in the far tail their bands overlap (right)")
     out.save(fig, "survival.png", _games_by_players(main), "standard, 2-6 players")
     cards = main["cards"].to_numpy(float)
     shown = main["outcome"].astype(str).to_numpy() == "win"
@@ -323,10 +332,11 @@ def _variants(out, rows):
 
 
 def _hands(seats, out, rows):
-    fig = plots.plot_hand_strength_panels(seats, panels=("aces", "tribute_total"), min_seats=HAND_MIN_SEATS)
-    fig.suptitle("Win probability by the dealt hand: logistic fit with its 95% band (clustered by game, mostly "
-                 f"narrower than the line)\ndots: observed, where at least {HAND_MIN_SEATS} seats had that hand "
-                 "(size ~ number of seats)")
+    fig = plots.plot_hand_strength_check(seats, panels=("aces", "tribute_total"), min_seats=HAND_MIN_SEATS)
+    fig.suptitle("Win probability by the dealt hand: the observed share (dots with 95% Wilson intervals, where at least "
+                 f"{HAND_MIN_SEATS} seats had that hand)\nagainst a logistic in one predictor (dashed, 95% band "
+                 "clustered by game), which the dots bend away from where its test rejects it\n"
+                 "open dots: every seat lost (no penalty card, no pile to take), left out of the fit")
     out.save(fig, "hand_strength.png", _seat_games(seats), "standard, 2-6 players, one row per seat")
     for predictor, label in (("aces", "per ace dealt"), ("tribute_total", "per tribute point dealt")):
         fit = an.hand_strength(seats[seats["players"] == 2], predictors=(predictor,), by="players")
@@ -366,12 +376,15 @@ def seat_model_rows(seats) -> list[dict]:
 def _records(out):
     by_name = {r["name"]: r for r in load_records()}
     record = play(by_name["Nessler 2022"]["deal"], trace=True)
-    fig = plots.card_count_timeline(record)
-    fig.axes[0].set_title(f"Nessler 2022, the longest known game: {record.cards} cards, {record.tricks} tricks")
-    out.save(fig, "record_timeline.png", 1, "standard, 2 players (the Nessler 2022 deal)")
+    fig = plots.plot_record_timeline(record)
+    fig.axes[0].set_title(f"Nessler 2022, the longest known game: {record.cards:,} cards, {record.tricks:,} tricks "
+                          "(hands stacked: together they hold the deck)")
+    out.save(fig, "record_timeline.png", "the published Nessler 2022 deal, played once", "standard, 2 players",
+             seeded=False)
     fig = plots.loop_cycle(play(by_name["Casella 2024"]["deal"], trace=True))
     fig.axes[0].set_title("Casella 2024, never ends: " + fig.axes[0].get_title())
-    out.save(fig, "never_ending_cycle.png", 1, "standard, 2 players (the Casella 2024 deal)")
+    out.save(fig, "never_ending_cycle.png", "the published Casella 2024 deal, played once", "standard, 2 players",
+             seeded=False)
 
 
 def small_deck_table(results, exact=None) -> pd.DataFrame:
@@ -412,14 +425,25 @@ def small_deck_table(results, exact=None) -> pd.DataFrame:
     return pd.DataFrame(table)
 
 
+def _sampled_said(sampled) -> str:
+    """The small-deck title's words for its sampled decks: deals, loops seen and the 95% Wilson
+    interval's upper end, which on the figure may be shorter than its caps are wide."""
+    n = int(sampled["n"].iloc[0])
+    loops = ", ".join(f"{int(k):,}" for k in sampled["loops"])
+    highs = ", ".join(f"{100 * h:.2g}%" for h in sampled["high"])
+    return (f"{n:,} random deals ({loops} looped), 95% Wilson interval (capped bar) up to {highs}"
+            if len(sampled) <= 2 else f"{n:,} random deals each, 95% Wilson interval")
+
+
 def _small_decks(results, out, rows, exact=None):
     table = small_deck_table(results, exact)
-    fig = plots.plot_loop_shares(table, hue="family", legend_title="penalty cards in the deck")
+    # a symmetric log axis: the J Q K A decks loop in a few deals per million, which a linear axis drew at 0
+    fig = plots.plot_loop_shares(table, hue="family", legend_title="penalty cards in the deck", scale="symlog",
+                                 label_below=SMALL_LABEL_BELOW)
     sampled = table[table["design"] == "sample"]
     fig.axes[0].set_title("Never-ending deals on small decks, 2 players (one marker per deck, not a curve)\n"
-                          + ("filled: exact, every deal played once; open: " if len(sampled) < len(table) else "")
-                          + (f"{int(sampled['n'].iloc[0]):,} random deals, 95% Wilson interval" if len(sampled)
-                             else "exact: every deal played once"))
+                          + ("filled: exact, every deal played once\nopen: " if len(sampled) < len(table) else "")
+                          + (_sampled_said(sampled) if len(sampled) else "exact: every deal played once"))
     n_exact = int((table["design"] == "census").sum())
     out.save(fig, "small_deck_loops.png", f"{n_exact} decks exact (every deal once) + {len(sampled)} x "
              f"{len(results[0][3]):,} random games", "2 players, the small decks of the plot")
