@@ -1,7 +1,7 @@
 """The fast passes on an NVIDIA GPU: the CPU's own functions, compiled by numba's CUDA target.
 
-Nothing here plays a card. A kernel gives each thread a game at a time and calls, unchanged, the functions
-the CPU batch loops call (`engine/batch.py`): `hands_bits.deal_planes` (the deal, from the game's
+Nothing here plays a card. A kernel gives each thread a game at a time and calls, unchanged, the
+functions the CPU batch loops call (`engine/batch.py`): `hands_bits.deal_planes` (the deal, from the game's
 own stream), `kernel_two.play_two` or `kernel_multi.play_multi` (the fast pass, which asks every
 rule of `rulebook.py` and moves cards with `hands_bits.py`), and `batch.two_row` / `multi_row`
 (the row written). numba compiles a CPU function called from a CUDA kernel for the GPU from the
@@ -346,5 +346,7 @@ def _list(lists, n_listed, which, game, status, w, cards, tricks):
 
 
 # The pieces other kernels share (`engine.gpu_census`): a kernel's array as the CPU functions take
-# it, a thread's working arrays, a block's counts (zeroed, one game added, added to the grid's) and the two-player passes
-plain, table, start_block, count_game, end_block, two_game = _plain, _table, _start_block, _count, _end_block, _two_game
+# it, a thread's working arrays, the two-player passes, and a block's counts (zeroed, one game
+# added, added to the grid's)
+plain, table, two_game = _plain, _table, _two_game
+start_block, count_game, end_block = _start_block, _count, _end_block
