@@ -59,7 +59,8 @@ SEED = 2026
 
 
 def identity(games: int) -> bool:
-    print(f"\n## identity: {games:,} games a table, GPU rows against the CPU engine; summaries field for field")
+    print(f"\n## identity: {games:,} games a table, GPU rows against the CPU engine; summaries field for field "
+          f"(the GPU sharing out its games the {gpu.LANES!r} way)")
     print(f"{'table':<26} {'rows':>6} {'handed back':>12} {'summary':>8} {'GPU s':>7} {'CPU s':>7}")
     ok = True
     ids = np.arange(games, dtype=np.int64) + 2**33  # ids above 2^32 too
