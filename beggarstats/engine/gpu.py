@@ -3,8 +3,9 @@
 Two entries, each giving exactly what the CPU gives for the same seed and ids:
 
 * `play_games_cuda` - the arrays of `engine.fast.play_games` (simulate, compare): the fast pass on
-  the GPU, a thread a game at a time (`LANES`), then the games it hands back replayed on the CPU by the exact driver
-  (`batch.replay_bits`), from the same deal and stream, exactly as `fast.play_games` does;
+  the GPU, a thread a game at a time (`LANES`), then the games it hands back replayed on the CPU by
+  the exact driver (`batch.replay_bits`), from the same deal and stream, exactly as
+  `fast.play_games` does;
 * `count_games_cuda` - a range of ids reduced on the GPU to histograms, wins and short lists (the
   `summary` kernels), for `run.summary_gpu`, which adds the listed games and builds the Summary.
 

@@ -1,10 +1,10 @@
 """The fast passes on an NVIDIA GPU: the CPU's own functions, compiled by numba's CUDA target.
 
 Nothing here plays a card. A kernel gives each thread a game at a time and calls, unchanged, the
-functions the CPU batch loops call (`engine/batch.py`): `hands_bits.deal_planes` (the deal, from the game's
-own stream), `kernel_two.play_two` or `kernel_multi.play_multi` (the fast pass, which asks every
-rule of `rulebook.py` and moves cards with `hands_bits.py`), and `batch.two_row` / `multi_row`
-(the row written). numba compiles a CPU function called from a CUDA kernel for the GPU from the
+functions the CPU batch loops call (`engine/batch.py`): `hands_bits.deal_planes` (the deal, from
+the game's own stream), `kernel_two.play_two` or `kernel_multi.play_multi` (the fast pass, which
+asks every rule of `rulebook.py` and moves cards with `hands_bits.py`), and `batch.two_row` /
+`multi_row` (the row written). numba compiles a CPU function called from a CUDA kernel for the GPU from the
 same Python source, so there is no third copy of any rule. Only the working arrays differ: the
 CPU allocates them once a batch (`batch._scratch`), a thread here takes them from its local memory.
 
