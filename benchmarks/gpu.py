@@ -7,7 +7,10 @@ the long runs. Needs an NVIDIA GPU and the ``cuda`` extra (``pip install "beggar
    (`engine.gpu.play_games_cuda`) against the CPU engine (`engine.fast.play_games`), every array
    compared; and `summarize(device="cuda")` against `summarize()` on the CPU, field for field.
 2. Speed: `summarize(device="cuda")` on each table (games/s, cards/s, after the kernel is
-   compiled), and the same machine's CPU, every core, on the standard tables, in the same run.
+   compiled: ``cuda/refill``, a thread taking the next ids as its games end, the default); on the
+   standard tables also ``cuda/fixed`` (every G-th id, as measured on 2026-12-04; `engine.gpu.LANES`)
+   on the same games, the two summaries compared, and the same machine's CPU, every core, in the
+   same run.
 3. With ``--frontier S``: about S seconds of `summarize(device="cuda")` on the standard tables,
    continuing the committed summaries (``data/summary-p*.json``: seed 2026, top 20) from where
    they end, saved to ``--out`` as ``summary-pN-gpu.json`` after every step.
@@ -29,8 +32,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import beggarstats as bs  # noqa: E402
+from beggarstats.engine import gpu  # noqa: E402
 from beggarstats.engine.fast import play_games  # noqa: E402
 from beggarstats.engine.gpu import check_device, gpu_name, play_games_cuda  # noqa: E402
+from beggarstats.run import summary_gpu  # noqa: E402
 from beggarstats.run.summary import load_summary  # noqa: E402
 
 TABLES = {
@@ -54,7 +59,8 @@ SEED = 2026
 
 
 def identity(games: int) -> bool:
-    print(f"\n## identity: {games:,} games a table, GPU rows against the CPU engine; summaries field for field")
+    print(f"\n## identity: {games:,} games a table, GPU rows against the CPU engine; summaries field for field "
+          f"(the GPU sharing out its games the {gpu.LANES!r} way)")
     print(f"{'table':<26} {'rows':>6} {'handed back':>12} {'summary':>8} {'GPU s':>7} {'CPU s':>7}")
     ok = True
     ids = np.arange(games, dtype=np.int64) + 2**33  # ids above 2^32 too
@@ -80,27 +86,48 @@ def _cards(s) -> int:
     return int(sum(int((h * np.arange(h.size)).sum()) for h in s.cards) + s.over_cap["cards"].sum())
 
 
-def speed(seconds: float, cpu_seconds: float, warm: int) -> list:
-    print(f"\n## speed: summarize(device='cuda') about {seconds:g} s a table, after compiling; CPU: every core")
-    print(f"{'table':<26} {'device':<7} {'games':>15} {'s':>7} {'games/s':>10} {'cards/s':>10}")
+def speed(seconds: float, cpu_seconds: float, warm: int) -> tuple[list, bool]:
+    """Each table's row 'cuda/refill'; on the standard tables also 'cuda/fixed' (the same games:
+    their summaries must be equal) and 'cpu'; and whether every pair was equal."""
+    print(f"\n## speed: summarize(device='cuda') about {seconds:g} s a table, after compiling; standard tables: "
+          f"refill, then fixed on the same games, then the CPU, every core")
+    print(f"{'table':<26} {'device':<12} {'games':>15} {'s':>7} {'games/s':>10} {'cards/s':>10}")
     rows = []
+    ok = True
     for name, rules in TABLES.items():
-        for device in ("cuda", "cpu") if name.endswith("standard") else ("cuda",):
-            n = warm
-            bs.summarize(n, rules=rules, seed=SEED, device=device, n_jobs=-1)  # compiles; sizes the run
-            t = time.perf_counter()
-            bs.summarize(n, rules=rules, seed=SEED, start=n, device=device, n_jobs=-1)
-            rate = n / max(time.perf_counter() - t, 1e-9)
-            n = int(min(max(rate * (seconds if device == "cuda" else cpu_seconds), warm), 2**36))
+        n = None
+        summaries = {}
+        standard = name.endswith("standard")  # both ways and the CPU; the variants: the default way only
+        runs = [("cuda", "refill")] + ([("cuda", "fixed"), ("cpu", None)] if standard else [])
+        for device, lanes in runs:
+            gpu.LANES = lanes or "refill"
+            if n is None or device == "cpu":  # the fixed lanes play the refill's games, the CPU its own
+                n = warm
+                bs.summarize(n, rules=rules, seed=SEED, device=device, n_jobs=-1)  # compiles; sizes the run
+                t = time.perf_counter()
+                bs.summarize(n, rules=rules, seed=SEED, start=n, device=device, n_jobs=-1)
+                rate = n / max(time.perf_counter() - t, 1e-9)
+                n = int(min(max(rate * (seconds if device == "cuda" else cpu_seconds), warm), 2**36))
+            else:
+                bs.summarize(warm, rules=rules, seed=SEED, device=device, n_jobs=-1)  # compiles
+            summary_gpu._last_bar.clear()  # both ways guess the first chunk's bar alike (a second launch)
             t = time.perf_counter()
             s = bs.summarize(n, rules=rules, seed=SEED, start=2 * warm, device=device, n_jobs=-1)
             took = time.perf_counter() - t
-            row = {"table": name, "device": device, "games": n, "seconds": took, "games_per_s": n / took,
-                   "cards_per_s": _cards(s) / took}
+            summaries[lanes] = s
+            label = f"cuda/{lanes}" if lanes else device
+            row = {"table": name, "device": device, "lanes": lanes, "games": n, "seconds": took,
+                   "games_per_s": n / took, "cards_per_s": _cards(s) / took}
             rows.append(row)
-            print(f"{name:<26} {device:<7} {n:>15,} {took:>7.2f} {n / took:>10.3g} {_cards(s) / took:>10.3g}",
+            note = ""
+            if lanes == "fixed":
+                same = summaries["fixed"] == summaries["refill"]
+                ok &= same
+                note = "" if same else "  DIFF: not the refill's summary"
+            print(f"{name:<26} {label:<12} {n:>15,} {took:>7.2f} {n / took:>10.3g} {_cards(s) / took:>10.3g}{note}",
                   flush=True)
-    return rows
+    gpu.LANES = "refill"
+    return rows, ok
 
 
 def census_speed(seconds: float, check: int = 1 << 20) -> tuple[dict, bool]:
@@ -147,8 +174,8 @@ def frontier(seconds: float, out: Path, data: Path, step2: int = 1 << 30, stepn:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=100_000, help="games a table for the identity check")
-    ap.add_argument("--seconds", type=float, default=4.0, help="GPU seconds a table for the speed table")
-    ap.add_argument("--cpu-seconds", type=float, default=8.0, help="CPU seconds a standard table")
+    ap.add_argument("--seconds", type=float, default=3.0, help="GPU seconds a table and way for the speed table")
+    ap.add_argument("--cpu-seconds", type=float, default=5.0, help="CPU seconds a standard table")
     ap.add_argument("--frontier", type=float, default=0.0, help="seconds of long runs (0: none)")
     ap.add_argument("--deadline", type=float, default=0.0,
                     help="seconds from the start by which the frontier stage stops (0: --frontier alone)")
@@ -167,10 +194,10 @@ def main(argv=None) -> int:
     t = time.perf_counter()
     ok = identity(args.games)
     print(f"(identity stage {time.perf_counter() - t:.0f} s, kernels compiled in it)")
-    rows = speed(args.seconds, args.cpu_seconds, args.warm)
+    rows, same_lanes = speed(args.seconds, args.cpu_seconds, args.warm)
     row, same = census_speed(args.seconds)
     rows.append(row)
-    ok = ok and same
+    ok = ok and same and same_lanes
     (args.out / "gpu-speed.json").write_text(json.dumps({"gpu": gpu_name(), "cpu_cores": os.cpu_count(),
                                                          "identical": ok, "rows": rows}, indent=1))
     seconds = args.frontier

@@ -3,8 +3,9 @@
 Two entries, each giving exactly what the CPU gives for the same seed and ids:
 
 * `play_games_cuda` - the arrays of `engine.fast.play_games` (simulate, compare): the fast pass on
-  the GPU, one thread a game, then the games it hands back replayed on the CPU by the exact driver
-  (`batch.replay_bits`), from the same deal and stream, exactly as `fast.play_games` does;
+  the GPU, a thread a game at a time (`LANES`), then the games it hands back replayed on the CPU by
+  the exact driver (`batch.replay_bits`), from the same deal and stream, exactly as
+  `fast.play_games` does;
 * `count_games_cuda` - a range of ids reduced on the GPU to histograms, wins and short lists (the
   `summary` kernels), for `run.summary_gpu`, which adds the listed games and builds the Summary.
 
@@ -23,12 +24,15 @@ import numpy as np
 from .constants import INIT_ROWS, pack_params
 
 __all__ = ["DEVICES", "check_device", "gpu_pass", "play_games_cuda", "count_games_cuda", "count_ranks_cuda",
-           "play_rank_list", "check_ranks", "gpu_name", "LAUNCH_GAMES", "LIST_CAPACITY", "RUN", "MAX_RANKS"]
+           "play_rank_list", "check_ranks", "gpu_name", "LAUNCH_GAMES", "LIST_CAPACITY", "RUN", "MAX_RANKS", "LANES"]
 
 DEVICES = ("cpu", "cuda")
 LAUNCH_GAMES = 1 << 24  # games a launch of the rows kernel (its arrays: about 0.5 GB at most)
 LIST_CAPACITY = 1 << 18  # listed games a launch of the summary kernel keeps, per list
 THREADS = 128  # threads a block
+# How a launch shares its games among threads (`gpu_kernels.LANES`): 'refill' or 'fixed'; the same
+# results either way. Read at each launch, so benchmarks/gpu.py can time both.
+LANES = "refill"
 _INSTALL = 'pip install "beggarstats[cuda]"'
 
 
@@ -80,8 +84,11 @@ def _blocks(n: int) -> int:
     return max(1, (n + THREADS - 1) // THREADS)
 
 
-def play_games_cuda(rules, seed: int, games, *, per_seat: bool = False) -> dict[str, np.ndarray]:
-    """`engine.fast.play_games` on the GPU: the same arrays for the same rules, seed and ids."""
+def play_games_cuda(rules, seed: int, games, *, per_seat: bool = False, lanes: str | None = None,
+                    blocks: int | None = None) -> dict[str, np.ndarray]:
+    """`engine.fast.play_games` on the GPU: the same arrays for the same rules, seed and ids.
+    ``lanes``: `gpu_kernels.LANES` (default `LANES`); ``blocks``: blocks a launch (default: a thread
+    a game for 'fixed', `_default_blocks` for 'refill')."""
     from numba import cuda
 
     from . import batch
@@ -97,7 +104,8 @@ def play_games_cuda(rules, seed: int, games, *, per_seat: bool = False) -> dict[
     out_u32, out_small, seat_out = empty_raw(len(games), p)
     init_out = np.zeros((len(games) if per_seat else 1, INIT_ROWS, p), dtype=np.int64)
     need = np.zeros(len(games), dtype=np.uint8)
-    kernel = rows_kernel(kind, p)
+    lanes = LANES if lanes is None else lanes
+    kernel = rows_kernel(kind, p, lanes)
     d_deck, d_prm = cuda.to_device(deck), cuda.to_device(prm)
     for lo in range(0, len(games), LAUNCH_GAMES):
         hi = min(lo + LAUNCH_GAMES, len(games))
@@ -107,8 +115,9 @@ def play_games_cuda(rules, seed: int, games, *, per_seat: bool = False) -> dict[
         d_seat = cuda.to_device(np.zeros((m if per_seat else 1,) + seat_out.shape[1:], np.int64))
         d_init = cuda.to_device(np.zeros((m if per_seat else 1, INIT_ROWS, p), np.int64))
         d_need = cuda.to_device(np.zeros(m, np.uint8))
-        kernel[_blocks(m), THREADS](d_deck, d_prm, seed, cuda.to_device(games[lo:hi]), d_u32, d_small, d_seat, d_init,
-                                    per_seat, d_need)
+        grid = blocks if blocks is not None else _blocks(m) if lanes == "fixed" else _default_blocks(m)
+        kernel[grid, THREADS](d_deck, d_prm, seed, cuda.to_device(games[lo:hi]), d_u32, d_small, d_seat, d_init,
+                              per_seat, d_need, cuda.to_device(np.zeros(1, np.int64)))
         out_u32[:, lo:hi] = d_u32.copy_to_host()
         out_small[:, lo:hi] = d_small.copy_to_host()
         need[lo:hi] = d_need.copy_to_host()
@@ -124,7 +133,7 @@ def play_games_cuda(rules, seed: int, games, *, per_seat: bool = False) -> dict[
 
 
 def count_games_cuda(rules, seed: int, lo: int, count: int, *, cap: int, bar: int,
-                     capacity: int = LIST_CAPACITY, blocks: int | None = None) -> dict:
+                     capacity: int = LIST_CAPACITY, blocks: int | None = None, lanes: str | None = None) -> dict:
     """Games ``lo .. lo + count - 1`` reduced on the GPU (the `summary` kernels).
 
     Returns a dict: ``hist_cards``, ``hist_tricks`` int64[cap + 1] and ``wins`` int64[players] of
@@ -132,13 +141,15 @@ def count_games_cuda(rules, seed: int, lo: int, count: int, *, cap: int, bar: in
     ``over_cap``, ``candidates``: each a dict of `gpu_kernels.LIST_COLUMNS` -> int64 array (the
     games handed back to the exact driver; decided games longer than ``cap`` cards; decided games of
     at least ``bar`` cards), and ``listed`` int64[3], how many each list got (more than its
-    ``capacity`` means it was cut short: the caller runs the range again another way)."""
+    ``capacity`` means it was cut short: the caller runs the range again another way). ``lanes``:
+    `gpu_kernels.LANES` (default `LANES`); the result does not depend on it, nor on ``blocks``."""
     from .gpu_kernels import summary_kernel
 
     kind = gpu_pass(rules)
     head = (rules.deck_cards(), pack_params(rules), np.uint64(int(seed) % 2**64), np.int64(lo), np.int64(count))
-    return _launch_counts(summary_kernel(kind, rules.players), _default_blocks(count) if blocks is None else blocks, head,
-                          players=rules.players, cap=cap, bar=bar, capacity=capacity)
+    kernel = summary_kernel(kind, rules.players, LANES if lanes is None else lanes)
+    return _launch_counts(kernel, _default_blocks(count) if blocks is None else blocks, head, players=rules.players,
+                          cap=cap, bar=bar, capacity=capacity, tail=(np.zeros(1, np.int64),))
 
 
 RUN = 64  # ranks a thread of the census steps through from one unranking
@@ -179,9 +190,10 @@ def count_ranks_cuda(rules, lo: int, count: int, *, cap: int, bar: int, capacity
                           head, players=rules.players, cap=cap, bar=bar, capacity=capacity)
 
 
-def _launch_counts(kernel, blocks: int, head: tuple, *, players: int, cap: int, bar: int, capacity: int) -> dict:
-    """Launch a counting kernel (``kernel(*head, cap, bar, hist_c, hist_t, wins, lists, n_listed)``)
-    and read its counts and lists back (`count_games_cuda`'s dict)."""
+def _launch_counts(kernel, blocks: int, head: tuple, *, players: int, cap: int, bar: int, capacity: int,
+                   tail: tuple = ()) -> dict:
+    """Launch a counting kernel (``kernel(*head, cap, bar, hist_c, hist_t, wins, lists, n_listed,
+    *tail)``) and read its counts and lists back (`count_games_cuda`'s dict)."""
     from numba import cuda
 
     from .gpu_kernels import LIST_COLUMNS
@@ -192,7 +204,8 @@ def _launch_counts(kernel, blocks: int, head: tuple, *, players: int, cap: int, 
     lists = cuda.device_array((3, capacity, len(LIST_COLUMNS)), np.int64)
     listed = cuda.to_device(np.zeros(3, np.int64))
     head = tuple(cuda.to_device(a) if isinstance(a, np.ndarray) and a.ndim else a for a in head)
-    kernel[blocks, THREADS](*head, np.int64(cap), np.int64(bar), hist_c, hist_t, wins, lists, listed)
+    tail = tuple(cuda.to_device(a) for a in tail)
+    kernel[blocks, THREADS](*head, np.int64(cap), np.int64(bar), hist_c, hist_t, wins, lists, listed, *tail)
     n_listed = listed.copy_to_host()
     host_lists = lists.copy_to_host()
     names = ("handed_back", "over_cap", "candidates")
@@ -224,8 +237,9 @@ def play_rank_list(rules, ranks) -> dict[str, np.ndarray]:
 
 
 def _default_blocks(count: int) -> int:
-    """Blocks of a summary launch: enough to fill the GPU several times over, each block looping
-    over many games so that its shared histograms are added to the grid's once."""
+    """Blocks of a launch whose threads loop over games (the summary kernels, the 'refill' rows):
+    enough to fill the GPU several times over, each block looping over many games so that its shared
+    histograms are added to the grid's once."""
     if _simulated():
         return max(1, min(4, _blocks(count)))
     from numba import cuda

@@ -16,16 +16,13 @@ Imports numba's CUDA target: only `engine.gpu` imports this module, when a run a
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-from .gpu_kernels import (RING, SEATS, SHARED_CARDS, SHARED_TRICKS, SNAP, count_game, end_block, plain,
-                          start_block, two_game)  # first: it mends numpy for numba-cuda
-from numba import cuda, int32, int64, uint64  # noqa: E402
+from .gpu_kernels import count_game, end_block, plain, start_block, table, two_game  # first: it mends numpy
+from numba import cuda, int64  # noqa: E402
 
 from .census_kernel import next_sequence, sequence_planes  # noqa: E402
-from .hands_bits import MAX_CARDS  # noqa: E402
-from .kernel_multi import Table, play_multi  # noqa: E402
+from .kernel_multi import play_multi  # noqa: E402
 from .options import options_of  # noqa: E402
 from .rank import unrank_into  # noqa: E402
 
@@ -78,25 +75,17 @@ def _play_multi(n):
 def _census(n, deal):
     @cuda.jit
     def census(counts, total, sizes, prm, lo, count, run, cap, bar, hist_c, hist_t, wins, lists, n_listed):
-        sc = cuda.shared.array(SHARED_CARDS, int32)
-        st = cuda.shared.array(SHARED_TRICKS, int32)
-        sw = cuda.shared.array(6, int32)
-        start_block(sc, st, sw)
+        sc, st, sw = start_block()
         counts, sizes, prm, hist_c, hist_t = plain(counts), plain(sizes), plain(prm), plain(hist_c), plain(hist_t)
         wins, lists, n_listed = plain(wins), plain(lists), plain(n_listed)
         n_cards = 0
         for s in range(n):
             n_cards += sizes[s]
-        seq = cuda.local.array(MAX_CARDS, np.int8)[:n_cards]
+        stream, kinds, t = table(n)  # the stream unused: a census draws no random numbers
+        seq = kinds[:n_cards]  # the deal, card kind by card kind
         left = cuda.local.array(6, int64)
-        stream = cuda.local.array(4, uint64)  # unused: a census draws no random numbers
         for k in range(4):
             stream[k] = 0
-        t = Table(cuda.local.array(SEATS, uint64)[:n], cuda.local.array(SEATS, uint64)[:n],
-                  cuda.local.array(SEATS, uint64)[:n], cuda.local.array(SEATS, int64)[:n],
-                  cuda.local.array(SEATS, np.uint8)[:n], cuda.local.array(RING, int64)[:4 * n],
-                  cuda.local.array(SEATS, int64)[:n], cuda.local.array(SEATS, int64)[:n],
-                  cuda.local.array(SEATS, int64)[:n], cuda.local.array(SNAP, uint64)[:1 + 4 * n])
         j = cuda.grid(1)
         while j * run < count:  # a run of ranks: unranked once, then stepped
             first = j * run

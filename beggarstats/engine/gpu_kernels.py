@@ -1,10 +1,10 @@
 """The fast passes on an NVIDIA GPU: the CPU's own functions, compiled by numba's CUDA target.
 
-Nothing here plays a card. A kernel gives each thread one game and calls, unchanged, the functions
-the CPU batch loops call (`engine/batch.py`): `hands_bits.deal_planes` (the deal, from the game's
-own stream), `kernel_two.play_two` or `kernel_multi.play_multi` (the fast pass, which asks every
-rule of `rulebook.py` and moves cards with `hands_bits.py`), and `batch.two_row` / `multi_row`
-(the row written). numba compiles a CPU function called from a CUDA kernel for the GPU from the
+Nothing here plays a card. A kernel gives each thread a game at a time and calls, unchanged, the
+functions the CPU batch loops call (`engine/batch.py`): `hands_bits.deal_planes` (the deal, from
+the game's own stream), `kernel_two.play_two` or `kernel_multi.play_multi` (the fast pass, which
+asks every rule of `rulebook.py` and moves cards with `hands_bits.py`), and `batch.two_row` /
+`multi_row` (the row written). numba compiles a CPU function called from a CUDA kernel for the GPU from the
 same Python source, so there is no third copy of any rule. Only the working arrays differ: the
 CPU allocates them once a batch (`batch._scratch`), a thread here takes them from its local memory.
 
@@ -19,6 +19,21 @@ Two kinds of kernel per pass:
 * ``summary``: each block counts its games' lengths in histograms in shared memory and adds them
   to the grid's at the end; the games handed back, the games longer than the histograms' cap and
   the games at least ``bar`` cards long (the candidates for the longest) are listed one by one.
+
+and two ways (``lanes``, `LANES`) to share a launch's games among its threads, which play the same
+games to the same results (a game's result depends on its id alone; counts are sums, each listed game
+carries its id and the host sorts the lists, a row is written at its game's index):
+
+* ``"refill"`` (the default): a thread takes the next `TAKE` ids from one counter in global memory
+  (``cuda.atomic.add``), plays them, and takes again until the ids run out, so a thread whose games
+  end early plays more of them, and no block waits for a slower one's share at the end of a launch;
+* ``"fixed"``: thread g plays games g, g + G, g + 2G, ... (G threads in the grid), as measured on
+  the H200 on 2026-12-04.
+
+Either way a thread plays a whole game before it takes the next: the threads of a warp still wait
+for the warp's longest game of each round. Stepping one trick at a time, so that a thread could deal
+anew the moment its game ends, would need `play_two` / `play_multi` split into a start and a trick
+(docs/gpu.md).
 
 This module imports numba's CUDA target (`numba-cuda`), so only `engine.gpu` imports it, and only
 when a run asks for ``device="cuda"``.
@@ -43,8 +58,8 @@ from .kernel_two import play_two  # noqa: E402
 from .options import (COMMON, ENTRIES, ONLY_SHUFFLE, Options, folded, folded_values, options_of,  # noqa: E402
                       table_kind)
 
-__all__ = ["rows_kernel", "summary_kernel", "SHARED_CARDS", "SHARED_TRICKS", "LIST_COLUMNS", "SEATS", "RING", "SNAP",
-           "plain", "start_block", "count_game", "end_block", "two_game"]
+__all__ = ["rows_kernel", "summary_kernel", "SHARED_CARDS", "SHARED_TRICKS", "LIST_COLUMNS", "LANES", "TAKE", "SEATS",
+           "RING", "SNAP", "plain", "table", "start_block", "count_game", "end_block", "two_game"]
 
 # Lengths below these are counted in each block's shared memory first (int32, 10 KiB together)
 SHARED_CARDS = 2048
@@ -54,6 +69,10 @@ RING = 24  # 4 * SEATS: `kernel_multi.Table.nxt` (a local array's size must be a
 SNAP = 25  # 1 + 4 * SEATS: `kernel_multi.Table.snap`
 # the columns of a listed game (the summary kernels' lists): id, status, winner, cards, tricks
 LIST_COLUMNS = ("game", "status", "winner", "cards", "tricks")
+# How the threads share out a launch's games: 'refill' (a thread takes the next ids from a counter
+# as it finishes its games) or 'fixed' (thread g plays every G-th game from g); the module's docstring
+LANES = ("refill", "fixed")
+TAKE = 4  # ids a 'refill' thread takes from the counter at once (a quarter of the atomic adds)
 
 if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") == "1":
     def _folded(kind, step, passes_on, leader):
@@ -111,7 +130,10 @@ def _multi_game(kind):
     return play
 
 
-def _check(kind, n):
+def _check(kind, n, lanes):
+    if lanes not in LANES:
+        raise ValueError(f"The value for `lanes` must be one of {', '.join(map(repr, LANES))}, but {lanes!r} was "
+                         f"passed.")
     if kind not in _PASSES:
         raise ValueError(f"The value for `kind` must be one of {', '.join(map(repr, _PASSES))}, but {kind!r} was "
                          f"passed.")
@@ -120,85 +142,121 @@ def _check(kind, n):
                          f"passes, 3 to 6 for the others), but {n} was passed.")
 
 
-def rows_kernel(kind: str, n: int):
+def rows_kernel(kind: str, n: int, lanes: str = "refill"):
     """The kernel writing one row per game, for the fast pass ``kind`` and ``n`` players:
     ``kernel[blocks, threads](deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat,
-    need)``, the arguments of `batch.fast_pass_two` (thread i plays ``games[i]``)."""
-    _check(kind, n)
-    key = ("rows", kind, n)
+    need, taken)``, the arguments of `batch.fast_pass_two` and ``taken`` int64[1], zero (the ids
+    handed out so far, `LANES`; the 'fixed' kernel leaves it alone). Row i is ``games[i]``'s, whichever
+    thread plays it."""
+    _check(kind, n, lanes)
+    key = ("rows", kind, n, lanes)
     if key not in _kernels:
-        _kernels[key] = (_rows_two if n == 2 else _rows_multi)(kind, n)
+        _kernels[key] = _rows(kind, n, lanes)
     return _kernels[key]
 
 
-def summary_kernel(kind: str, n: int):
+def summary_kernel(kind: str, n: int, lanes: str = "refill"):
     """The kernel counting games ``lo .. lo + count - 1`` into histograms (see the module's
     docstring): ``kernel[blocks, threads](deck, prm, seed, lo, count, cap, bar, hist_c, hist_t,
-    wins, lists, n_listed)``; ``hist_c``, ``hist_t`` uint64[cap + 1], ``wins`` uint64[n]; ``lists``
+    wins, lists, n_listed, taken)``; ``hist_c``, ``hist_t`` uint64[cap + 1], ``wins`` uint64[n]; ``lists``
     int64[3, capacity, 5] (games handed back, games beyond ``cap``, finished games of at least ``bar``
-    cards; columns `LIST_COLUMNS`), ``n_listed`` int64[3] (how many each got; beyond the capacity
-    they are counted, not kept)."""
-    _check(kind, n)
-    key = ("summary", kind, n)
+    cards; columns `LIST_COLUMNS`, in no particular order), ``n_listed`` int64[3] (how many each got;
+    beyond the capacity they are counted, not kept); ``taken`` int64[1], zero (as `rows_kernel`)."""
+    _check(kind, n, lanes)
+    key = ("summary", kind, n, lanes)
     if key not in _kernels:
-        _kernels[key] = (_summary_two if n == 2 else _summary_multi)(kind, n)
+        _kernels[key] = _summary(kind, n, lanes)
     return _kernels[key]
 
 
-def _rows_two(kind, n):
-    play = _two_game(kind)
-
-    @cuda.jit
-    def rows(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
-        i = cuda.grid(1)
-        if i >= games.shape[0]:
-            return
-        deck, prm, games = _plain(deck), _plain(prm), _plain(games)
-        out_u32, out_small = _plain(out_u32), _plain(out_small)
-        seat_out, init_out, need = _plain(seat_out), _plain(init_out), _plain(need)
-        state = cuda.local.array(4, uint64)
-        shuffled = cuda.local.array(MAX_CARDS, np.int8)
-        d0 = cuda.local.array(2, uint64)
-        d1 = cuda.local.array(2, uint64)
-        d2 = cuda.local.array(2, uint64)
-        dl = cuda.local.array(2, int64)
-        deal_planes(deck, 2, seed, games[i], state, shuffled, d0, d1, d2, dl, init_out, i, per_seat)
-        res = play((d0[0], d1[0], d2[0], dl[0]), (d0[1], d1[1], d2[1], dl[1]), prm, state)
-        two_row(res, out_u32, out_small, seat_out, i, per_seat, need)
-
-    return rows
-
-
-def _rows_multi(kind, n):
-    play = _multi_game(kind)
-
-    @cuda.jit
-    def rows(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
-        i = cuda.grid(1)
-        if i >= games.shape[0]:
-            return
-        deck, prm, games = _plain(deck), _plain(prm), _plain(games)
-        out_u32, out_small = _plain(out_u32), _plain(out_small)
-        seat_out, init_out, need = _plain(seat_out), _plain(init_out), _plain(need)
-        state = cuda.local.array(4, uint64)
-        shuffled = cuda.local.array(MAX_CARDS, np.int8)
-        d0 = cuda.local.array(SEATS, uint64)[:n]
-        d1 = cuda.local.array(SEATS, uint64)[:n]
-        d2 = cuda.local.array(SEATS, uint64)[:n]
-        dl = cuda.local.array(SEATS, int64)[:n]
-        deal_planes(deck, n, seed, games[i], state, shuffled, d0, d1, d2, dl, init_out, i, per_seat)
-        # `batch._dealt_table`: the pass's arrays, the hands just dealt in their planes
-        t = Table(d0, d1, d2, dl, cuda.local.array(SEATS, np.uint8)[:n], cuda.local.array(RING, int64)[:4 * n],
+@cuda.jit(device=True, inline=True)
+def _table(n):
+    """A thread's working arrays for one game of ``n`` players, in its local memory: the random
+    stream, the shuffled deck and a `kernel_multi.Table` (`batch._scratch`; the hands are dealt into
+    its planes and lengths, all a two-player pass reads). Inlined in numba's IR, so the arrays are the
+    kernel's own."""
+    return (cuda.local.array(4, uint64), cuda.local.array(MAX_CARDS, np.int8),
+            Table(cuda.local.array(SEATS, uint64)[:n], cuda.local.array(SEATS, uint64)[:n],
+                  cuda.local.array(SEATS, uint64)[:n], cuda.local.array(SEATS, int64)[:n],
+                  cuda.local.array(SEATS, np.uint8)[:n], cuda.local.array(RING, int64)[:4 * n],
                   cuda.local.array(SEATS, int64)[:n], cuda.local.array(SEATS, int64)[:n],
-                  cuda.local.array(SEATS, int64)[:n], cuda.local.array(SNAP, uint64)[:1 + 4 * n])
-        multi_row(play(t, prm, state), t, n, out_u32, out_small, seat_out, i, per_seat, need)
+                  cuda.local.array(SEATS, int64)[:n], cuda.local.array(SNAP, uint64)[:1 + 4 * n]))
+
+
+def _game(kind, n):
+    """(play, row): device functions playing the game dealt into a `Table` with the pass ``kind``
+    (``play(t, prm, state)``: `play_two`'s or `play_multi`'s result) and writing its row
+    (``row(res, t, out_u32, out_small, seat_out, i, per_seat, need)``: `batch.two_row` / `multi_row`)."""
+    if n == 2:
+        play_hands = _two_game(kind)
+
+        @cuda.jit(device=True, inline=True)
+        def play(t, prm, state):
+            return play_hands((t.p0[0], t.p1[0], t.p2[0], t.ln[0]), (t.p0[1], t.p1[1], t.p2[1], t.ln[1]), prm, state)
+
+        @cuda.jit(device=True, inline=True)
+        def row(res, t, out_u32, out_small, seat_out, i, per_seat, need):
+            two_row(res, out_u32, out_small, seat_out, i, per_seat, need)
+    else:
+        play = _multi_game(kind)
+
+        @cuda.jit(device=True, inline=True)
+        def row(res, t, out_u32, out_small, seat_out, i, per_seat, need):
+            multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need)
+    return play, row
+
+
+# How a thread finds its games (`LANES`): ``take(turn, taken)`` gives the ids ``first .. end - 1``
+# (indices into the launch's games) of its ``turn``-th take; a thread plays them, then takes again,
+# until the ids run past the launch's count.
+
+@cuda.jit(device=True, inline=True)
+def _take_fixed(turn, taken):
+    """'fixed': thread g plays games g, g + G, g + 2G, ... (G threads in the grid), one a take."""
+    first = cuda.grid(1) + turn * cuda.gridsize(1)
+    return first, first + 1
+
+
+@cuda.jit(device=True, inline=True)
+def _take_refill(turn, taken):
+    """'refill': the next `TAKE` ids not yet handed out, from the launch's counter ``taken[0]``."""
+    first = cuda.atomic.add(taken, 0, int64(TAKE))
+    return first, first + TAKE
+
+
+_TAKES = {"refill": _take_refill, "fixed": _take_fixed}
+
+
+def _rows(kind, n, lanes):
+    play, row = _game(kind, n)
+    take = _TAKES[lanes]
+
+    @cuda.jit
+    def rows(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, taken):
+        deck, prm, games = _plain(deck), _plain(prm), _plain(games)
+        out_u32, out_small = _plain(out_u32), _plain(out_small)
+        seat_out, init_out, need, taken = _plain(seat_out), _plain(init_out), _plain(need), _plain(taken)
+        state, shuffled, t = _table(n)
+        turn = 0
+        i, end = take(turn, taken)
+        while i < games.shape[0]:
+            deal_planes(deck, n, seed, games[i], state, shuffled, t.p0, t.p1, t.p2, t.ln, init_out, i, per_seat)
+            row(play(t, prm, state), t, out_u32, out_small, seat_out, i, per_seat, need)
+            i += 1
+            if i == end:
+                turn += 1
+                i, end = take(turn, taken)
 
     return rows
 
 
 @cuda.jit(device=True, inline=True)
-def _start_block(sc, st, sw):
-    """Zero the block's shared histograms and wins."""
+def _start_block():
+    """The block's histograms of cards and tricks and its wins, in shared memory, zeroed (inlined in
+    numba's IR: the kernel's own arrays, one line each as numba's simulator needs)."""
+    sc = cuda.shared.array(SHARED_CARDS, int32)
+    st = cuda.shared.array(SHARED_TRICKS, int32)
+    sw = cuda.shared.array(6, int32)
     tid = cuda.threadIdx.x
     for k in range(tid, SHARED_CARDS, cuda.blockDim.x):
         sc[k] = 0
@@ -207,6 +265,7 @@ def _start_block(sc, st, sw):
     if tid < 6:
         sw[tid] = 0
     cuda.syncthreads()
+    return sc, st, sw
 
 
 @cuda.jit(device=True, inline=True)
@@ -246,65 +305,29 @@ def _end_block(n, sc, st, sw, hist_c, hist_t, wins):
         cuda.atomic.add(wins, tid, uint64(sw[tid]))
 
 
-def _summary_two(kind, n):
-    play = _two_game(kind)
+def _summary(kind, n, lanes):
+    play = _game(kind, n)[0]
+    take = _TAKES[lanes]
 
     @cuda.jit
-    def summary(deck, prm, seed, lo, count, cap, bar, hist_c, hist_t, wins, lists, n_listed):
-        sc = cuda.shared.array(SHARED_CARDS, int32)
-        st = cuda.shared.array(SHARED_TRICKS, int32)
-        sw = cuda.shared.array(6, int32)
-        _start_block(sc, st, sw)
+    def summary(deck, prm, seed, lo, count, cap, bar, hist_c, hist_t, wins, lists, n_listed, taken):
+        sc, st, sw = _start_block()
         deck, prm, hist_c, hist_t, wins = _plain(deck), _plain(prm), _plain(hist_c), _plain(hist_t), _plain(wins)
-        lists, n_listed = _plain(lists), _plain(n_listed)
-        state = cuda.local.array(4, uint64)
-        shuffled = cuda.local.array(MAX_CARDS, np.int8)
-        d0 = cuda.local.array(2, uint64)
-        d1 = cuda.local.array(2, uint64)
-        d2 = cuda.local.array(2, uint64)
-        dl = cuda.local.array(2, int64)
+        lists, n_listed, taken = _plain(lists), _plain(n_listed), _plain(taken)
+        state, shuffled, t = _table(n)
         no_seats = cuda.local.array((1, 1, 1), int64)
-        i = cuda.grid(1)
+        turn = 0
+        i, end = take(turn, taken)
         while i < count:
             game = lo + i
-            deal_planes(deck, 2, seed, game, state, shuffled, d0, d1, d2, dl, no_seats, 0, False)
-            status, cards, tricks, w, _, _, _ = play((d0[0], d1[0], d2[0], dl[0]), (d0[1], d1[1], d2[1], dl[1]),
-                                                     prm, state)
-            _count(game, status, w, cards, tricks, cap, bar, sc, st, sw, hist_c, hist_t, lists, n_listed)
-            i += cuda.gridsize(1)
-        _end_block(2, sc, st, sw, hist_c, hist_t, wins)
-
-    return summary
-
-
-def _summary_multi(kind, n):
-    play = _multi_game(kind)
-
-    @cuda.jit
-    def summary(deck, prm, seed, lo, count, cap, bar, hist_c, hist_t, wins, lists, n_listed):
-        sc = cuda.shared.array(SHARED_CARDS, int32)
-        st = cuda.shared.array(SHARED_TRICKS, int32)
-        sw = cuda.shared.array(6, int32)
-        _start_block(sc, st, sw)
-        deck, prm, hist_c, hist_t, wins = _plain(deck), _plain(prm), _plain(hist_c), _plain(hist_t), _plain(wins)
-        lists, n_listed = _plain(lists), _plain(n_listed)
-        state = cuda.local.array(4, uint64)
-        shuffled = cuda.local.array(MAX_CARDS, np.int8)
-        d0 = cuda.local.array(SEATS, uint64)[:n]
-        d1 = cuda.local.array(SEATS, uint64)[:n]
-        d2 = cuda.local.array(SEATS, uint64)[:n]
-        dl = cuda.local.array(SEATS, int64)[:n]
-        no_seats = cuda.local.array((1, 1, 1), int64)
-        t = Table(d0, d1, d2, dl, cuda.local.array(SEATS, np.uint8)[:n], cuda.local.array(RING, int64)[:4 * n],
-                  cuda.local.array(SEATS, int64)[:n], cuda.local.array(SEATS, int64)[:n],
-                  cuda.local.array(SEATS, int64)[:n], cuda.local.array(SNAP, uint64)[:1 + 4 * n])
-        i = cuda.grid(1)
-        while i < count:
-            game = lo + i
-            deal_planes(deck, n, seed, game, state, shuffled, d0, d1, d2, dl, no_seats, 0, False)
-            status, cards, tricks, w = play(t, prm, state)
-            _count(game, status, w, cards, tricks, cap, bar, sc, st, sw, hist_c, hist_t, lists, n_listed)
-            i += cuda.gridsize(1)
+            deal_planes(deck, n, seed, game, state, shuffled, t.p0, t.p1, t.p2, t.ln, no_seats, 0, False)
+            res = play(t, prm, state)
+            _count(game, res.status, res.winner, res.cards, res.tricks, cap, bar, sc, st, sw, hist_c, hist_t, lists,
+                   n_listed)
+            i += 1
+            if i == end:
+                turn += 1
+                i, end = take(turn, taken)
         _end_block(n, sc, st, sw, hist_c, hist_t, wins)
 
     return summary
@@ -323,5 +346,7 @@ def _list(lists, n_listed, which, game, status, w, cards, tricks):
 
 
 # The pieces other kernels share (`engine.gpu_census`): a kernel's array as the CPU functions take
-# it, a block's counts (zeroed, one game added, added to the grid's) and the two-player passes
-plain, start_block, count_game, end_block, two_game = _plain, _start_block, _count, _end_block, _two_game
+# it, a thread's working arrays, the two-player passes, and a block's counts (zeroed, one game
+# added, added to the grid's)
+plain, table, two_game = _plain, _table, _two_game
+start_block, count_game, end_block = _start_block, _count, _end_block

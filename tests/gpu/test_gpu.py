@@ -164,16 +164,20 @@ import numba.cuda.dispatcher as dispatcher
 # numba-cuda 0.30 asks the current device for its compute capability when it compiles a device
 # function, even for compile_ptx with cc given: answer for the H200 (9.0), as no GPU is here
 dispatcher.get_current_device = lambda: types.SimpleNamespace(compute_capability=(9, 0))
-from beggarstats.engine.gpu_kernels import rows_kernel, summary_kernel
+from beggarstats.engine.gpu_kernels import LANES, TAKE, rows_kernel, summary_kernel
 u64, i64 = nt.uint64, nt.int64
 rows = (nt.int8[::1], i64[::1], u64, i64[::1], nt.uint32[:, ::1], nt.int8[:, ::1], i64[:, :, ::1], i64[:, :, ::1],
-        nt.boolean, nt.uint8[::1])
-summary = (nt.int8[::1], i64[::1], u64, i64, i64, i64, i64, u64[::1], u64[::1], u64[::1], i64[:, :, ::1], i64[::1])
+        nt.boolean, nt.uint8[::1], i64[::1])
+summary = (nt.int8[::1], i64[::1], u64, i64, i64, i64, i64, u64[::1], u64[::1], u64[::1], i64[:, :, ::1], i64[::1],
+           i64[::1])
 for kind, n in [tuple(x.split(':')) for x in sys.argv[1:]]:
-    for make, sig in ((rows_kernel, rows), (summary_kernel, summary)):
-        ptx, _ = cuda.compile_ptx(make(kind, int(n)).py_func, sig, cc=(9, 0))
-        assert '.target sm_90' in ptx and '.visible .entry' in ptx, kind
-        print(kind, n, len(ptx))
+    for lanes in LANES:
+        for make, sig in ((rows_kernel, rows), (summary_kernel, summary)):
+            ptx, _ = cuda.compile_ptx(make(kind, int(n), lanes).py_func, sig, cc=(9, 0))
+            assert '.target sm_90' in ptx and '.visible .entry' in ptx, kind
+            # 'refill' takes its games from the counter: the atomic add of `TAKE` ids is there
+            assert (lanes == 'refill') == (f'], {TAKE};' in ptx), (kind, lanes)
+            print(kind, n, lanes, len(ptx))
 """
 
 
@@ -183,8 +187,9 @@ for kind, n in [tuple(x.split(':')) for x in sys.argv[1:]]:
                                    pytest.param(["multi:3", "multi:6", "multi_rules:4"], id="multi",
                                                 marks=pytest.mark.slow)])
 def test_kernels_compile_to_ptx_for_hopper(kinds):
-    """numba types and compiles every kernel for the GPU (the simulator does not): PTX for sm_90."""
+    """numba types and compiles every kernel, both ways of sharing out the games, for the GPU (the
+    simulator does not): PTX for sm_90."""
     out = subprocess.run([sys.executable, "-c", PTX, *kinds], capture_output=True, text=True, timeout=900,
                          env={**os.environ, "NUMBA_ENABLE_CUDASIM": "0"})
     assert out.returncode == 0, out.stderr[-3000:]
-    assert len(out.stdout.splitlines()) == 2 * len(kinds)
+    assert len(out.stdout.splitlines()) == 4 * len(kinds)
