@@ -86,6 +86,10 @@ def _toy_table(seat0=0.4977, p_seat0=1e-12):
     rows += [finding("odds aces", 1.11, 1.10, 1.12, 1000, "odds ratio", key="odds_aces_2p", null=1, p_value=1e-30),
              finding("odds tribute", 1.09, 1.08, 1.10, 1000, "odds ratio", key="odds_tribute_total_2p", null=1,
                      p_value=1e-30),
+             finding("logistic in aces fit", 0.5, np.nan, np.nan, 1000, "chi2", key="odds_aces_2p_fit", p_value=0.45,
+                     test="fit"),
+             finding("logistic in tribute fit", 28.4, np.nan, np.nan, 1000, "chi2", key="odds_tribute_total_2p_fit",
+                     p_value=0.019, test="fit"),
              finding("seat model, 2-6 players: deviance (13 df; largest |Pearson residual| 9.2)", 300.0, np.nan,
                      np.nan, 1000, "chi2", key="seat_model_fit", p_value=1e-12, test="fit"),
              finding("seat model seat", 1.02, 1.01, 1.03, 1000, "odds ratio", key="seat_model_seat"),
@@ -124,10 +128,14 @@ def test_wording_follows_the_holm_verdict():
     assert "are not tested" in reading and "raises the odds" not in reading
     assert "3p seat 1→2 +0.400 pp ✓" in reading and "3p seat 0→1 -1.000 pp ✓" in reading
     assert "4p seat 0→1 +0.100 pp · (detectable ±0.200 pp)" in reading  # a step not detected says what it could
+    # an odds ratio per tribute point is an average where the logistic's own test rejects it
+    assert "by 1.110 [1.100, 1.120] (the logistic passes its goodness-of-fit test, p 0.45)" in reading
+    assert ("by 1.090 [1.080, 1.100] on average (the logistic is rejected by its goodness-of-fit test, p 0.019;"
+            in reading)
     # goodness-of-fit tests stay out of the Holm family: the effects' adjustment ignores them
     table = _toy_table()
     fits = table[table["test"] == "fit"]
-    assert len(fits) == 4 and fits["p_holm"].isna().all() and fits["holm_reject"].isna().all()
+    assert len(fits) == 6 and fits["p_holm"].isna().all() and fits["holm_reject"].isna().all()
     effects = table[table["test"] == "effect"]
     assert effects["p_holm"].notna().all()
     from statsmodels.stats.multitest import multipletests
@@ -137,7 +145,7 @@ def test_wording_follows_the_holm_verdict():
     assert [_article(n) for n in (8, 11, 18, 24, 28)] == ["an", "an", "an", "a", "a"]
     readme = blocks["readme"]
     assert "12,200,000 distinct games, 13,550,000 played" in readme and readme.count("12,200,000") == 1
-    assert "4 goodness-of-fit tests with their own p-values, outside the family" in readme
+    assert "6 goodness-of-fit tests with their own p-values, outside the family" in readme
     fair = render_blocks(_toy_table(seat0=0.4999, p_seat0=0.6))["reading"]
     assert "not distinguishable from half" in fair and "slightly less" not in fair
 

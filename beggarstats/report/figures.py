@@ -339,6 +339,12 @@ def _hands(seats, out, rows):
                  "open dots: every seat lost (no penalty card, no pile to take), left out of the fit")
     out.save(fig, "hand_strength.png", _seat_games(seats), "standard, 2-6 players, one row per seat")
     for predictor, label in (("aces", "per ace dealt"), ("tribute_total", "per tribute point dealt")):
+        tests = fig.tests[predictor].set_index("players")  # the figure's test of the same logistic
+        test = tests.loc[2] if 2 in tests.index else None  # None: too few seats a hand (a small run)
+        rows += [] if test is None else [finding(f"logistic in {predictor} alone, 2 players: goodness of fit against one win share per "
+                            f"value (clustered Wald chi2, {int(test['dof'])} df; largest gap "
+                            f"{100 * test['max_gap']:.1f} points)", test["chi2"], np.nan, np.nan, test["games"],
+                            "chi2", key=f"odds_{predictor}_2p_fit", p_value=test["p_value"], test="fit")]
         fit = an.hand_strength(seats[seats["players"] == 2], predictors=(predictor,), by="players")
         r = fit[(fit["players"] == 2) & (fit["term"] == predictor)].iloc[0]
         rows.append(finding(f"odds ratio of winning {label}, 2 players", r["odds_ratio"], np.exp(r["low"]),

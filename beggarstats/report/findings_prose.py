@@ -471,8 +471,17 @@ def _variants(r: _Rows) -> str:
 
 def _reading(r: _Rows) -> str:
     bullets = [f"* {w[0].upper()}{w[1:]}" for w in _words(r)]
+    def fits(key):
+        fit = f"odds_{key}_2p_fit"
+        if fit not in r:  # too few seats a hand for the test (a small run)
+            return "its goodness of fit not tested"
+        return (f"the logistic {'is rejected by' if r.fit_rejected(fit) else 'passes'} its goodness-of-fit test, "
+                f"{r.p(fit)}")
+
     bullets.append(f"* **Hand strength** (2 players, logistic, clustered by game): each Ace dealt multiplies the "
-                   f"odds of winning by {r.both('odds_aces_2p')}, each tribute point by {r.both('odds_tribute_total_2p')}.")
+                   f"odds of winning by {r.both('odds_aces_2p')} ({fits('aces')}), each tribute point by "
+                   f"{r.both('odds_tribute_total_2p')} on average ({fits('tribute_total')}; the win share by tribute "
+                   "points is drawn in `figures/hand_strength.png`).")
     rates = [r.row(k) for k in r.keys("comeback_")]
     lo, hi = min(rates, key=lambda x: x["estimate"]), max(rates, key=lambda x: x["estimate"])
     bullets.append(f"* **Comebacks** (winner once at ≤ 25% of their dealt hand, counted at exactly a quarter of "
