@@ -25,14 +25,14 @@ from numba import literally, njit
 from .deals import deal_into
 from .kernel_cache import install as _install_kernel_cache
 from .rng import seed_into
-from .constants import (FALLBACK, INIT_HELD, INIT_ROWS, INIT_TRIBUTE, P_LEADER, P_PASSES_ON, P_STEP,
+from .constants import (FALLBACK, INIT_HELD, INIT_ROWS, INIT_TRIBUTE, NO_LIMIT, P_LEADER, P_PASSES_ON, P_STEP,
                         R_CARDS, R_LOOP_START_TRICKS, R_LOOPED, R_OUTCOME, R_TRICKS, R_WINNER, SEAT_MIN, SEAT_OUT,
                         SEAT_PLACE, U32_ROWS, WIN)
 from .exact import play_one
 from .hands_bits import deal_planes, planes_of
 from .kernel_multi import new_table, play_multi
 from .kernel_two import play_two
-from .options import COMMON, ONLY_BEGGAR, ONLY_EMPTY, ONLY_SHUFFLE, folded, options_of, table_kind
+from .options import COMMON, ONLY_BEGGAR, ONLY_EMPTY, ONLY_SHUFFLE, folded, options_of, table_kind, with_limit
 from .state import cut_size, new_bits_game, new_ring_game
 from .uneven import deal_uneven_planes
 
@@ -226,8 +226,11 @@ def multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need):
 def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
     """Every game through `kernel_multi`, the common options as constants folded into play_multi;
     the leader rule, direction and exhausted-tribute rule stay variables (one select a trick), so
-    that ``leader='next'`` shares this version. ``need[i] = 1`` for the games it hands back."""
-    o = folded(COMMON, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER])
+    that ``leader='next'`` shares this version. The cut-off is made a variable again (`with_limit`,
+    no cut-off): folded in as a constant it cost the 3-6 player tables 3.1-3.5% more instructions a
+    card than the loose arguments of efde310 (LLVM allocates the table's registers worse), as a
+    variable 1.1-1.4% (benchmarks/README.md, issue #41). ``need[i] = 1`` for the games it hands back."""
+    o = with_limit(folded(COMMON, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER]), NO_LIMIT)
     for i in range(games.shape[0]):
         deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
         t = _dealt_table(x, n)
