@@ -283,3 +283,16 @@ def test_an_installed_package_finds_the_large_runs_in_the_clone_it_runs_in(tmp_p
     assert any(row["finding"].startswith("at scale:") for row in figures.scale_rows(figures.data_folder()))
     monkeypatch.chdir(tmp_path)  # anywhere else: no large runs, no rows
     assert figures.scale_rows(figures.data_folder()) == []
+
+
+def test_the_command_lines_defaults_pass_the_checks_and_a_missing_seed_is_named():
+    """`beggarstats figures` as the README's quick start runs it, with no --jobs: its default (None,
+    one core, as every batch function's n_jobs) is accepted; only a missing seed is refused."""
+    from beggarstats.cli import build_parser
+    from beggarstats.report.figures import check_figures
+
+    args = build_parser("figures").parse_args(["figures"])
+    assert args.jobs is None
+    check_figures(args.games, args.seed, args.jobs)  # raised "must be whole numbers ... None" before
+    with pytest.raises(ValueError, match="`seed`"):
+        check_figures(args.games, None, args.jobs)

@@ -195,9 +195,9 @@ def check_figures(games, seed, n_jobs):
     check_run(games, seed=seed, n_jobs=n_jobs, low=1, names={"n": "games"})  # the bounds of every batch run
     check_fits(games, PEAK_BYTES_PER_GAME, "games of the 2-player run",
                f"pass a smaller `games` (the default is {DEFAULT_GAMES:,}).")
-    if seed is None or n_jobs is None:
-        raise ValueError(f"The values for `seed` and `n_jobs` must be whole numbers, but {seed!r} and {n_jobs!r} "
-                         f"were passed.")
+    if seed is None:  # n_jobs=None is the default of every batch function (one core): check_run bounds the rest
+        raise ValueError("The value for `seed` must be a whole number (the figures are reproducible), but None "
+                         "was passed.")
 
 
 class _Steps:
