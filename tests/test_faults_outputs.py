@@ -215,13 +215,15 @@ def test_the_memory_estimate_is_what_benchmarks_memory_measures():
     sim = importlib.import_module("beggarstats.run.simulate")
     # the sizes of the benchmark's rows (smaller runs carry the chunks in flight over fewer games:
     # 37.9 bytes per game at 2x10^6; the estimate is for the runs it refuses, far larger)
-    # The estimate bounds the peak, so it is held to the highest of three runs: with per-seat rows the
-    # peak varies with when the chunks arrive (107.6, 123.0 and 123.5 bytes per game in one sitting,
-    # where one run alone failed CI's upper bound).
+    # The peak varies from run to run with when the chunks arrive and which thread's malloc arena
+    # holds them: with per-seat rows it falls in two modes (106.2-108.4 and 122.5-126.5 bytes per game
+    # in nine runs on one machine, stop 46), so no one run is the peak. The estimate is held above the
+    # highest of three runs (it bounds the peak) and within 1.4x of the lowest (it does not refuse
+    # runs that fit: CI failed once on 1.25x the highest, when all three runs fell in the low mode).
     for n, per_seat in ((5_000_000, False), (500_000, True)):
-        measured = max(memory.measure("simulate", n, 2, per_seat)["peak"] for _ in range(3)) / n
+        peaks = [memory.measure("simulate", n, 2, per_seat)["peak"] / n for _ in range(3)]
         estimate = sim.peak_bytes_per_game(bs.Rules(), per_seat)
-        assert measured <= estimate <= 1.25 * measured, (per_seat, measured, estimate)
+        assert max(peaks) <= estimate <= 1.4 * min(peaks), (per_seat, peaks, estimate)
 
 
 @pytest.mark.parametrize("players", [2, 3])
