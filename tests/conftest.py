@@ -26,12 +26,29 @@ import pytest
 collect_ignore = [] if os.environ.get("BEGGARSTATS_GPU_TESTS") else ["gpu"]
 
 SEED_VAR = "BEGGARSTATS_TEST_SEED"
+# A share of the collected tests (after -m and -k) to run, drawn from the session's seed: the quick
+# tier plays half of the GPU simulator's quick tests each run (tests/test_gpu_isolated.py), the slow
+# tier all of them.
+SHARE_VAR = "BEGGARSTATS_TEST_SHARE"
 
 
 def pytest_configure(config):
     # the controller draws the seed before the xdist workers start; they inherit it with the environment
     if not os.environ.get(SEED_VAR):
         os.environ[SEED_VAR] = str(secrets.randbits(32))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    share = os.environ.get(SHARE_VAR)
+    if not share or not items:
+        return
+    import random
+
+    rng = random.Random(int(os.environ[SEED_VAR]))
+    keep = set(rng.sample(range(len(items)), k=max(1, round(float(share) * len(items)))))
+    config.hook.pytest_deselected(items=[t for i, t in enumerate(items) if i not in keep])
+    items[:] = [t for i, t in enumerate(items) if i in keep]
 
 
 def pytest_report_header(config):

@@ -173,10 +173,24 @@ def _rng_file(cache: Path, suffix: str) -> Path:
     return index.with_name(index.name[: -len(".nbi")] + suffix)
 
 
-@pytest.mark.parametrize("make", ["seal directory", "seal fifo", "lock directory"])
+NOT_A_FILE = ["seal directory", "seal fifo", "lock directory"]
+
+
+@pytest.mark.slow  # three fresh processes a case; the quick tier plays one case, drawn each run (below)
+@pytest.mark.parametrize("make", NOT_A_FILE)
 def test_a_seal_or_lock_that_is_not_a_file_heals_instead_of_compiling_every_run(tmp_path, make):
     """Issue #40, item 6: a directory at the seal's or the lock's name made every run compile again
     (no seal could be written, no lock taken); a FIFO there would block the check for ever."""
+    _not_a_file_heals(tmp_path, make)
+
+
+def test_a_seal_or_lock_that_is_not_a_file_heals_one_case_drawn(tmp_path, sample_rng):
+    make = NOT_A_FILE[int(sample_rng.integers(len(NOT_A_FILE)))]
+    print(make)
+    _not_a_file_heals(tmp_path, make)
+
+
+def _not_a_file_heals(tmp_path, make):
     cache = tmp_path / "cache"
     first, _ = _run(cache, _SMALL)
     assert first["misses"] == 1

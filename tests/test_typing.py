@@ -32,8 +32,11 @@ def test_py_typed_ships_with_the_package():
     assert '"py.typed"' in (ROOT / "pyproject.toml").read_text()
 
 
-def test_mypy_accepts_the_typed_usage_script(tmp_path):
-    out = _mypy([USAGE], ROOT, tmp_path / "cache")
+def test_mypy_accepts_the_typed_usage_script():
+    # mypy's own cache in the clone (.mypy_cache, where `mypy` run by hand keeps it; git ignores it):
+    # it checks every source's hash against the cache, so a cached run says what a fresh one says,
+    # in 0.2 s instead of 5.4 s
+    out = _mypy([USAGE], ROOT, ROOT / ".mypy_cache")
     assert out.returncode == 0, out.stdout + out.stderr
 
 

@@ -4,7 +4,6 @@ and notebook 03 say the same thing on every variant and player count, from the c
 import json
 from pathlib import Path
 
-import nbformat
 import numpy as np
 import pandas as pd
 import pytest
@@ -73,6 +72,8 @@ def test_readme_docs_and_notebook_say_the_same(table, findings):
     assert len(shuffle_sentences(table)) == 5  # one sentence a player count
     for sentence in from_table:
         assert sentence in readme, sentence
+    import nbformat  # here, not at collection: its import is about 3 s (tests/test_notebooks.py)
+
     nb = nbformat.read(ROOT / "notebooks" / "03_variants.ipynb", as_version=4)
     markdown = [o["data"]["text/markdown"] for c in nb.cells if c.cell_type == "code" for o in c.outputs
                 if "text/markdown" in o.get("data", {})]

@@ -100,6 +100,7 @@ def test_unranking_compiled_is_sequence_at():
         assert np.array_equal(out, sequence_at(rank, rules)), rank
 
 
+@pytest.mark.slow  # 3 s in the simulator; the quick tier keeps the summary's overflow (tests/gpu/test_gpu.py)
 def test_lists_that_overflow_cut_the_range(monkeypatch):
     """Handed-back deals that do not fit a list: the range is cut in two until they do."""
     import beggarstats.engine.gpu as gpu
@@ -163,7 +164,7 @@ for n, plain in [tuple(x.split(':')) for x in sys.argv[1:]]:
 """
 
 
-@pytest.mark.parametrize("kernels", [pytest.param(["2:1"], id="two"),
+@pytest.mark.parametrize("kernels", [pytest.param(["2:1"], id="two", marks=pytest.mark.slow),
                                      pytest.param(["2:0", "3:0", "6:0"], id="others", marks=pytest.mark.slow)])
 def test_census_kernels_compile_to_ptx_for_hopper(kernels):
     out = subprocess.run([sys.executable, "-c", PTX, *kernels], capture_output=True, text=True, timeout=900,

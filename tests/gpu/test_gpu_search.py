@@ -24,8 +24,10 @@ def _same(gpu, cpu):
 
 @pytest.mark.parametrize("kw", [
     pytest.param(dict(seed=5, deals=3000, strategy="random", top=3), id="random"),
-    pytest.param(dict(seed=5, deals=3000, strategy="backward", min_cards=1200, nodes=300, top=3), id="backward"),
-    pytest.param(dict(rules=bs.Rules(players=3), seed=9, deals=2000, strategy="random", top=4), id="3p random"),
+    pytest.param(dict(seed=5, deals=3000, strategy="backward", min_cards=1200, nodes=300, top=3), id="backward",
+                 marks=pytest.mark.slow),
+    pytest.param(dict(rules=bs.Rules(players=3), seed=9, deals=2000, strategy="random", top=4), id="3p random",
+                 marks=pytest.mark.slow),
 ])
 def test_search_with_the_random_stage_on_the_gpu_is_the_cpu_search(kw, monkeypatch):
     from beggarstats.run import search
