@@ -67,6 +67,30 @@ def test_the_quick_tier_command_runs_on_the_test_extras():
     _check_workers(command)
 
 
+def test_the_quick_tier_times_are_the_benchmarks():
+    """The README's quick-tier times are benchmarks/quick_tier.log's rows (benchmarks/quick_tier.py),
+    and the log's command is the README's."""
+    import re
+
+    text = " ".join((ROOT / "README.md").read_text().split())
+    log = (ROOT / "benchmarks" / "quick_tier.log").read_text()
+    runs = log.split("$ ")[1:]
+    on, off = ([tuple(float(x.replace(",", "")) for x in (m[1], m[2], m[3])) + (m[4],) for m in
+                re.finditer(r"^ +\d+ +[0-9.]+ +([0-9,]+) +([0-9.]+) +([0-9.]+) +(\w+)", block, re.M)]
+               for block in runs)
+    assert "PYTHONDONTWRITEBYTECODE=1" in runs[1].splitlines()[0] and "bytecode cache on" in runs[0]
+    assert all(r[3] == "met" for r in on + off)
+    walls, cpus, tests = sorted(r[1] for r in on), sorted(r[2] for r in on), {r[0] for r in on}
+    assert len(on) == 3 and len(tests) == 1
+    assert (f"{int(tests.pop()):,} tests, {walls[0]:.1f}-{walls[-1]:.1f} s wall (median {walls[1]:.1f} s) and "
+            f"{cpus[0]:.0f}-{cpus[-1]:.0f} CPU-seconds (median {cpus[1]:.0f})") in text
+    assert f"one run took {off[0][1]:.1f} s and {off[0][2]:.0f} CPU-seconds" in text
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("the quick tier", 1)[1].split("```bash", 1)[1].split("```", 1)[0].strip()
+    timed = log.split("quick tier: ", 1)[1].split(";")[0]  # the command the benchmark ran
+    assert timed == "-m pytest " + block.split("python -m pytest ", 1)[1].replace('"', "") + " -q -p no:cacheprovider"
+
+
 def test_the_quick_start_test_command_runs_on_the_test_extras():
     """The whole suite (CI's command) runs on worker processes too: the plugin comes with the test
     extras it installs, and the notebook tests stay on one worker."""
