@@ -95,6 +95,10 @@ def _argv(rng, command, paths):
         argv += ["--matches", rng.choice(["0", "-1", "x", "5"])]
     if command == "census" and "--counts" not in argv and rng.random() < 0.7:
         argv += ["--counts", rng.choice(["2,1,1,0,0", "3,1,1,1,1", "4,1,1,1,0"])]
+    if "--chunk-size" in argv and command in ("simulate", "summarize"):  # chunks of 1 game: 10^4 tasks, 3-12 s
+        argv += ["--games", rng.choice(SMALL["games"])]
+    if command == "census" and "20,2,2,2,2" in argv:  # 7.8x10^9 deals, under the refusal: 20 min or more
+        argv += ["--stop", "30"]
     return argv
 
 
