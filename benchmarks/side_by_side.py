@@ -4,11 +4,20 @@ Engine changes must keep every row of `throughput.py` within 5% of the engine th
 times the rows of `throughput.cases()` (and two rows for the exact driver) in two checkouts -
 typically a worktree of the old commit, ``git worktree add /tmp/old <commit>`` - in alternate
 subprocesses (old, new, old, new, ...), so a busy spell of a shared machine hits both alike, and
-prints ONE table: games per CPU-second of each run, new/old per pair and their median.
+prints ONE table: games per CPU-second of each run, new/old per pair, their median and, from three
+pairs on, the verdict against a gate (``--gate``, default 0.95: "every row within 5%").
+
+The verdict reads the pairs as the paired design they are: the new/old ratios' geometric mean and
+its one-sided 95% lower bound (Student's t on the logarithms of the ratios, `scipy.stats.ttest_1samp`),
+'within' when the bound is at or above the gate, 'slower' when the one-sided 95% upper bound is
+below it, 'undecided' otherwise (more pairs decide). The gate is met when every row is 'within': each
+row's test at 5% is then an intersection-union test of all of them, which needs no multiplicity
+adjustment. A median above the gate is not enough; noise alone puts some rows of a long table on
+either side of it.
 
 Usage::
 
-    python benchmarks/side_by_side.py OLD_CHECKOUT [--games N] [--pairs K] [--rows TEXT ...]
+    python benchmarks/side_by_side.py OLD_CHECKOUT [--games N] [--pairs K] [--gate G] [--rows TEXT ...]
 
 The first run in a checkout compiles its kernels (about a minute); that warm-up is not timed.
 """
@@ -79,15 +88,35 @@ def time_checkout(checkout: Path, table: list, games: int) -> dict[str, float]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def gate_row(ratios: list[float], gate: float) -> tuple[float, float, str]:
+    """The geometric mean of the new/old ``ratios`` of one row, its one-sided 95% lower bound and the
+    verdict against ``gate`` ('within', 'slower' or 'undecided'; see the module's docstring)."""
+    import numpy as np
+    from scipy import stats
+
+    logs = np.log(np.asarray(ratios, dtype=float))
+    if len(logs) < 3:
+        raise ValueError(f"`ratios` must hold at least three pairs to bound their mean, got {len(logs)}")
+    low = stats.ttest_1samp(logs, 0.0, alternative="greater").confidence_interval(0.95).low
+    high = stats.ttest_1samp(logs, 0.0, alternative="less").confidence_interval(0.95).high
+    verdict = "within" if low >= np.log(gate) else ("slower" if high < np.log(gate) else "undecided")
+    return float(np.exp(logs.mean())), float(np.exp(low)), verdict
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("old", type=Path, help="the other checkout (e.g. a worktree of the old commit)")
     ap.add_argument("--games", type=int, default=300_000, help="games per row (default 300,000)")
     ap.add_argument("--pairs", type=int, default=2, help="old/new pairs (default 2)")
+    ap.add_argument("--gate", type=float, default=0.95,
+                    help="the lowest new/old every row must be shown to keep (default 0.95; issue #41: 0.97)")
     ap.add_argument("--rows", nargs="*", default=None, metavar="TEXT",
                     help="only the rows whose label contains one of these texts (default: every row)")
     args = ap.parse_args(argv)
     old = args.old.resolve()
+    if not 0 < args.gate <= 1:
+        print(f"error: --gate must be in (0, 1], got {args.gate}", file=sys.stderr)
+        return 2
     if not (old / "beggarstats").is_dir():
         print(f"error: {old} is not a beggarstats checkout", file=sys.stderr)
         return 2
@@ -102,11 +131,13 @@ def main(argv=None) -> int:
     load = os.getloadavg()[0]
     print(f"side by side, {args.games:,} games per row, games per CPU-second, old = {old.name}, "
           f"{args.pairs} pairs run old then new, load average {load:.1f}")
+    verdicts = len(runs) >= 3
     head = f"{'row':<34}" + "".join(f"{'old':>11}{'new':>11}{'new/old':>9}" for _ in runs) \
-        + f"{'median':>9}{'best/best':>10}"
+        + f"{'median':>9}{'best/best':>10}" + (f"{'geomean':>9}{'low 95%':>9}  verdict" if verdicts else "")
     print(head)
     print("-" * len(head))
     worst = float("inf")
+    counts = {"within": 0, "slower": 0, "undecided": 0}
     for label, _ in table:
         line = f"{label:<34}"
         ratios = []
@@ -121,9 +152,17 @@ def main(argv=None) -> int:
             best = max(n[label] for _, n in runs) / max(o[label] for o, _ in runs)
             worst = min(worst, median)
             line += f"{median:>9.3f}{best:>10.3f}"
+            if verdicts and len(ratios) >= 3:
+                geo, low, verdict = gate_row(ratios, args.gate)
+                counts[verdict] += 1
+                line += f"{geo:>9.3f}{low:>9.3f}  {verdict}"
         print(line)
-    print(f"lowest median new/old: {worst:.3f} (target: every row >= 0.95; 'best/best' is the fastest new "
-          f"run over the fastest old one)")
+    print(f"lowest median new/old: {worst:.3f} ('best/best' is the fastest new run over the fastest old one)")
+    if verdicts:
+        met = counts["within"] == sum(counts.values())
+        print(f"gate {args.gate}: {counts['within']} rows within, {counts['slower']} slower, {counts['undecided']} "
+              f"undecided: {'met' if met else 'not met'} (within: the one-sided 95% lower bound of the row's "
+              f"geometric mean new/old is at least {args.gate})")
     return 0
 
 
