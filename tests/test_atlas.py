@@ -139,7 +139,14 @@ def test_readme_numbers_come_from_the_atlas():
         sep = " and " if len(left) == 2 else " to "
         assert f"{left[0]}{sep}{left[-1]} number cards ({sizes[0]:,}{sep}{sizes[-1]:,} deals" in prose
         facts |= {left[0], left[-1], sizes[0], sizes[-1]}
-    # the finding: loops of three and four players are two-player cycles (tested deck by deck above)
+    # past the billion: the two-player decks with two of each beyond it
+    past = sorted(c[0] for _, c, _ in two if c[1] == 2 and bs.n_deals(atlas_rules(2, c, "trick")) > 10**9)
+    ends = [bs.n_deals(atlas_rules(2, (k, 2, 2, 2, 2), "trick")) for k in (past[0], past[-1])]
+    assert past == list(range(past[0], past[-1] + 1)) and past[-1] == max(c[0] for _, c, _ in two if c[1] == 2)
+    assert (f"two players with {past[0]} to {past[-1]} number cards ({ends[0]:,} to {ends[1]:,} deals) and three "
+            f"and four players with {top_two})") in prose
+    facts |= {past[0], past[-1], *ends}
+    # the finding: loops of three and four players are two-player cycles (tested deck by deck below)
     loops = {p: int(load_summary(census_file(p, (8, 2, 2, 2, 2), "trick")).outcomes[1]) for p in (2, 3, 4)}
     n8 = bs.n_deals(atlas_rules(2, (8, 2, 2, 2, 2), "trick"))
     assert (f"{loops[2]:,} of the {n8:,} deals of 8 number cards for two players, {loops[3]:,} for three and "
@@ -147,10 +154,39 @@ def test_readme_numbers_come_from_the_atlas():
     facts |= {*loops.values(), n8}
     looping = [k for k in range(2, top_two + 1)
                if any(load_summary(census_file(p, (k, 2, 2, 2, 2), "trick")).outcomes[1] for p in (2, 3, 4))]
-    quiet = max(looping) + 1  # from here to the largest deck of the atlas, no deal loops for 2, 3 or 4 players
-    assert quiet <= top_two
-    assert f"With {quiet} to {top_two} number cards no deal loops, for two, three or four players." in prose
-    facts |= {quiet}
+    # the last run of decks where no deal loops for two, three or four players, and the deck after it
+    again = max(looping)
+    quiet = again - 1
+    while quiet - 1 >= 2 and quiet - 1 not in looping:
+        quiet -= 1
+    assert quiet < again - 1
+    assert f"With {quiet} to {again - 1} number cards no deal loops, for two, three or four players." in prose
+    facts |= {quiet, again - 1}
+
+    def cycles_said(s):  # '2 cycles of 11 tricks (78 cards)': one length of cycle in the deck
+        _, table = loop_cycles(s)
+        assert table["tricks"].nunique() == 1 and table["cards"].nunique() == 1
+        facts.update({len(table), int(table["tricks"][0]), int(table["cards"][0])})
+        return len(table), int(table["tricks"][0]), int(table["cards"][0])
+
+    at = {p: load_summary(census_file(p, (again, 2, 2, 2, 2), "trick")) for p in (2, 3, 4)}
+    k, t, c = cycles_said(at[2])
+    assert (f"With {again} number cards, deals loop again: {int(at[2].outcomes[1])} of its {at[2].n_games:,} deals for two players, "
+            f"{int(at[3].outcomes[1])} for three and {int(at[4].outcomes[1])} for four, in {k} cycles of {t} tricks "
+            f"({c} cards)") in prose
+    facts |= {again, *(int(s.outcomes[1]) for s in at.values()), at[2].n_games}
+    # two players alone beyond it: which decks loop, then the run that does not
+    alone = {k: load_summary(census_file(2, (k, 2, 2, 2, 2), "trick")) for k in past if k > top_two}
+    looped = [k for k, s in alone.items() if s.outcomes[1]]
+    assert looped == [top_two + 1, past[-1]]
+    first, last = (alone[k] for k in looped)
+    (k1, t1, c1), (k2, t2, c2) = cycles_said(first), cycles_said(last)
+    assert (f"Two players with {looped[0]} number cards loop too ({int(first.outcomes[1])} deals, {k1} cycles of {t1} "
+            f"tricks, {c1} cards), with {looped[0] + 1} to {looped[1] - 1} not (18 is the half deck), and with "
+            f"{looped[1]} again ({int(last.outcomes[1])} of its {last.n_games:,} deals, {k2} cycles of {t2} tricks, "
+            f"{c2} cards).") in prose
+    assert looped[0] < 18 < looped[1] and not any(alone[k].outcomes[1] for k in range(looped[0] + 1, looped[1]))
+    facts |= {looped[0], looped[0] + 1, looped[1] - 1, int(first.outcomes[1]), int(last.outcomes[1]), last.n_games}
     quoted = {float(x.replace(",", "")) for x in re.findall(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?!\w)", prose)}
     assert quoted <= {float(f) for f in facts}, sorted(quoted - {float(f) for f in facts})
     assert "(True, 3488400, 16)" in section and italian.exact

@@ -23,15 +23,18 @@ __all__ = ["ATLAS_DIR", "ATLAS_DECKS", "FIGURE_DECKS", "RUNTIME_COLUMNS", "RECOR
 ATLAS_DIR = Path(__file__).resolve().parents[2] / "data" / "census"
 
 # (players, deck counts, end). Three and four players: one of each penalty card up to 60 number cards
-# (64 cards, the census kernels' limit; 15,249,024 deals), two of each up to 14 (805,820,400 deals): with
-# 15 number cards two of each has 1,235,591,280 deals, past the family's bound of about 10^9 deals.
+# (64 cards, the census kernels' limit; 15,249,024 deals), two of each up to 14 (805,820,400 deals), the
+# family's bound of about 10^9 deals. Past it (issue #42 item 7b, on the CPU): two players with two of
+# each and 15-20 number cards (1,235,591,280 to 7,832,424,600 deals), three and four players with 15.
 ATLAS_DECKS = tuple(
     [(2, (k, 1, 1, 1, 1), "trick") for k in range(0, 25)]
-    + [(2, (k, 2, 2, 2, 2), "trick") for k in range(2, 15)]
+    + [(2, (k, 2, 2, 2, 2), "trick") for k in range(2, 18)]
     + [(p, (k, 1, 1, 1, 1), "trick") for p in (3, 4) for k in range(0, 61)]
     + [(p, (k, 2, 2, 2, 2), "trick") for p in (3, 4) for k in range(2, 15)]
     + [(2, (14, 2, 2, 2, 0), "trick"), (2, (14, 2, 2, 2, 0), "empty")]
     + [(2, (18, 2, 2, 2, 2), "trick")]  # the standard half deck: 3,936,933,000 deals
+    + [(2, (k, 2, 2, 2, 2), "trick") for k in (19, 20)]
+    + [(p, (15, 2, 2, 2, 2), "trick") for p in (3, 4)]
 )
 # The decks of the small-deck loop figure (`report.figures.small_decks`) not above, every one but the
 # 28-card deck of the scaled-down standard mix (5.2e10 deals): the figure shows their exact shares.
