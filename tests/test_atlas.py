@@ -171,9 +171,9 @@ def test_readme_numbers_come_from_the_atlas():
 
     at = {p: load_summary(census_file(p, (again, 2, 2, 2, 2), "trick")) for p in (2, 3, 4)}
     k, t, c = cycles_said(at[2])
-    assert (f"With {again} number cards, deals loop again: {int(at[2].outcomes[1])} of its {at[2].n_games:,} deals for two players, "
-            f"{int(at[3].outcomes[1])} for three and {int(at[4].outcomes[1])} for four, in {k} cycles of {t} tricks "
-            f"({c} cards)") in prose
+    assert (f"With {again} number cards, deals loop again: {int(at[2].outcomes[1])} of its {at[2].n_games:,} deals "
+            f"for two players, {int(at[3].outcomes[1])} for three and {int(at[4].outcomes[1])} for four, in {k} cycles "
+            f"of {t} tricks ({c} cards)") in prose
     facts |= {again, *(int(s.outcomes[1]) for s in at.values()), at[2].n_games}
     # two players alone beyond it: which decks loop, then the run that does not
     alone = {k: load_summary(census_file(2, (k, 2, 2, 2, 2), "trick")) for k in past if k > top_two}
