@@ -15,7 +15,8 @@ from beggarstats.engine.rng import bounded32, next_u64, shuffle_inplace, stream_
 TABLES = [Rules(), Rules(players=3), Rules(players=4), Rules(players=5), Rules(players=6),
           Rules(jokers=1), Rules(players=3, jokers=2), Rules(deck="italian"), Rules(players=4, deck="italian"),
           Rules(deck=Deck.from_counts((1, 1, 0, 0, 0))), Rules(deck=Deck.from_counts((3, 2, 1, 0, 0))),
-          Rules(players=5, deck=Deck.from_counts((44, 5, 5, 5, 5)))]  # 64 cards: every bit of a plane
+          Rules(players=5, deck=Deck.from_counts((44, 5, 5, 5, 5))),  # 64 cards: every bit of a plane
+          Rules(players=3, deck=Deck.from_counts((42, 5, 5, 5, 5)), jokers=2)]  # 64 with the jokers slipped in
 
 
 def fisher_yates(state, a):

@@ -27,7 +27,7 @@ from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
 from .constants import INIT_ACES, INIT_HELD, INIT_JACKS, INIT_JOKERS, INIT_KINGS, INIT_QUEENS, INIT_TRIBUTE
-from .rng import deal_words, scatter_planes, seed_words
+from .rng import JOKER_KIND, joker_gap, jokers_last, scatter_planes, seed_words, shuffle_words
 from .kernel_ops import popcount
 from .rulebook import next_demand_at, next_in_game
 from .state import S_CARDS, S_LEADER, S_LEFT, S_PLEN
@@ -218,22 +218,43 @@ def _every_nth(x, first, n, m):
     return out
 
 
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _slip_in(q0, q1, q2, at, card):
+    """The planes of ``at`` cards and more with ``card`` put in before card ``at``, the cards from
+    there moving down one place (the 64th card, if any, drops out)."""
+    b = np.uint64(at)
+    keep = (_ONE << b) - _ONE
+    c = np.uint64(card)
+    return ((q0 & keep) | ((q0 & ~keep) << _ONE) | ((c & _ONE) << b),
+            (q1 & keep) | ((q1 & ~keep) << _ONE) | (((c >> _ONE) & _ONE) << b),
+            (q2 & keep) | ((q2 & ~keep) << _ONE) | ((c >> _TWO) << b))
+
+
 @njit(nogil=True, cache=True, _nrt=False)
 def shuffled_planes(deck, seed, game, state, shuffled):
-    """The deck of game ``game`` of table ``seed`` shuffled (the deal's shuffle on the game's stream,
-    jokers inserted after the Fisher-Yates of the other cards, the random state in registers:
-    `rng.deal_words`) into ``shuffled`` and returned as its three
-    planes (`deck_planes`); ``state`` ends after the shuffle. Every deal on bit-planes starts here."""
+    """The deck of game ``game`` of table ``seed`` shuffled exactly as `rng.deal_words` deals it
+    and returned as its three planes (`deck_planes`); ``state`` ends after the shuffle. Every deal
+    on bit-planes starts here. The random state stays in registers; ``shuffled`` is scratch: the
+    cards other than jokers get their Fisher-Yates there (`rng.shuffle_words`), become planes, and
+    each joker is slipped in on the planes at its gap (`rng.joker_gap`): a shift, where the array
+    moves half the deck one place (benchmarks/README.md, issue #41)."""
     N = deck.shape[0]
     s0, s1, s2, s3 = seed_words(seed, game)
     for k in range(N):
         shuffled[k] = deck[k]
-    s0, s1, s2, s3 = deal_words(shuffled, N, s0, s1, s2, s3)
+    jokers = jokers_last(shuffled, N)
+    m = N - jokers
+    s0, s1, s2, s3 = shuffle_words(shuffled, m, s0, s1, s2, s3)
+    q0, q1, q2 = deck_planes(shuffled, m)
+    for _ in range(jokers):
+        gap, s0, s1, s2, s3 = joker_gap(m, s0, s1, s2, s3)
+        q0, q1, q2 = _slip_in(q0, q1, q2, gap, JOKER_KIND)
+        m += 1
     state[0] = s0
     state[1] = s1
     state[2] = s2
     state[3] = s3
-    return deck_planes(shuffled, N)
+    return q0, q1, q2
 
 
 @njit(nogil=True, cache=True, _nrt=False)

@@ -14,7 +14,7 @@ from .kernel_ops import cttz
 from .kernel_cache import install as _install_kernel_cache
 
 __all__ = ["mix64", "stream_state", "seed_words", "seed_into", "xoshiro", "next_u64", "bounded32", "bounded",
-           "shuffle_words", "shuffle_inplace", "deal_words", "deal_inplace", "JOKER_KIND", "scatter_inplace", "scatter_planes", "GameStream"]
+           "shuffle_words", "shuffle_inplace", "jokers_last", "joker_gap", "deal_words", "deal_inplace", "JOKER_KIND", "scatter_inplace", "scatter_planes", "GameStream"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _GAME_MIX = np.uint64(0xD1B54A32D192ED03)
@@ -167,25 +167,42 @@ JOKER_KIND = 5  # the tribute a joker demands (game/cards.py), last in a deck's 
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
+def jokers_last(a, n):
+    """How many jokers end the deck ``a[:n]`` in canonical order (jokers last): the ones the deal
+    slips in after the Fisher-Yates of the other cards (`deal_words`)."""
+    jokers = 0
+    while jokers < n and a[n - 1 - jokers] == JOKER_KIND:
+        jokers += 1
+    return jokers
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def joker_gap(m, s0, s1, s2, s3):
+    """Where the deal slips the next joker in among the ``m`` cards laid so far: a uniform gap 0..m
+    (before card ``gap``), from one fresh 64-bit output, its low half; returns (gap, state words).
+    The one draw of it, which `deal_words` and `hands_bits.shuffled_planes` make."""
+    r, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
+    return bounded32(r & _MASK32, m + 1, s0, s1, s2, s3)
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def deal_words(a, n, s0, s1, s2, s3):
     """The deal's shuffle of the deck ``a[:n]`` in canonical order (jokers last), on a state held in
     four words; returns the state words after it (docs/RULES.md section 7, since RULES_VERSION 3).
 
     The cards other than jokers get the Fisher-Yates of `shuffle_words`, exactly the draws of the
     same deck without jokers; then each joker in turn is inserted at a uniform position among the
-    ``m + 1`` gaps of the ``m`` cards laid so far (one fresh 64-bit output each, its low half).
-    A uniform order of the m cards and a uniform gap make a uniform order of m + 1, so the deal
-    stays uniform, and the cards other than jokers keep the order they have in the deal without
-    jokers: game g with jokers is game g of the standard table with jokers slipped in (a paired
-    design). No allocation: the cards after the gap move up one place in ``a``."""
-    jokers = 0
-    while jokers < n and a[n - 1 - jokers] == JOKER_KIND:
-        jokers += 1
+    ``m + 1`` gaps of the ``m`` cards laid so far (`joker_gap`). A uniform order of the m cards and
+    a uniform gap make a uniform order of m + 1, so the deal stays uniform, and the cards other
+    than jokers keep the order they have in the deal without jokers: game g with jokers is game g
+    of the standard table with jokers slipped in (a paired design). No allocation: the cards after
+    the gap move up one place in ``a`` (`hands_bits.shuffled_planes` makes the same deal on planes,
+    with a shift instead)."""
+    jokers = jokers_last(a, n)
     m = n - jokers
     s0, s1, s2, s3 = shuffle_words(a, m, s0, s1, s2, s3)
     for _ in range(jokers):
-        r, s0, s1, s2, s3 = xoshiro(s0, s1, s2, s3)
-        gap, s0, s1, s2, s3 = bounded32(r & _MASK32, m + 1, s0, s1, s2, s3)
+        gap, s0, s1, s2, s3 = joker_gap(m, s0, s1, s2, s3)
         k = m
         while k > gap:
             a[k] = a[k - 1]
