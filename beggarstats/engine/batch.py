@@ -226,10 +226,10 @@ def multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need):
 def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
     """Every game through `kernel_multi`, the common options as constants folded into play_multi;
     the leader rule, direction and exhausted-tribute rule stay variables (one select a trick), so
-    that ``leader='next'`` shares this version. The cut-off is made a variable again (`with_limit`,
-    no cut-off): folded in as a constant it cost the 3-6 player tables 3.1-3.5% more instructions a
-    card than the loose arguments of efde310 (LLVM allocates the table's registers worse), as a
-    variable 1.1-1.4% (benchmarks/README.md, issue #41). ``need[i] = 1`` for the games it hands back."""
+    that ``leader='next'`` shares this version. The cut-off stays a variable (`with_limit`, no
+    cut-off), as it was before the options record: folded in as a constant it cost the 3-6 player
+    tables 3.1-3.5% more instructions a card (LLVM allocates the table's registers worse;
+    benchmarks/README.md, issue #41). ``need[i] = 1`` for the games it hands back."""
     o = with_limit(folded(COMMON, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER]), NO_LIMIT)
     for i in range(games.shape[0]):
         deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)

@@ -35,7 +35,7 @@ from .constants import DONE, FALLBACK
 from .hands_bits import (counts_differ, drop, lay_at, lay_top, pay, pile_as_taken, plain_run, planes_differ, run_share,
                          under)
 from .kernel_two import play_two
-from .options import with_limit
+from .options import record, with_limit
 from .rulebook import (cut_off, demand, lapses, next_demand_at, next_leader, out_at_trick_end, owed_to_beggar,
                        sole_holder_wins)
 
@@ -142,7 +142,7 @@ def new_table(n):
                  zi.copy(), zi.copy(), zi.copy(), np.zeros(1 + 4 * n, dtype=np.uint64))
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def play_multi(t, o, stream):
     """Play the deal in the `Table` ``t`` (planes ``p0, p1, p2`` and lengths ``ln``); seat 0 leads.
 
@@ -153,8 +153,16 @@ def play_multi(t, o, stream):
     Returns a `MultiResult`; FALLBACK means "replay this game with the exact driver" (a loop, the
     cut-off, or an unusual start).
     """
-    step, end, passes_on, beggar_mode, shuffle, detect, limit, leader_rule = (o.step, o.end, o.passes_on, o.beggar,
-                                                                              o.shuffle, o.detect, o.limit, o.leader)
+    return _play(t, o.step, o.end, o.passes_on, o.beggar, o.shuffle, o.detect, o.limit, o.leader, stream)
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def _play(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, leader_rule, stream):
+    """`play_multi`, the record's fields as arguments one by one, in this order (its only caller is
+    `play_multi`, inlined): LLVM allocates the registers of this loop by its arguments, and with the
+    record as one argument the loop took 1.1% more instructions on three-player games (128.3 M
+    against 126.9 M on 20,000 games, callgrind; benchmarks/README.md, issue #41). A field given as a
+    constant stays one here, and in the record `_two_left` hands to `play_two` (`options.record`)."""
     h0, h1, h2, ln, ing, nxt, minc, outc, place, snap = t
     n = ln.shape[0]
     left = 0
@@ -387,6 +395,7 @@ def play_multi(t, o, stream):
             a = leader
             b = nxt[np.uint64(leader)]
             if ln[np.uint64(a)] > 0 and ln[np.uint64(b)] > 0:
+                o = record(end, beggar_mode, detect, shuffle, limit, step, passes_on, leader_rule)
                 return _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, left, o, stream, cards, tricks)
 
 

@@ -26,7 +26,7 @@ from .constants import (END_EMPTY, END_TRICK, NO_LIMIT, P_BEGGAR, P_END, P_LEADE
 from .kernel_cache import install as _install_kernel_cache
 from .rulebook import sole_holder_wins
 
-__all__ = ["Options", "options_of", "options_for", "folded", "folded_values", "FOLDED", "with_limit", "COMMON",
+__all__ = ["Options", "options_of", "options_for", "folded", "folded_values", "FOLDED", "with_limit", "record", "COMMON",
            "ONLY_EMPTY", "ONLY_BEGGAR", "ONLY_SHUFFLE", "OTHER", "KINDS", "table_kind", "ENTRIES",
            "entry_for"]
 
@@ -64,6 +64,20 @@ def with_limit(typingctx, o, limit):
         return context.make_tuple(builder, typ, members)
 
     return typ(o, limit), codegen
+
+
+@intrinsic(prefer_literal=True)
+def record(typingctx, end, beggar, detect, shuffle, limit, step, passes_on, leader):
+    """The `Options` of these fields, each of the type it comes with: a field given as a constant stays
+    one (numba's tuple constructor would make it a variable). For a pass that takes the fields one by
+    one and hands them on as a record (`kernel_multi._play`)."""
+    fields = [end, beggar, detect, shuffle, limit, step, passes_on, leader]
+    typ = types.NamedTuple(fields, Options)
+
+    def codegen(context, builder, sig, args):
+        return context.make_tuple(builder, typ, list(args))
+
+    return typ(*fields), codegen
 
 
 def options_for(rules) -> Options:
