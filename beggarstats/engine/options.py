@@ -26,8 +26,8 @@ from .constants import (END_EMPTY, END_TRICK, NO_LIMIT, P_BEGGAR, P_END, P_LEADE
 from .kernel_cache import install as _install_kernel_cache
 from .rulebook import sole_holder_wins
 
-__all__ = ["Options", "options_of", "options_for", "folded", "folded_values", "FOLDED", "with_limit", "record", "COMMON",
-           "ONLY_EMPTY", "ONLY_BEGGAR", "ONLY_SHUFFLE", "OTHER", "KINDS", "table_kind", "ENTRIES",
+__all__ = ["Options", "options_of", "options_for", "folded", "folded_values", "FOLDED", "with_limit", "record",
+           "COMMON", "ONLY_EMPTY", "ONLY_BEGGAR", "ONLY_SHUFFLE", "OTHER", "KINDS", "table_kind", "ENTRIES",
            "entry_for"]
 
 _install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)

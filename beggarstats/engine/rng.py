@@ -14,7 +14,8 @@ from .kernel_ops import cttz
 from .kernel_cache import install as _install_kernel_cache
 
 __all__ = ["mix64", "stream_state", "seed_words", "seed_into", "xoshiro", "next_u64", "bounded32", "bounded",
-           "shuffle_words", "shuffle_inplace", "jokers_last", "joker_gap", "deal_words", "deal_inplace", "JOKER_KIND", "scatter_inplace", "scatter_planes", "GameStream"]
+           "shuffle_words", "shuffle_inplace", "jokers_last", "joker_gap", "deal_words", "deal_inplace", "JOKER_KIND",
+           "scatter_inplace", "scatter_planes", "GameStream"]
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _GAME_MIX = np.uint64(0xD1B54A32D192ED03)
