@@ -45,8 +45,9 @@ __all__ = ["simulate", "simulate_to_store", "run_seed", "replay", "batch_engine"
 # from run to run with when the chunks arrive: three runs in one sitting (stop 29) gave up to 33.1
 # bytes per game with 2 jobs, and 107.6-123.5 with 2 seats' rows, so the estimate is 34: a bound on
 # the highest of three runs, not on one. With seats' rows the peak has two modes (nine runs at stop 46:
-# 106.2-108.4 and 122.5-126.5), which the test holds the estimate between.
-PEAK_BYTES_PER_GAME = 34
+# 106.2-108.4 and 122.5-126.5), which the test holds the estimate between. Without seats' rows a CI run
+# at stop 48 met a third run at 34.8 (the other two 30.0), past 34: the estimate is 36 (1.2x the low mode).
+PEAK_BYTES_PER_GAME = 36
 _PEAK_BYTES_PER_WIDE_ID = 4
 _PEAK_BYTES_PER_SEAT = 52
 
