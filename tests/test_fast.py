@@ -93,7 +93,7 @@ def test_the_rules_entry_plays_a_common_table_as_its_own_entry_does(players):
     from beggarstats.engine import fast
 
     rules = Rules(players=players)
-    common = fast._fast_pass(rules)
+    common = fast.fast_pass(rules)
     games = np.arange(4000, dtype=np.int64)
     one = fast._run_entry(common, rules, np.uint64(31), games, True)
     other = fast._run_entry(common + "_rules", rules, np.uint64(31), games, True)

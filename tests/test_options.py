@@ -1,7 +1,7 @@
 """The options record and the one choice of entry (engine/options.py, issue #41).
 
-Every value of every option of `rule_options()` is played through the fast pass that
-`options.entry_for` chooses for it: the pass must play some of the games itself (not hand them all
+Every value of every option of `rule_options()` is played through the version of the fast pass that
+`passes.version_for` chooses for it: the pass must play some of the games itself (not hand them all
 to the exact driver) and give the exact driver's figures for every game. An option added to `Rules`
 and to the kernels but not to `options.table_kind` would be played by a pass with its constants
 folded in as if it were absent: its figures would differ from the exact driver's here.
@@ -15,8 +15,8 @@ import pytest
 import beggarstats as bs
 from beggarstats.engine import fast
 from beggarstats.engine.constants import INIT_ROWS, NO_LIMIT, pack_params
-from beggarstats.engine.options import (COMMON, ENTRIES, KINDS, OTHER, Options, entry_for, folded_values,
-                                        options_for, table_kind)
+from beggarstats.engine.options import COMMON, KINDS, OTHER, Options, folded_values, options_for, table_kind
+from beggarstats.engine.passes import VERSIONS, version_for
 from beggarstats.game.rules import MAX_PLAYERS, rule_options
 
 pytestmark = pytest.mark.usefixtures("warm_kernels")
@@ -60,7 +60,7 @@ def _handed_back(kernel, rules):
 @pytest.mark.parametrize("name, options", _variants())
 def test_every_value_of_every_option_reaches_an_entry_that_plays_it(name, options):
     rules = bs.Rules(**options)
-    kernel = entry_for(pack_params(rules), rules.players)
+    kernel = version_for(options_for(rules), rules.players)
     assert kernel in fast.FAST_PASSES
     got = fast._run_entry(kernel, rules, np.uint64(5), GAMES, True)  # the pass, then the exact driver
     want = fast._run_entry("exact", rules, np.uint64(5), GAMES, True)  # the exact driver alone
@@ -75,12 +75,12 @@ def test_a_kind_with_constants_has_the_options_of_its_tables():
     for options in ({}, {"end": "empty"}, {"jokers": 1, "joker_mode": "beggar"}, {"shuffle_pile": True},
                     {"players": 3, "leader": "next", "direction": "ccw", "exhausted_tribute": "passes_on"}):
         rules = bs.Rules(**options)
-        kind = table_kind.py_func(pack_params(rules))
+        kind = table_kind.py_func(options_for(rules))
         assert kind != OTHER, options
         o = options_for(rules)
         assert folded_values(kind) == tuple(o)[:5], options  # end, beggar, detect, shuffle, limit
-    assert table_kind.py_func(pack_params(bs.Rules(max_cards=500))) == OTHER
-    assert table_kind.py_func(pack_params(bs.Rules(end="empty", shuffle_pile=True))) == OTHER
+    assert table_kind.py_func(options_for(bs.Rules(max_cards=500))) == OTHER
+    assert table_kind.py_func(options_for(bs.Rules(end="empty", shuffle_pile=True))) == OTHER
 
 
 def test_the_record():
@@ -89,5 +89,30 @@ def test_the_record():
     assert options_for(bs.Rules(max_cards=300)).limit == 300  # one value for no cut-off: NO_LIMIT
     s = options_for(bs.Rules(shuffle_pile=True))
     assert s.shuffle and not s.detect
-    assert len(KINDS) == OTHER + 1 and set(ENTRIES[2]) | set(ENTRIES[3]) <= set(range(OTHER))
-    assert ENTRIES[2][COMMON] == "two" and ENTRIES[3][COMMON] == "multi"
+    assert options_for(bs.Rules(shuffle_on_loop=True)).shuffle_on_loop
+    assert options_for(bs.Rules(unfinished="most_cards")).most and not o.most
+    assert len(KINDS) == OTHER + 1 and {v.constants for v in VERSIONS.values()} <= set(range(OTHER + 1))
+    assert version_for(o, 2) == "two" and version_for(o, 3) == "multi"
+    assert version_for(options_for(bs.Rules(max_cards=300)), 2, "census") == "two_any"
+
+
+def test_a_new_option_reaches_no_version_choice():
+    """tools/option_places.py: every option of the rules reaches the record and `options.table_kind`,
+    never a place that picks a compiled version (issue #53: on 6daff1f 13 places named the kinds of
+    table that choose one; now the table of versions and the two places that define the kinds)."""
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / "tools"))
+    try:
+        from option_places import places
+    finally:
+        sys.path.remove(str(root / "tools"))
+    for option in ("shuffle_pile", "end", "joker_mode", "max_cards", "direction", "exhausted_tribute", "leader",
+                   "shuffle_on_loop", "unfinished"):
+        found, _, choices, kinds = places(root, option)
+        assert "beggarstats/engine/options:options_of" in found, option
+        assert choices == [], (option, choices)
+    assert kinds == ["beggarstats/engine/options:(module level)", "beggarstats/engine/options:table_kind",
+                     "beggarstats/engine/passes:(module level)"]

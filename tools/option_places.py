@@ -6,7 +6,12 @@ capture"), every top-level function or class of ``beggarstats/`` that names it -
 (``P_SHUFFLE_PILE``) or its field of the options record (``o.shuffle``, engine/options.py) - and the
 calls of the fast passes (`play_two`, `play_multi`, the multi-player body `_play`) and of
 `options.record` that pass options one by one instead of the record (issue #41: 14 such call
-sites on efde310).
+sites on efde310); and, of the places naming it, the version choices: the table of compiled versions
+(`engine.passes.VERSIONS`) and every function that picks a version or builds one's record (it calls
+`passes.setup`, `version_for` or `versions_of`, or `options.folded`). Issue #53: a new option must
+reach none of them (it goes to the record and `options.table_kind`, which the table reads). Last, the
+places that name a kind of table with constants (``COMMON``, ``ONLY_*``): what giving a new option a
+version of its own, with constants, would touch (issue #53: 7 places chose a version by hand on 6daff1f).
 
 Usage::
 
@@ -20,7 +25,8 @@ import ast
 from pathlib import Path
 
 RECORD_FIELD = {"end": "end", "joker_mode": "beggar", "shuffle_pile": "shuffle", "max_cards": "limit",
-                "direction": "step", "exhausted_tribute": "passes_on", "leader": "leader"}
+                "direction": "step", "exhausted_tribute": "passes_on", "leader": "leader",
+                "shuffle_on_loop": "shuffle_on_loop", "unfinished": "most"}
 SLOT = {"end": "P_END", "joker_mode": "P_BEGGAR", "shuffle_pile": "P_SHUFFLE_PILE", "max_cards": "P_MAX_CARDS",
         "direction": "P_STEP", "exhausted_tribute": "P_PASSES_ON", "leader": "P_LEADER",
         "shuffle_on_loop": "P_SHUFFLE_ON_LOOP", "unfinished": "P_MOST"}
@@ -28,6 +34,23 @@ SLOT = {"end": "P_END", "joker_mode": "P_BEGGAR", "shuffle_pile": "P_SHUFFLE_PIL
 # record's fields one by one (`kernel_multi._play`: its register allocation, issue #41), and the
 # record it builds from them again (`options.record`), count as loose calls: a new field goes there too
 RECORD_ARGS = {"play_two": 4, "play_multi": 3, "_play": 3, "record": 1}
+# what choosing a version of a fast pass is made of (`engine/passes.py`)
+CHOICE_CALLS = {"setup", "version_for", "versions_of", "folded"}
+CHOICE_NAMES = {"VERSIONS"}
+KIND_NAMES = {"COMMON", "ONLY_EMPTY", "ONLY_BEGGAR", "ONLY_SHUFFLE"}
+
+
+def _chooses(node) -> bool:
+    """Whether a function or table picks a version of a fast pass or builds one's record."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            f = sub.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+            if name in CHOICE_CALLS:
+                return True
+        if isinstance(sub, ast.Name) and sub.id in CHOICE_NAMES:
+            return True
+    return False
 
 
 def _names(node, option: str) -> bool:
@@ -44,9 +67,10 @@ def _names(node, option: str) -> bool:
     return False
 
 
-def places(root: Path, option: str) -> tuple[list[str], list[str]]:
-    """(the 'module:function' places naming ``option``, the loose-argument fast-pass calls)."""
-    found, loose = [], []
+def places(root: Path, option: str) -> tuple[list[str], list[str], list[str], list[str]]:
+    """(the 'module:function' places naming ``option``, the loose-argument fast-pass calls, the version
+    choices among the places, the places naming a kind of table with constants)."""
+    found, loose, choices, kinds = [], [], [], []
     for path in sorted((root / "beggarstats").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         module = path.relative_to(root).with_suffix("").as_posix()
@@ -59,11 +83,16 @@ def places(root: Path, option: str) -> tuple[list[str], list[str]]:
                 continue
             if _names(node, option) and where not in found:
                 found.append(where)
+                if _chooses(node) and where not in choices:
+                    choices.append(where)
+            if (any(isinstance(sub, ast.Name) and sub.id in KIND_NAMES for sub in ast.walk(node))
+                    and where not in kinds):
+                kinds.append(where)
             for sub in ast.walk(node):
                 if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in RECORD_ARGS
                         and len(sub.args) > RECORD_ARGS[sub.func.id]):
                     loose.append(f"{module}:{sub.lineno}")
-    return found, loose
+    return found, loose, choices, kinds
 
 
 def main(argv=None) -> int:
@@ -71,14 +100,19 @@ def main(argv=None) -> int:
     parser.add_argument("option", nargs="?", default="shuffle_pile")
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parents[1])
     args = parser.parse_args(argv)
-    found, loose = places(args.root, args.option)
+    found, loose, choices, kinds = places(args.root, args.option)
     files = sorted({f.split(":")[0] for f in found})
     print(f"{args.option}: {len(files)} source files, {len(found)} functions or tables, "
-          f"{len(loose)} fast-pass calls with loose options")
+          f"{len(loose)} fast-pass calls with loose options, {len(choices)} version choices")
     for f in found:
         print("  ", f)
     for c in loose:
         print("   loose call:", c)
+    for c in choices:
+        print("   version choice:", c)
+    print(f"a version with constants for it: {len(kinds)} places name the kinds of table")
+    for c in kinds:
+        print("  ", c)
     return 0
 
 

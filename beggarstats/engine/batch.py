@@ -1,13 +1,14 @@
 """Batches of games inside numba: deal each game, play it in the fastest tier that can, write its row.
 
-* `fast_pass_two` or `fast_pass_multi` (the common options, `options.table_kind`) or their ``_rules``
-  twins (any other options), then `replay_bits` - decks of at most 64 cards. Every game first goes
-  to a fast pass (`kernel_two.play_two` for two players, `kernel_multi.play_multi` for more), which
-  plays it as far as it can prove the result; the games it hands back (a loop, a cut-off, an
-  unusual start) are dealt again and played by the exact driver (`exact.play_one`) on bit-planes,
-  from the same deal and stream, so the figures never depend on which tier ran. Five entries, each
-  compiled only by the first run that needs it (and, by `run.warmup`, side by side in separate
-  processes): most tables never need the exact driver, and a table needs one fast pass.
+* `fast_pass_two`, `fast_pass_two_empty`, `fast_pass_two_beggar`, `fast_pass_two_rules`,
+  `fast_pass_multi`, `fast_pass_multi_rules` (one entry a version of the fast pass, `passes.VERSIONS`),
+  then `replay_bits` - decks of at most 64 cards. Every game first goes to a fast pass
+  (`kernel_two.play_two` for two players, `kernel_multi.play_multi` for more, through the step of
+  `passes`), which plays it as far as it can prove the result; the games it hands back (a loop, a
+  cut-off, an unusual start) are dealt again and played by the exact driver (`exact.play_one`) on
+  bit-planes, from the same deal and stream, so the figures never depend on which tier ran. Seven
+  entries, each compiled only by the first run that needs it (and, by `run.warmup`, side by side in
+  separate processes): most tables never need the exact driver, and a table needs one fast pass.
 * `play_random_general` - any deck: the exact driver on ring buffers, every game.
 * `play_deals_bits` / `play_deals_general` - given deals (the conformance and kernel tests, through
   tests/_kernel_deals.py).
@@ -25,14 +26,12 @@ from numba import literally, njit
 from .deals import deal_into
 from .kernel_cache import install as _install_kernel_cache
 from .rng import seed_into
-from .constants import (FALLBACK, INIT_HELD, INIT_ROWS, INIT_TRIBUTE, NO_LIMIT, P_LEADER, P_PASSES_ON, P_STEP,
-                        R_CARDS, R_LOOP_START_TRICKS, R_LOOPED, R_OUTCOME, R_TRICKS, R_WINNER, SEAT_MIN, SEAT_OUT,
-                        SEAT_PLACE, U32_ROWS, WIN)
+from .constants import FALLBACK, INIT_HELD, INIT_ROWS, INIT_TRIBUTE
 from .exact import play_one
 from .hands_bits import deal_planes, planes_of
-from .kernel_multi import new_table, play_multi
-from .kernel_two import play_two
-from .options import COMMON, ONLY_BEGGAR, ONLY_EMPTY, ONLY_SHUFFLE, folded, options_of, table_kind, with_limit
+from .kernel_multi import new_table
+from .options import options_of
+from .passes import multi_row, play_pair, play_table, record_win, setup, two_row
 from .state import cut_size, new_bits_game, new_ring_game
 from .uneven import deal_uneven_planes
 
@@ -55,67 +54,57 @@ def _scratch(N, n):
                    np.zeros(1 + 4 * n, dtype=np.uint64), np.zeros(cut_size(n), dtype=np.int64), new_table(n))
 
 
-# Six fast-pass entries: two players or more, the common options or any, and for two players the
-# two one-option tables above. Each compiles only the
-# versions of `play_two` / `play_multi` it calls, so a first run compiles the one its table needs
-# (a standard table: one version, not all of them) and `run.warmup` can compile several at once.
-# An entry given rules it was not made for hands every game to the exact driver: slower, never wrong.
+# The fast-pass entries: one a version of `passes.VERSIONS` (its "batch" rows), each compiling only the
+# versions of `play_two` / `play_multi` its row names, so a first run compiles the one its table needs (a
+# standard table: one version, not all of them) and `run.warmup` can compile several at once. An entry
+# given rules it was not made for hands every game to the exact driver: slower, never wrong.
+_two, _two_empty, _two_beggar, _two_rules = (setup(v) for v in ("two", "two_empty", "two_beggar", "two_rules"))
+_multi, _multi_rules, _two_any = setup("multi"), setup("multi_rules"), setup("two_any")
+
 
 @njit(nogil=True, cache=True)
 def fast_pass_two(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
     """Deal the random two-player games ``games`` of the table ``seed`` exactly as `deals.deal_into`
     and play each in `kernel_two`, writing its row; ``need[i] = 1`` for every game the pass hands
     back, whose row `replay_bits` writes. ``init_out`` int64[n_games, 7, 2]: initial hand size, J, Q,
-    K, A, jokers, total tribute (when ``per_seat``). The common options only (`options.table_kind`)."""
-    if table_kind(prm) != COMMON:
-        need[:] = 1
-        return
-    _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
-              _scratch(deck.shape[0], 2), COMMON)
+    K, A, jokers, total tribute (when ``per_seat``). The version 'two' (`passes.VERSIONS`)."""
+    _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, _scratch(deck.shape[0], 2),
+              _two(prm))
 
 
 @njit(nogil=True, cache=True)
 def fast_pass_two_empty(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
-    """`fast_pass_two` for ``end='empty'``, the other options common (`options.table_kind`)."""
-    if table_kind(prm) != ONLY_EMPTY:
-        need[:] = 1
-        return
-    _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
-              _scratch(deck.shape[0], 2), ONLY_EMPTY)
+    """`fast_pass_two`, the version 'two_empty'."""
+    _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, _scratch(deck.shape[0], 2),
+              _two_empty(prm))
 
 
 @njit(nogil=True, cache=True)
 def fast_pass_two_beggar(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
-    """`fast_pass_two` for Beggar jokers, the other options common (`options.table_kind`)."""
-    if table_kind(prm) != ONLY_BEGGAR:
-        need[:] = 1
-        return
-    _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
-              _scratch(deck.shape[0], 2), ONLY_BEGGAR)
+    """`fast_pass_two`, the version 'two_beggar'."""
+    _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, _scratch(deck.shape[0], 2),
+              _two_beggar(prm))
 
 
 @njit(nogil=True, cache=True)
 def fast_pass_two_rules(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
-    """`fast_pass_two` for every other two-player table."""
-    _two_pass_rules(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
-                    _scratch(deck.shape[0], 2))
+    """`fast_pass_two`, the version 'two_rules': every other two-player table."""
+    _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, _scratch(deck.shape[0], 2),
+              _two_rules(prm))
 
 
 @njit(nogil=True, cache=True)
 def fast_pass_multi(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
-    """The same as `fast_pass_two` for ``n`` >= 3 players, in `kernel_multi`: the common options."""
-    if table_kind(prm) != COMMON:
-        need[:] = 1
-        return
-    _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
-                _scratch(deck.shape[0], n))
+    """The same as `fast_pass_two` for ``n`` >= 3 players, in `kernel_multi`: the version 'multi'."""
+    _multi_pass(deck, n, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
+                _scratch(deck.shape[0], n), _multi(prm))
 
 
 @njit(nogil=True, cache=True)
 def fast_pass_multi_rules(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
-    """`fast_pass_multi` for every other table of 3 or more players."""
-    _multi_pass_rules(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
-                      _scratch(deck.shape[0], n))
+    """`fast_pass_multi`, the version 'multi_rules': every other table of 3 or more players."""
+    _multi_pass(deck, n, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need,
+                _scratch(deck.shape[0], n), _multi_rules(prm))
 
 
 @njit(nogil=True, cache=True)
@@ -141,121 +130,49 @@ def _dealt_table(x, n):
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
-def _record_win(out_u32, out_small, i, cards, tricks, w):
-    """Game i was won by seat w (a fast pass proved it: no loop, no cut-off)."""
-    out_u32[R_CARDS, i] = cards
-    out_u32[R_TRICKS, i] = tricks
-    for k in range(R_LOOP_START_TRICKS, U32_ROWS):
-        out_u32[k, i] = 0
-    out_small[R_OUTCOME, i] = WIN
-    out_small[R_WINNER, i] = w
-    out_small[R_LOOPED, i] = 0
-
-
-@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _dealt_pair(deck, seed, game, x, init_out, i, per_seat):
     """Deal two-player game ``game`` into scratch ``x``: the hands (planes, length) of seats 0 and 1."""
     deal_planes(deck, 2, seed, game, x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
     return (x.d0[0], x.d1[0], x.d2[0], x.dl[0]), (x.d0[1], x.d1[1], x.d2[1], x.dl[1])
 
 
-@njit(nogil=True, cache=True, _nrt=False, inline="always")
-def two_row(res, out_u32, out_small, seat_out, i, per_seat, need):
-    """Write game ``i``'s row from `play_two`'s result, or mark it for the exact driver."""
-    st, cards, tricks, w, m0, m1, oc = res
-    if st == FALLBACK:
-        need[i] = 1
-        return
-    _record_win(out_u32, out_small, i, cards, tricks, w)
-    if per_seat:
-        seat_out[i, SEAT_MIN, 0] = m0
-        seat_out[i, SEAT_MIN, 1] = m1
-        seat_out[i, SEAT_PLACE, w] = 1
-        seat_out[i, SEAT_PLACE, 1 - w] = 2
-        seat_out[i, SEAT_OUT, w] = -1
-        seat_out[i, SEAT_OUT, 1 - w] = oc
-
-
 @njit(nogil=True, cache=True, _nrt=False)
-def _two_pass(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x, kind):
-    """Every game through `kernel_two`, deterministic and uncut, with the options of the table kind
-    its entry gives (`options.folded`): each kind compiles a version of its own (`numba.literally`),
-    the options folded into play_two as constants (a few per cent on the most common table, about a
-    seventh on ``end='empty'`` and Beggar jokers against `_two_pass_rules`; passed as plain values
-    they cost the standard table a quarter of its speed: benchmarks/README.md). ``need[i] = 1`` for
-    the games it hands back."""
-    literally(kind)
-    o = folded(kind, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER])  # (the last three: no matter to two)
+def _two_pass(deck, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x, plan):
+    """Every game through `kernel_two` with the version whose ``plan`` it is given (`passes.setup`):
+    each version compiles a pass of its own, the options of its constants folded into play_two (a few
+    per cent on the most common table, about a seventh on ``end='empty'`` and Beggar jokers against
+    the options as variables; passed as plain values they cost the standard table a quarter of its
+    speed: benchmarks/README.md). ``need[i] = 1`` for the games it hands back."""
+    if not plan[0]:
+        need[:] = 1
+        return
     for i in range(games.shape[0]):
         a, b = _dealt_pair(deck, seed, games[i], x, init_out, i, per_seat)
-        two_row(play_two(a, b, o, x.state), out_u32, out_small, seat_out, i, per_seat, need)
+        two_row(play_pair(a, b, plan, x.state), out_u32, out_small, seat_out, i, per_seat, need)
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def _two_pass_rules(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
-    """`_two_pass` for any options: ``shuffle_pile`` with the others common gets constants as well."""
-    o = options_of(prm)
-    plain_shuffle = table_kind(prm) == ONLY_SHUFFLE
-    shuffled = folded(ONLY_SHUFFLE, o.step, o.passes_on, o.leader)
-    for i in range(games.shape[0]):
-        a, b = _dealt_pair(deck, seed, games[i], x, init_out, i, per_seat)
-        if plain_shuffle:
-            res = play_two(a, b, shuffled, x.state)
-        else:
-            res = play_two(a, b, o, x.state)
-        two_row(res, out_u32, out_small, seat_out, i, per_seat, need)
-
-
-@njit(nogil=True, cache=True, _nrt=False, inline="always")
-def multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need):
-    """Write game ``i``'s row from `play_multi`'s result and the table ``t``, or mark it for the
-    exact driver."""
-    st, cards, tricks, w = res
-    if st == FALLBACK:
-        need[i] = 1
+def _multi_pass(deck, n, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x, plan):
+    """Every game through `kernel_multi` with the version whose ``plan`` it is given (`passes.setup`);
+    ``need[i] = 1`` for the games it hands back."""
+    if not plan[0]:
+        need[:] = 1
         return
-    _record_win(out_u32, out_small, i, cards, tricks, w)
-    if per_seat:
-        for s in range(n):
-            seat_out[i, SEAT_MIN, s] = t.min_cards[s]
-            seat_out[i, SEAT_PLACE, s] = t.place[s]
-            seat_out[i, SEAT_OUT, s] = t.out_cards[s]
-
-
-@njit(nogil=True, cache=True, _nrt=False)
-def _multi_pass(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
-    """Every game through `kernel_multi`, the common options as constants folded into play_multi;
-    the leader rule, direction and exhausted-tribute rule stay variables (one select a trick), so
-    that ``leader='next'`` shares this version. The cut-off stays a variable (`with_limit`, no
-    cut-off), as it was before the options record: folded in as a constant it cost the 3-6 player
-    tables 3.1-3.5% more instructions a card (LLVM allocates the table's registers worse;
-    benchmarks/README.md, issue #41). ``need[i] = 1`` for the games it hands back."""
-    o = with_limit(folded(COMMON, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER]), NO_LIMIT)
     for i in range(games.shape[0]):
         deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
         t = _dealt_table(x, n)
-        res = play_multi(t, o, x.state)
-        multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need)
-
-
-@njit(nogil=True, cache=True, _nrt=False)
-def _multi_pass_rules(deck, n, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, x):
-    """`_multi_pass` for any options, all of them variables."""
-    o = options_of(prm)
-    for i in range(games.shape[0]):
-        deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
-        t = _dealt_table(x, n)
-        res = play_multi(t, o, x.state)
+        res = play_table(t, plan, x.state)
         multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need)
 
 
 @njit(nogil=True, cache=True, _nrt=False)
 def _replay_bits(deck, n, prm, seed, games, rows, out_u32, out_small, seat_out, init_out, per_seat, G, GB, x):
     # compiled without reference counting: every array is allocated by the caller
+    o = options_of(prm)
     for r in range(rows.shape[0]):
         i = rows[r]
         deal_planes(deck, n, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl, init_out, i, per_seat)
-        play_one((x.d0, x.d1, x.d2, x.dl), x.state, prm, G, GB, x.snap, x.cut, x.saved, i, out_u32, out_small,
+        play_one((x.d0, x.d1, x.d2, x.dl), x.state, o, G, GB, x.snap, x.cut, x.saved, i, out_u32, out_small,
                  seat_out, per_seat)
 
 
@@ -272,9 +189,10 @@ def play_deals_bits(dh, dl, streams, prm, out_u32, out_small, seat_out):
     GB = new_bits_game(n)
     snap = np.zeros(1 + 4 * n, dtype=np.uint64)
     cut = np.zeros(cut_size(n), dtype=np.int64)
+    o = options_of(prm)
     for i in range(m):
         planes_of(dh[i], dl[i], d0, d1, d2)
-        play_one((d0, d1, d2, dl[i]), streams[i], prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out,
+        play_one((d0, d1, d2, dl[i]), streams[i], o, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out,
                  True)
 
 
@@ -291,6 +209,7 @@ def play_random_general(deck, n, prm, seed, games, out_u32, out_small, seat_out,
     GB = new_ring_game(n, N)
     snap = np.zeros(1 + 2 * n + N, dtype=np.int64)
     cut = np.zeros(cut_size(n), dtype=np.int64)
+    o = options_of(prm)
     for i in range(games.shape[0]):
         seed_into(state, np.uint64(seed), np.uint64(games[i]))
         deal_into(state, deck, n, dh, dl)
@@ -302,7 +221,7 @@ def play_random_general(deck, n, prm, seed, games, out_u32, out_small, seat_out,
                 init_out[i, c, s] += 1
                 init_out[i, INIT_TRIBUTE, s] += c
             init_out[i, INIT_HELD, s] = dl[s]
-        play_one((dh, dl), state, prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, True)
+        play_one((dh, dl), state, o, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, True)
 
 
 @njit(nogil=True, cache=True)
@@ -318,8 +237,9 @@ def play_deals_general(dh, dl, streams, prm, out_u32, out_small, seat_out):
     GB = new_ring_game(n, N)
     snap = np.zeros(1 + 2 * n + N, dtype=np.int64)
     cut = np.zeros(cut_size(n), dtype=np.int64)
+    o = options_of(prm)
     for i in range(m):
-        play_one((dh[i], dl[i]), streams[i], prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, True)
+        play_one((dh[i], dl[i]), streams[i], o, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, True)
 
 
 @njit(nogil=True, cache=True)
@@ -332,23 +252,19 @@ def play_uneven_bits(deck, n, prm, seed, games, sizes, leader, out_u32, out_smal
     G = new_bits_game(n)
     GB = new_bits_game(n)
     o = options_of(prm)
-    common = folded(COMMON, o.step, o.passes_on, o.leader)
-    plain = table_kind(prm) == COMMON
+    pair = _two_any(prm)  # the versions of `passes.VERSIONS` the uneven deals compile
+    table = _multi_rules(prm)
     for i in range(games.shape[0]):
         deal_uneven_planes(deck, sizes, leader, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl)
         if n == 2:
             a = (x.d0[0], x.d1[0], x.d2[0], x.dl[0])
             b = (x.d0[1], x.d1[1], x.d2[1], x.dl[1])
-            if plain:  # the default rules with their options as constants, as in _two_pass
-                st, cards, tricks, w, _, _, _ = play_two(a, b, common, x.state)
-            else:
-                st, cards, tricks, w, _, _, _ = play_two(a, b, o, x.state)
+            st, cards, tricks, w, _, _, _ = play_pair(a, b, pair, x.state)
         else:
-            t = _dealt_table(x, n)
-            st, cards, tricks, w = play_multi(t, o, x.state)
+            st, cards, tricks, w = play_table(_dealt_table(x, n), table, x.state)
         if st != FALLBACK:
-            _record_win(out_u32, out_small, i, cards, tricks, w)
+            record_win(out_u32, out_small, i, cards, tricks, w)
             continue
         deal_uneven_planes(deck, sizes, leader, seed, games[i], x.state, x.shuffled, x.d0, x.d1, x.d2, x.dl)
-        play_one((x.d0, x.d1, x.d2, x.dl), x.state, prm, G, GB, x.snap, x.cut, x.saved, i, out_u32, out_small,
+        play_one((x.d0, x.d1, x.d2, x.dl), x.state, o, G, GB, x.snap, x.cut, x.saved, i, out_u32, out_small,
                  seat_out, False)

@@ -3,7 +3,7 @@
 `census_two` / `census_multi` take the first deal of the range as a sequence of kinds
 (`rank.sequence_at`) and step it with `next_sequence` (no unranking, no random stream): each
 deal goes into bit-planes and through the same fast pass as a random game (`kernel_two.play_two`,
-`kernel_multi.play_multi`). The deals a fast pass hands back (a loop, the cut-off) are rare;
+`kernel_multi.play_multi`, the versions 'two_any' and 'multi_rules' of `passes.VERSIONS`). The deals a fast pass hands back (a loop, the cut-off) are rare;
 `play_ranks` replays them with the exact driver through `batch.play_deals_bits`, the entry of given
 deals, so the figures are those of every other tier. Two entries, so that a two-player census never
 compiles the multi-player pass. Rules that draw random numbers during play are not for a census
@@ -16,11 +16,10 @@ import numpy as np
 from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
-from .constants import FALLBACK, R_CARDS, R_OUTCOME, R_TRICKS, R_WINNER, WIN
+from .constants import FALLBACK
 from .hands_bits import put_card
-from .kernel_multi import new_table, play_multi
-from .kernel_two import play_two
-from .options import COMMON, folded, options_of, table_kind
+from .kernel_multi import new_table
+from .passes import play_pair, play_table, record_win, setup
 from .rank import hand_sizes, sequence_at
 
 __all__ = ["step_sequence", "next_sequence", "sequence_planes", "census_two", "census_multi", "play_ranks"]
@@ -28,6 +27,7 @@ __all__ = ["step_sequence", "next_sequence", "sequence_planes", "census_two", "c
 _install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
 _ZERO = np.uint64(0)
+_pair, _table = setup("two_any"), setup("multi_rules")  # the versions a census compiles (`passes.VERSIONS`)
 
 
 def step_sequence(seq) -> bool:
@@ -76,14 +76,6 @@ def _planes(seq, sizes, d0, d1, d2):
 sequence_planes = _planes  # public: the GPU census (engine.gpu_census) builds its deals with it
 
 
-@njit(nogil=True, cache=True, inline="always")
-def _won(out_u32, out_small, i, cards, tricks, w):
-    out_u32[R_CARDS, i] = cards
-    out_u32[R_TRICKS, i] = tricks
-    out_small[R_OUTCOME, i] = WIN
-    out_small[R_WINNER, i] = w
-
-
 @njit(nogil=True, cache=True)
 def census_two(seq, sizes, count, prm, out_u32, out_small, need):
     """Play ``count`` two-player deals from ``seq`` (int8 kinds, stepped in place to the last one
@@ -93,23 +85,17 @@ def census_two(seq, sizes, count, prm, out_u32, out_small, need):
     d1 = np.zeros(2, np.uint64)
     d2 = np.zeros(2, np.uint64)
     stream = np.zeros(4, np.uint64)
-    o = options_of(prm)  # (a census plays no shuffled pile: detect, as in every deterministic table)
-    common = folded(COMMON, o.step, o.passes_on, o.leader)
-    plain = table_kind(prm) == COMMON
+    plan = _pair(prm)  # (a census plays no shuffled pile: a loop search, as in every deterministic table)
     for i in range(count):
         if i:
             next_sequence(seq)
         _planes(seq, sizes, d0, d1, d2)
-        a = (d0[0], d1[0], d2[0], sizes[0])
-        b = (d0[1], d1[1], d2[1], sizes[1])
-        if plain:
-            st, cards, tricks, w, m0, m1, oc = play_two(a, b, common, stream)
-        else:
-            st, cards, tricks, w, m0, m1, oc = play_two(a, b, o, stream)
+        st, cards, tricks, w, _, _, _ = play_pair((d0[0], d1[0], d2[0], sizes[0]), (d0[1], d1[1], d2[1], sizes[1]),
+                                                  plan, stream)
         if st == FALLBACK:
             need[i] = 1
         else:
-            _won(out_u32, out_small, i, cards, tricks, w)
+            record_win(out_u32, out_small, i, cards, tricks, w)
 
 
 @njit(nogil=True, cache=True)
@@ -118,18 +104,18 @@ def census_multi(seq, sizes, count, prm, out_u32, out_small, need):
     n = sizes.shape[0]
     t = new_table(n)
     stream = np.zeros(4, np.uint64)
-    o = options_of(prm)
+    plan = _table(prm)
     for i in range(count):
         if i:
             next_sequence(seq)
         _planes(seq, sizes, t.p0, t.p1, t.p2)
         for s in range(n):
             t.ln[s] = sizes[s]
-        st, cards, tricks, w = play_multi(t, o, stream)
+        st, cards, tricks, w = play_table(t, plan, stream)
         if st == FALLBACK:
             need[i] = 1
         else:
-            _won(out_u32, out_small, i, cards, tricks, w)
+            record_win(out_u32, out_small, i, cards, tricks, w)
 
 
 def play_ranks(rules, lo: int, hi: int) -> dict[str, np.ndarray]:

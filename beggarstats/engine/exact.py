@@ -22,8 +22,7 @@ from .kernel_cache import install as _install_kernel_cache
 from . import hands
 from .brent import snapshot_due, widen
 from .constants import (
-    C_CUT, C_LAPSED, C_PAID, C_WIN, CUTOFF, LOOP, NO_LIMIT, P_BEGGAR, P_END, P_LEADER, P_MAX_CARDS, P_MOST,
-    P_PASSES_ON, P_SHUFFLE_ON_LOOP, P_SHUFFLE_PILE, P_STEP, R_CARDS, R_LOOP_CARDS, R_LOOP_START_CARDS,
+    C_CUT, C_LAPSED, C_PAID, C_WIN, CUTOFF, LOOP, NO_LIMIT, R_CARDS, R_LOOP_CARDS, R_LOOP_START_CARDS,
     R_LOOP_START_TRICKS, R_LOOP_TRICKS, R_LOOPED, R_OUTCOME, R_TRICKS, R_WINNER, SEAT_MIN, SEAT_OUT, SEAT_PLACE,
     U32_ROWS, WIN,
 )
@@ -37,7 +36,7 @@ from .state import (
     cut_slot,
 )
 
-__all__ = ["reset", "play_trick", "play_one"]
+__all__ = ["reset", "play_trick", "play_one", "step_boundary", "check_empty_end", "play_to"]
 
 _install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
@@ -124,10 +123,10 @@ def _go_out_one(G, seat, stream):
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def _take_pile(G, taker, last_payer, prm, stream):
+def _take_pile(G, taker, last_payer, o, stream):
     """A trick is taken: players out at its end, then the next trick's leader."""
     _append_pile(G, taker, stream)
-    if out_at_trick_end(prm[P_END]):
+    if out_at_trick_end(o.end):
         k = 0
         for s in range(G.ln.shape[0]):
             if G.in_game[s] and G.ln[s] == 0:
@@ -135,13 +134,14 @@ def _take_pile(G, taker, last_payer, prm, stream):
         if k:
             _go_out_together(G, np.int64(k), np.int64(-1), stream)
     if not G.sc[S_OVER]:
-        G.sc[S_LEADER] = next_leader(prm[P_LEADER], taker, next_in_game(G.in_game, last_payer, prm[P_STEP]))
+        G.sc[S_LEADER] = next_leader(o.leader, taker, next_in_game(G.in_game, last_payer, o.step))
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def check_empty_end(G, prm, stream):
-    """End 'empty': if exactly one player holds cards, the others still in are out."""
-    if not sole_holder_wins(prm[P_END]) or G.sc[S_OVER]:
+def check_empty_end(G, o, stream):
+    """End 'empty': if exactly one player holds cards, the others still in are out (``o``: the
+    options record, `options.Options`)."""
+    if not sole_holder_wins(o.end) or G.sc[S_OVER]:
         return
     holders = 0
     holder = -1
@@ -160,7 +160,7 @@ def check_empty_end(G, prm, stream):
 
 # -- one trick ---------------------------------------------------------------------------------------
 @njit(nogil=True, cache=True, _nrt=False)
-def play_trick(G, prm, stream, limit):
+def play_trick(G, o, stream, limit):
     """Play on (from the lead, or resuming a trick stopped at a cut-off) until a pile is taken,
     the game is won, or ``limit`` cards have been played.
 
@@ -169,9 +169,9 @@ def play_trick(G, prm, stream, limit):
     loop only), C_WIN (game over) or C_CUT (``limit`` reached mid-trick, game not over).
     """
     sc = G.sc
-    step = prm[P_STEP]
-    beggar_mode = prm[P_BEGGAR] != 0
-    empty_end = sole_holder_wins(prm[P_END])
+    step = o.step
+    beggar_mode = o.beggar
+    empty_end = sole_holder_wins(o.end)
     if sc[S_INTRICK] == 0:
         sc[S_INTRICK] = 1
         sc[S_TURN] = sc[S_LEADER]
@@ -189,8 +189,8 @@ def play_trick(G, prm, stream, limit):
             _go_out_one(G, turn, stream)
             if sc[S_OVER]:
                 return C_WIN
-            if owed > 0 and lapses(prm[P_PASSES_ON]):
-                _take_pile(G, claim, turn, prm, stream)
+            if owed > 0 and lapses(o.passes_on):
+                _take_pile(G, claim, turn, o, stream)
                 if sc[S_OVER]:
                     return C_WIN
                 return C_LAPSED
@@ -207,14 +207,14 @@ def play_trick(G, prm, stream, limit):
         elif owed > 0:
             owed -= 1
             if owed == 0:
-                _take_pile(G, claim, turn, prm, stream)
+                _take_pile(G, claim, turn, o, stream)
                 if sc[S_OVER]:
                     return C_WIN
                 return C_PAID
         else:
             turn = next_in_game(G.in_game, turn, step)
         if empty_end:
-            check_empty_end(G, prm, stream)
+            check_empty_end(G, o, stream)
             if sc[S_OVER]:
                 return C_WIN
         if cut_off(sc[S_CARDS], limit):
@@ -226,16 +226,34 @@ def play_trick(G, prm, stream, limit):
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def step_boundary(G, prm, stream):
+def step_boundary(G, o, stream):
     """Deterministic play to the next trick boundary, no limit. Returns True if the game ended."""
-    code = play_trick(G, prm, stream, NO_LIMIT)
+    code = play_trick(G, o, stream, NO_LIMIT)
     if code == C_WIN:
         return True
     if code == C_PAID:
-        check_empty_end(G, prm, stream)
+        check_empty_end(G, o, stream)
         if G.sc[S_OVER]:
             return True
     return False
+
+
+@njit(nogil=True, cache=True, _nrt=False)
+def play_to(G, deal, o, stream, horizon, i, out_cards, out_over, out_leader, out_held):
+    """Play the deal from one trick boundary to the first at or after ``horizon`` cards (or the end of the
+    game), deterministic play, and write where it got to at row ``i``: cards played, whether the game
+    ended, the seat to lead next, each seat's cards (the uneven deals' stretches: `uneven_play`,
+    `uneven_kinds`)."""
+    reset(G, deal)
+    check_empty_end(G, o, stream)
+    over = G.sc[S_OVER] != 0
+    while not over and G.sc[S_CARDS] < horizon:
+        over = step_boundary(G, o, stream)
+    out_cards[i] = G.sc[S_CARDS]
+    out_over[i] = over
+    out_leader[i] = G.sc[S_LEADER]
+    for j in range(G.ln.shape[0]):
+        out_held[i, j] = G.ln[j]
 
 
 # -- one game, from the deal to its end -------------------------------------------------------------
@@ -263,7 +281,7 @@ def _cut_here(G, cut):
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
+def _run(G, o, stream, limit, stop_r, detect, cut, snap):
     """Play the game in ``G`` from its deal.
 
     ``stop_r >= 0``: boundary ``stop_r`` is the first repeated state (loop, or start of shuffling
@@ -273,7 +291,7 @@ def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
     Returns the cycle length found by Brent (0: none).
     """
     sc = G.sc
-    check_empty_end(G, prm, stream)
+    check_empty_end(G, o, stream)
     if sc[S_OVER]:
         return 0
     power = 1
@@ -283,7 +301,7 @@ def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
     cut_done = False
     t_cut = 0
     while True:
-        code = play_trick(G, prm, stream, NO_LIMIT if cut_done else limit)
+        code = play_trick(G, o, stream, NO_LIMIT if cut_done else limit)
         if code == C_WIN:
             return 0
         if code == C_CUT:
@@ -294,7 +312,7 @@ def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
             continue
         idx = sc[S_TRICKS]
         if idx == stop_r:
-            if prm[P_SHUFFLE_ON_LOOP]:
+            if o.shuffle_on_loop:
                 sc[S_SHUF] = 1
             else:
                 return 0
@@ -306,7 +324,7 @@ def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
                 power, lam = widen(power)
             lam += 1
         if code == C_PAID:
-            check_empty_end(G, prm, stream)
+            check_empty_end(G, o, stream)
             if sc[S_OVER]:
                 return 0
             if not cut_done and cut_off(sc[S_CARDS], limit):
@@ -320,21 +338,21 @@ def _run(G, prm, stream, limit, stop_r, detect, cut, snap):
 
 
 @njit(nogil=True, cache=True, _nrt=False)
-def _find_mu(GA, GB, deal, lam, prm, stream):
+def _find_mu(GA, GB, deal, lam, o, stream):
     """Cycle start: two copies from the deal, ``lam`` boundaries apart, stepped until equal.
     Returns (mu, cards at mu, cards at mu + lam)."""
     reset(GA, deal)
     reset(GB, deal)
     GA.sc[S_RECORD] = 0
     GB.sc[S_RECORD] = 0
-    check_empty_end(GA, prm, stream)
-    check_empty_end(GB, prm, stream)
+    check_empty_end(GA, o, stream)
+    check_empty_end(GB, o, stream)
     for _ in range(lam):
-        step_boundary(GB, prm, stream)
+        step_boundary(GB, o, stream)
     mu = 0
     while not hands.same_games(GA, GB):
-        step_boundary(GA, prm, stream)
-        step_boundary(GB, prm, stream)
+        step_boundary(GA, o, stream)
+        step_boundary(GB, o, stream)
         mu += 1
     return mu, GA.sc[S_CARDS], GB.sc[S_CARDS]
 
@@ -343,10 +361,11 @@ def _find_mu(GA, GB, deal, lam, prm, stream):
 # compiles a function once per distinct literal argument, and this rare path gains nothing from
 # the specialisations (benchmarks/cold_start.py).
 @njit(nogil=True, cache=True, _nrt=False)
-def play_one(deal, stream, prm, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, per_seat):
+def play_one(deal, stream, o, G, GB, snap, cut, saved, i, out_u32, out_small, seat_out, per_seat):
     """Play one deal and write its figures to row ``i`` of the result arrays.
 
-    ``deal``: the representation's deal arrays (`reset`). ``stream`` (uint64[4]): the game's
+    ``deal``: the representation's deal arrays (`reset`). ``o``: the options record (`options.options_of`:
+    the loop search and the cut-off as the fast passes read them). ``stream`` (uint64[4]): the game's
     random stream positioned after the deal (only the shuffle variants draw from it); ``saved``
     uint64[4] scratch. ``out_u32`` uint32[6, n_games]: cards, tricks, loop_start_tricks,
     loop_start_cards, loop_tricks, loop_cards. ``out_small`` int8[3, n_games]: outcome, winner,
@@ -354,33 +373,33 @@ def play_one(deal, stream, prm, G, GB, snap, cut, saved, i, out_u32, out_small, 
     """
     sc = G.sc
     n = G.ln.shape[0]
-    maxc = prm[P_MAX_CARDS]
-    limit = NO_LIMIT if maxc < 0 else maxc
+    limit = o.limit
     cut[CUT_SET] = 0
     reset(G, deal)
     lam = 0
-    if prm[P_SHUFFLE_PILE]:
-        sc[S_SHUF] = 1
-        _run(G, prm, stream, limit, np.int64(-1), np.bool_(False), cut, snap)
+    if o.shuffle:
+        sc[S_SHUF] = 1  # every pile taken is shuffled
+    if not o.detect:  # no loop search (a shuffled pile: `options.loop_search`)
+        _run(G, o, stream, limit, np.int64(-1), np.bool_(False), cut, snap)
     else:
-        if prm[P_SHUFFLE_ON_LOOP]:
+        if o.shuffle_on_loop:
             for k in range(4):
                 saved[k] = stream[k]
-        lam = _run(G, prm, stream, limit, np.int64(-1), np.bool_(True), cut, snap)
+        lam = _run(G, o, stream, limit, np.int64(-1), np.bool_(True), cut, snap)
     mu = 0
     c_mu = 0
     c_r = 0
     looped = False
     if lam > 0:
-        mu, c_mu, c_r = _find_mu(GB, G, deal, lam, prm, stream)
+        mu, c_mu, c_r = _find_mu(GB, G, deal, lam, o, stream)
         if c_r <= limit:
             looped = True
             cut[CUT_SET] = 0
-            if prm[P_SHUFFLE_ON_LOOP]:
+            if o.shuffle_on_loop:
                 for k in range(4):
                     stream[k] = saved[k]
             reset(G, deal)
-            _run(G, prm, stream, limit, mu + lam, np.bool_(False), cut, snap)
+            _run(G, o, stream, limit, mu + lam, np.bool_(False), cut, snap)
     if cut[CUT_SET]:
         outcome = CUTOFF
         out_u32[R_CARDS, i] = cut[CUT_CARDS]
@@ -404,7 +423,7 @@ def play_one(deal, stream, prm, G, GB, snap, cut, saved, i, out_u32, out_small, 
                 seat_out[i, SEAT_OUT, s] = G.out_cards[s]
             if winner >= 0:
                 seat_out[i, SEAT_PLACE, winner] = 1
-    if outcome != WIN and prm[P_MOST]:
+    if outcome != WIN and o.most:
         # cards held at the end (at the cut-off: as saved then)
         if cut[CUT_SET]:
             winner = most_cards_winner(cut[cut_slot(CUT_HELD, n, 0):cut_slot(CUT_HELD, n, n)])

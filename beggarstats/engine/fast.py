@@ -20,13 +20,14 @@ from __future__ import annotations
 import numpy as np
 
 from . import batch, hands_bits, kernel_cache
-from .options import entry_for
+from .options import options_for
+from .passes import version_for
 from .constants import (INIT_ACES, INIT_HELD, INIT_JACKS, INIT_JOKERS, INIT_KINGS, INIT_QUEENS, INIT_ROWS, INIT_TRIBUTE,
                         OUTCOME_CODES, R_CARDS, R_LOOP_CARDS, R_LOOP_START_CARDS, R_LOOP_START_TRICKS, R_LOOP_TRICKS,
                         R_LOOPED, R_OUTCOME, R_TRICKS, R_WINNER, SEAT_MIN, SEAT_OUT, SEAT_PLACE, SEAT_ROWS, SMALL_ROWS,
                         U32_ROWS, pack_params)
 
-__all__ = ["play_games", "kernel_for", "KERNELS", "kernels_for", "kernels_ready", "compile_kernels", "compile_apart",
+__all__ = ["play_games", "kernel_for", "fast_pass", "KERNELS", "kernels_for", "kernels_ready", "compile_kernels", "compile_apart",
            "RESULT_KEYS", "SEAT_KEYS", "OUTCOME_CODES"]
 
 kernel_cache.guard()  # every kernel is defined: a damaged cache file is discarded, never loaded
@@ -43,10 +44,10 @@ def kernel_for(rules) -> str:
 
 
 # The units numba compiles (each a cached entry of `batch`, compiled by the first run that needs it):
-# the fast passes on bit-planes - two players or more, the common options ('two', 'multi') or any
-# ('two_rules', 'multi_rules'), and two players with only ``end='empty'`` or only Beggar jokers
-# ('two_empty', 'two_beggar'), `options.entry_for` choosing from `options.table_kind` - the exact
-# driver on bit-planes, the exact driver on ring buffers.
+# the fast passes on bit-planes - the "batch" versions of `passes.VERSIONS`: two players or more, the
+# common options ('two', 'multi') or any ('two_rules', 'multi_rules'), and two players with only
+# ``end='empty'`` or only Beggar jokers ('two_empty', 'two_beggar'), `passes.version_for` choosing - the
+# exact driver on bit-planes, the exact driver on ring buffers.
 KERNELS = ("two", "two_rules", "two_empty", "two_beggar", "multi", "multi_rules", "exact", "general")
 FAST_PASSES = KERNELS[:6]
 
@@ -55,12 +56,13 @@ def kernels_for(rules) -> tuple[str, ...]:
     """The kernels a run of ``rules`` needs from its first game: the fast pass of its table on
     bit-planes ('two', 'two_rules', 'multi' or 'multi_rules'), or 'general'. 'exact' is compiled when
     a run first hands it a game (a loop or a cut-off), which most tables never do."""
-    return ("general",) if kernel_for(rules) == "general" else (_fast_pass(rules),)
+    return ("general",) if kernel_for(rules) == "general" else (fast_pass(rules),)
 
 
-def _fast_pass(rules) -> str:
-    """The fast pass on bit-planes for the table size and options of ``rules``."""
-    return entry_for(pack_params(rules), rules.players)
+def fast_pass(rules) -> str:
+    """The fast pass on bit-planes for the table size and options of ``rules``: a version of
+    `passes.VERSIONS` (and its entry of `KERNELS`), which the GPU plays too."""
+    return version_for(options_for(rules), rules.players)
 
 
 def _entry(kernel: str):
@@ -179,7 +181,7 @@ def play_games(rules, seed: int, games, *, per_seat: bool = False, kernel: str |
     games = np.ascontiguousarray(games, dtype=np.int64)
     kernel = kernel or kernel_for(rules)
     if kernel == "bits":
-        kernel = _fast_pass(rules)
+        kernel = fast_pass(rules)
     elif kernel != "general":
         raise ValueError(f"The value for `kernel` must be 'bits' or 'general', but {kernel!r} was passed.")
     return _run_entry(kernel, rules, np.uint64(int(seed) % 2**64), games, per_seat)

@@ -77,7 +77,7 @@ def gpu_pass(rules) -> str:
     if fast.kernel_for(rules) != "bits":
         raise ValueError(f"`device='cuda'` plays decks of at most 64 cards; this deck has {rules.n_cards}: use "
                          f"device='cpu'.")
-    return fast._fast_pass(rules)
+    return fast.fast_pass(rules)
 
 
 def _blocks(n: int) -> int:
@@ -180,14 +180,11 @@ def count_ranks_cuda(rules, lo: int, count: int, *, cap: int, bar: int, capacity
     if isinstance(run, bool) or not isinstance(run, (int, np.integer)) or run < 1:
         raise ValueError(f"The value for `run` must be a whole number >= 1 (ranks a thread steps through), but {run!r} "
                          f"was passed.")
-    prm = pack_params(rules)
-    from .options import COMMON, table_kind
-
-    plain = bool(table_kind.py_func(prm) == COMMON)  # `census_two`'s choice: the pass with the options folded
-    head = (np.asarray(rules.counts, np.int64), np.int64(total), np.asarray(hand_sizes(rules), np.int64), prm,
-            np.int64(lo), np.int64(count), np.int64(run))
-    return _launch_counts(census_kernel(rules.players, plain), _default_blocks((count + run - 1) // run) if blocks is None else blocks,
-                          head, players=rules.players, cap=cap, bar=bar, capacity=capacity)
+    head = (np.asarray(rules.counts, np.int64), np.int64(total), np.asarray(hand_sizes(rules), np.int64),
+            pack_params(rules), np.int64(lo), np.int64(count), np.int64(run))
+    grid = _default_blocks((count + run - 1) // run) if blocks is None else blocks
+    return _launch_counts(census_kernel(rules.players), grid, head, players=rules.players, cap=cap, bar=bar,
+                          capacity=capacity)
 
 
 def _launch_counts(kernel, blocks: int, head: tuple, *, players: int, cap: int, bar: int, capacity: int,

@@ -2,14 +2,14 @@
 
 Nothing here plays a card. A kernel gives each thread a game at a time and calls, unchanged, the
 functions the CPU batch loops call (`engine/batch.py`): `hands_bits.deal_planes` (the deal, from
-the game's own stream), `kernel_two.play_two` or `kernel_multi.play_multi` (the fast pass, which
-asks every rule of `rulebook.py` and moves cards with `hands_bits.py`), and `batch.two_row` /
-`multi_row` (the row written). numba compiles a CPU function called from a CUDA kernel for the GPU from the
+the game's own stream), the step of `passes` (`passes.setup` once, then `play_pair` / `play_table`,
+calling `kernel_two.play_two` or `kernel_multi.play_multi`, which ask every rule of `rulebook.py` and
+move cards with `hands_bits.py`), and `passes.two_row` / `multi_row` (the row written). numba compiles a CPU function called from a CUDA kernel for the GPU from the
 same Python source, so there is no third copy of any rule. Only the working arrays differ: the
 CPU allocates them once a batch (`batch._scratch`), a thread here takes them from its local memory.
 
-Which fast pass a table gets is `engine.fast`'s choice (`_fast_pass`: 'two', 'two_empty',
-'two_beggar', 'two_rules', 'multi', 'multi_rules'), mirrored option for option below, so a table
+Which version of the fast pass a table gets is `engine.fast.fast_pass`'s choice, one of `PASSES` (the
+rows of `passes.VERSIONS` the GPU compiles), and its plan is `passes.setup`'s, the CPU's own, so a table
 plays exactly the version of `play_two` / `play_multi` it plays on the CPU. A game the pass hands
 back (``need``) is replayed on the CPU by the exact driver, as on the CPU.
 
@@ -50,16 +50,13 @@ if not hasattr(np, "row_stack"):  # numba-cuda 0.30 registers np.row_stack, whic
 
 from numba import cuda, int32, int64, uint64  # noqa: E402
 
-from .batch import multi_row, two_row  # noqa: E402
-from .constants import DONE, P_LEADER, P_PASSES_ON, P_STEP  # noqa: E402
+from .constants import DONE, FALLBACK  # noqa: E402
 from .hands_bits import MAX_CARDS, deal_planes  # noqa: E402
-from .kernel_multi import Table, play_multi  # noqa: E402
-from .kernel_two import play_two  # noqa: E402
-from .options import (COMMON, ENTRIES, ONLY_SHUFFLE, Options, folded, folded_values, options_of,  # noqa: E402
-                      table_kind)
+from .kernel_multi import Table  # noqa: E402
+from .passes import VERSIONS, multi_row, play_pair, play_table, setup, two_row  # noqa: E402
 
 __all__ = ["rows_kernel", "summary_kernel", "SHARED_CARDS", "SHARED_TRICKS", "LIST_COLUMNS", "LANES", "TAKE", "SEATS",
-           "RING", "SNAP", "plain", "table", "start_block", "count_game", "end_block", "two_game"]
+           "RING", "SNAP", "PASSES", "plain", "table", "start_block", "count_game", "end_block", "play_dealt"]
 
 # Lengths below these are counted in each block's shared memory first (int32, 10 KiB together)
 SHARED_CARDS = 2048
@@ -73,60 +70,39 @@ LIST_COLUMNS = ("game", "status", "winner", "cards", "tricks")
 # as it finishes its games) or 'fixed' (thread g plays every G-th game from g); the module's docstring
 LANES = ("refill", "fixed")
 TAKE = 4  # ids a 'refill' thread takes from the counter at once (a quarter of the atomic adds)
+# the versions of the fast passes the GPU compiles: the rows of `passes.VERSIONS` it calls, the CPU
+# batch's (`engine.fast.fast_pass` chooses one for a table, for both)
+PASSES = tuple(name for name, v in VERSIONS.items() if "gpu" in v.callers)
 
 if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") == "1":
-    def _folded(kind, step, passes_on, leader):
-        """Under the simulator the kernels run as Python, where `options.folded` (an intrinsic) cannot:
-        the same record, its fields plain values (the CPU pass then compiles a version for them)."""
-        return Options(*folded_values(kind), step, passes_on, leader)
-
     def _plain(a):
         """Under numba's CUDA simulator a kernel's array is a wrapper the CPU functions cannot take:
         the numpy array it wraps (the simulated device memory itself)."""
         return getattr(a, "_ary", a)
 else:
-    _folded = folded
-
     @cuda.jit(device=True, inline=True)
     def _plain(a):
         """On a GPU a kernel's array is what the functions it calls take."""
         return a
 
 
-_PASSES = ("two", "two_empty", "two_beggar", "two_rules", "multi", "multi_rules")
-_FOLDED_TWO = {name: table for table, name in ENTRIES[2].items()}  # the two-player entries with constants
 _kernels: dict = {}
 
 
-def _two_game(kind):
-    """The device function playing one two-player game of the pass ``kind`` from its deal, with the
-    options exactly as `batch._two_pass` (folded constants) or `batch._two_pass_rules` give them."""
-    if kind in _FOLDED_TWO:
-        table = _FOLDED_TWO[kind]
-
+def _play_dealt(n):
+    """The device function playing the game dealt into a `kernel_multi.Table` with the plan of a
+    version (`passes.setup`): ``play(t, plan, state)``, `passes.play_pair` on seats 0 and 1 for two
+    players, `passes.play_table` for more - the CPU's own step. (Under the simulator the kernels run
+    as Python: the plan's records come back from the CPU as plain values, and the CPU compiles the
+    pass for them with the options as variables; the games are the same.)"""
+    if n == 2:
         @cuda.jit(device=True, inline=True)
-        def play(a, b, prm, state):
-            return play_two(a, b, _folded(table, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER]), state)
+        def play(t, plan, state):
+            return play_pair((t.p0[0], t.p1[0], t.p2[0], t.ln[0]), (t.p0[1], t.p1[1], t.p2[1], t.ln[1]), plan, state)
     else:
         @cuda.jit(device=True, inline=True)
-        def play(a, b, prm, state):
-            if table_kind(prm) == ONLY_SHUFFLE:
-                return play_two(a, b, _folded(ONLY_SHUFFLE, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER]), state)
-            return play_two(a, b, options_of(prm), state)
-    return play
-
-
-def _multi_game(kind):
-    """The device function playing one game of 3-6 players: `batch._multi_pass` (the common options
-    folded) or `batch._multi_pass_rules`."""
-    if kind == "multi":
-        @cuda.jit(device=True, inline=True)
-        def play(t, prm, state):
-            return play_multi(t, _folded(COMMON, prm[P_STEP], prm[P_PASSES_ON] != 0, prm[P_LEADER]), state)
-    else:
-        @cuda.jit(device=True, inline=True)
-        def play(t, prm, state):
-            return play_multi(t, options_of(prm), state)
+        def play(t, plan, state):
+            return play_table(t, plan, state)
     return play
 
 
@@ -134,10 +110,10 @@ def _check(kind, n, lanes):
     if lanes not in LANES:
         raise ValueError(f"The value for `lanes` must be one of {', '.join(map(repr, LANES))}, but {lanes!r} was "
                          f"passed.")
-    if kind not in _PASSES:
-        raise ValueError(f"The value for `kind` must be one of {', '.join(map(repr, _PASSES))}, but {kind!r} was "
+    if kind not in PASSES:
+        raise ValueError(f"The value for `kind` must be one of {', '.join(map(repr, PASSES))}, but {kind!r} was "
                          f"passed.")
-    if (n == 2) != kind.startswith("two") or not 2 <= n <= 6:
+    if (n == 2) != (VERSIONS[kind].players == 2) or not 2 <= n <= 6:
         raise ValueError(f"The value for `n` must be a number of players the pass {kind!r} plays (2 for the two-player "
                          f"passes, 3 to 6 for the others), but {n} was passed.")
 
@@ -184,26 +160,19 @@ def _table(n):
 
 
 def _game(kind, n):
-    """(play, row): device functions playing the game dealt into a `Table` with the pass ``kind``
-    (``play(t, prm, state)``: `play_two`'s or `play_multi`'s result) and writing its row
-    (``row(res, t, out_u32, out_small, seat_out, i, per_seat, need)``: `batch.two_row` / `multi_row`)."""
+    """(plan, play, row): device functions of the version ``kind`` (`passes.VERSIONS`): its plan of a
+    parameter array (`passes.setup`), the game dealt into a `Table` played with it (`_play_dealt`), and
+    its row written (``row(res, t, out_u32, out_small, seat_out, i, per_seat, need)``: `passes.two_row` /
+    `multi_row`)."""
     if n == 2:
-        play_hands = _two_game(kind)
-
-        @cuda.jit(device=True, inline=True)
-        def play(t, prm, state):
-            return play_hands((t.p0[0], t.p1[0], t.p2[0], t.ln[0]), (t.p0[1], t.p1[1], t.p2[1], t.ln[1]), prm, state)
-
         @cuda.jit(device=True, inline=True)
         def row(res, t, out_u32, out_small, seat_out, i, per_seat, need):
             two_row(res, out_u32, out_small, seat_out, i, per_seat, need)
     else:
-        play = _multi_game(kind)
-
         @cuda.jit(device=True, inline=True)
         def row(res, t, out_u32, out_small, seat_out, i, per_seat, need):
             multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need)
-    return play, row
+    return setup(kind), _play_dealt(n), row
 
 
 # How a thread finds its games (`LANES`): ``take(turn, taken)`` gives the ids ``first .. end - 1``
@@ -228,7 +197,7 @@ _TAKES = {"refill": _take_refill, "fixed": _take_fixed}
 
 
 def _rows(kind, n, lanes):
-    play, row = _game(kind, n)
+    plan_of, play, row = _game(kind, n)
     take = _TAKES[lanes]
 
     @cuda.jit
@@ -237,11 +206,15 @@ def _rows(kind, n, lanes):
         out_u32, out_small = _plain(out_u32), _plain(out_small)
         seat_out, init_out, need, taken = _plain(seat_out), _plain(init_out), _plain(need), _plain(taken)
         state, shuffled, t = _table(n)
+        plan = plan_of(prm)
         turn = 0
         i, end = take(turn, taken)
         while i < games.shape[0]:
             deal_planes(deck, n, seed, games[i], state, shuffled, t.p0, t.p1, t.p2, t.ln, init_out, i, per_seat)
-            row(play(t, prm, state), t, out_u32, out_small, seat_out, i, per_seat, need)
+            if plan[0]:
+                row(play(t, plan, state), t, out_u32, out_small, seat_out, i, per_seat, need)
+            else:  # a table the version was not made for: every game to the exact driver, as on the CPU
+                need[i] = 1
             i += 1
             if i == end:
                 turn += 1
@@ -306,7 +279,7 @@ def _end_block(n, sc, st, sw, hist_c, hist_t, wins):
 
 
 def _summary(kind, n, lanes):
-    play = _game(kind, n)[0]
+    plan_of, play, _ = _game(kind, n)
     take = _TAKES[lanes]
 
     @cuda.jit
@@ -316,14 +289,18 @@ def _summary(kind, n, lanes):
         lists, n_listed, taken = _plain(lists), _plain(n_listed), _plain(taken)
         state, shuffled, t = _table(n)
         no_seats = cuda.local.array((1, 1, 1), int64)
+        plan = plan_of(prm)
         turn = 0
         i, end = take(turn, taken)
         while i < count:
             game = lo + i
             deal_planes(deck, n, seed, game, state, shuffled, t.p0, t.p1, t.p2, t.ln, no_seats, 0, False)
-            res = play(t, prm, state)
-            _count(game, res.status, res.winner, res.cards, res.tricks, cap, bar, sc, st, sw, hist_c, hist_t, lists,
-                   n_listed)
+            if plan[0]:
+                res = play(t, plan, state)
+                _count(game, res.status, res.winner, res.cards, res.tricks, cap, bar, sc, st, sw, hist_c, hist_t,
+                       lists, n_listed)
+            else:  # every game to the exact driver (`_rows`)
+                _count(game, FALLBACK, -1, 0, 0, cap, bar, sc, st, sw, hist_c, hist_t, lists, n_listed)
             i += 1
             if i == end:
                 turn += 1
@@ -346,7 +323,7 @@ def _list(lists, n_listed, which, game, status, w, cards, tricks):
 
 
 # The pieces other kernels share (`engine.gpu_census`): a kernel's array as the CPU functions take
-# it, a thread's working arrays, the two-player passes, and a block's counts (zeroed, one game
+# it, a thread's working arrays, the step playing a dealt game, and a block's counts (zeroed, one game
 # added, added to the grid's)
-plain, table, two_game = _plain, _table, _two_game
+plain, table, play_dealt = _plain, _table, _play_dealt
 start_block, count_game, end_block = _start_block, _count, _end_block

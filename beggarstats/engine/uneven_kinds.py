@@ -24,12 +24,13 @@ from numba import njit
 
 from ..game.checks import MAX_HORIZON, whole
 from .constants import pack_params
-from .exact import check_empty_end, reset, step_boundary
+from .exact import play_to
 from .hands_bits import deck_planes
 from .kernel_cache import install as _install_kernel_cache
 from .kernel_ops import popcount
+from .options import options_of
 from .rng import GameStream, seed_words, shuffle_inplace, shuffle_words, stream_state
-from .state import S_CARDS, S_LEADER, S_OVER, new_bits_game
+from .state import new_bits_game
 from .uneven import check_uneven, rotated
 
 __all__ = ["KINDS", "check_kinds", "kinds_deal", "deal_kinds_planes", "kinds_steps"]
@@ -135,18 +136,11 @@ def _steps(prm, seed, games, held, leader, horizon, out_cards, out_over, out_lea
     d1 = np.zeros(n, dtype=np.uint64)
     d2 = np.zeros(n, dtype=np.uint64)
     dl = np.zeros(n, dtype=np.int64)
+    o = options_of(prm)
     for i in range(games.shape[0]):
         deal_kinds_planes(held, leader, seed, games[i], state, buf, d0, d1, d2, dl)
-        reset(G, (d0, d1, d2, dl))
-        check_empty_end(G, prm, state)
-        over = G.sc[S_OVER] != 0
-        while not over and G.sc[S_CARDS] < horizon:
-            over = step_boundary(G, prm, state)
-        out_cards[i] = G.sc[S_CARDS]
-        out_over[i] = over
-        out_leader[i] = G.sc[S_LEADER]
+        play_to(G, (d0, d1, d2, dl), o, state, horizon, i, out_cards, out_over, out_leader, out_held)
         for j in range(n):
-            out_held[i, j] = G.ln[j]
             _count_kinds(G.p0[j], G.p1[j], G.p2[j], out_kinds[i, j])
 
 

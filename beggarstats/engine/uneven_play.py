@@ -18,10 +18,11 @@ from numba import njit
 from ..game.checks import MAX_HORIZON, whole
 from . import batch
 from .constants import pack_params
-from .exact import check_empty_end, reset, step_boundary
+from .exact import play_to
 from .fast import assemble, empty_raw
 from .kernel_cache import install as _install_kernel_cache
-from .state import S_CARDS, S_LEADER, S_OVER, new_bits_game
+from .options import options_of
+from .state import new_bits_game
 from .uneven import check_uneven, deal_uneven_planes, rotated
 
 __all__ = ["play_uneven", "uneven_steps"]
@@ -81,18 +82,10 @@ def _steps(deck, prm, seed, games, sizes, leader, horizon, out_cards, out_over, 
     d1 = np.zeros(n, dtype=np.uint64)
     d2 = np.zeros(n, dtype=np.uint64)
     dl = np.zeros(n, dtype=np.int64)
+    o = options_of(prm)
     for i in range(games.shape[0]):
         deal_uneven_planes(deck, sizes, leader, seed, games[i], state, shuffled, d0, d1, d2, dl)
-        reset(G, (d0, d1, d2, dl))
-        check_empty_end(G, prm, state)
-        over = G.sc[S_OVER] != 0
-        while not over and G.sc[S_CARDS] < horizon:
-            over = step_boundary(G, prm, state)
-        out_cards[i] = G.sc[S_CARDS]
-        out_over[i] = over
-        out_leader[i] = G.sc[S_LEADER]
-        for j in range(n):
-            out_held[i, j] = G.ln[j]
+        play_to(G, (d0, d1, d2, dl), o, state, horizon, i, out_cards, out_over, out_leader, out_held)
 
 
 def uneven_steps(rules, seed: int, games, sizes, leader: int, horizon: int) -> dict[str, np.ndarray]:

@@ -57,6 +57,15 @@ def _tables(quick):
         pytest.param(r, id=name, marks=pytest.mark.slow) for name, r in EVERY.items()]
 
 
+def test_the_tables_play_every_version_the_gpu_compiles():
+    """The tables above reach every row of `passes.VERSIONS` the GPU compiles, so the simulator holds
+    each version to the CPU (the versions are the CPU's: `engine.fast.fast_pass` chooses for both)."""
+    from beggarstats.engine.fast import fast_pass
+    from beggarstats.engine.gpu_kernels import PASSES
+
+    assert {fast_pass(r) for r in {**QUICK, **EVERY}.values()} == set(PASSES)
+
+
 @pytest.mark.parametrize("rules", _tables(QUICK))
 def test_rows_are_the_cpu_rows(rules):
     from beggarstats.engine.gpu import play_games_cuda
@@ -181,16 +190,23 @@ for kind, n in [tuple(x.split(':')) for x in sys.argv[1:]]:
 """
 
 
+def _ptx_groups():
+    """Every version of `passes.VERSIONS` the GPU compiles (`gpu_kernels.PASSES`, read from the table: a
+    row added there is compiled here), 3 and 6 players for the multi-player ones, in groups of about
+    three kernels."""
+    from beggarstats.engine.passes import VERSIONS
+
+    kinds = [f"{name}:{n}" for name, v in VERSIONS.items() if "gpu" in v.callers
+             for n in ((2,) if v.players == 2 else (3, 6))]
+    return [kinds[k:k + 3] for k in range(0, len(kinds), 3)]
+
+
 # PTX for the real target is the slow tier's (10 s a kind here): the quick tier plays the same kernels
 # in the simulator
-@pytest.mark.parametrize("kinds", [pytest.param(["two:2"], id="two", marks=pytest.mark.slow),
-                                   pytest.param(["two_empty:2", "two_beggar:2", "two_rules:2"], id="two-others",
-                                                marks=pytest.mark.slow),
-                                   pytest.param(["multi:3", "multi:6", "multi_rules:4"], id="multi",
-                                                marks=pytest.mark.slow)])
+@pytest.mark.parametrize("kinds", [pytest.param(g, id="+".join(g), marks=pytest.mark.slow) for g in _ptx_groups()])
 def test_kernels_compile_to_ptx_for_hopper(kinds):
-    """numba types and compiles every kernel, both ways of sharing out the games, for the GPU (the
-    simulator does not): PTX for sm_90."""
+    """numba types and compiles every kernel of every version, both ways of sharing out the games, for
+    the GPU (the simulator does not): PTX for sm_90."""
     out = subprocess.run([sys.executable, "-c", PTX, *kinds], capture_output=True, text=True, timeout=900,
                          env={**os.environ, "NUMBA_ENABLE_CUDASIM": "0"})
     assert out.returncode == 0, out.stderr[-3000:]
