@@ -123,3 +123,46 @@ def test_a_common_entry_given_other_options_hands_every_game_to_the_exact_driver
         assert need.all() and not out_u32.any()
         # and through play_games the same games are played in full
         assert (play_games(rules, 7, np.arange(n))["cards"] > 0).all()
+
+
+def _pass_hands(hands):
+    """A deal as the fast passes take it: each hand's three planes and its length."""
+    from beggarstats.engine.hands_bits import planes_of
+
+    n, width = len(hands), max(len(h) for h in hands)
+    dh = np.zeros((n, width), np.int8)
+    for s, h in enumerate(hands):
+        dh[s, :len(h)] = h
+    d0, d1, d2 = (np.zeros(n, np.uint64) for _ in range(3))
+    planes_of(dh, np.array([len(h) for h in hands], np.int64), d0, d1, d2)
+    return [(d0[s], d1[s], d2[s], len(h)) for s, h in enumerate(hands)]
+
+
+@pytest.mark.parametrize("limit", [-1, -5, -2**62])
+def test_a_negative_cut_off_stops_the_game_never_plays_it_for_ever(limit):
+    """Fail-safe (issue #53): a record's cut-off is a card count, NO_LIMIT for none (`options.options_of`
+    decodes the parameter array's -1), so a negative one can only come from a wrong caller; both fast
+    passes then hand the game back at their first cut-off test instead of playing without a cut-off
+    (which, for a deal that loops with the loop search off, is for ever). The Nessler deal, played out
+    in full by the same passes with the record as it is, takes its 8,344 cards (docs/RULES.md)."""
+    from beggarstats.engine.constants import DONE, FALLBACK
+    from beggarstats.engine.kernel_multi import new_table, play_multi
+    from beggarstats.engine.kernel_two import play_two
+    from beggarstats.engine.options import options_for
+    from beggarstats.engine.rng import stream_state
+
+    a, b = _pass_hands(parse_deal(NESSLER))
+    o = options_for(Rules())
+    assert play_two(a, b, o, stream_state(1, 0))[:2] == (DONE, 8344)
+    status, cards = play_two(a, b, o._replace(limit=limit, detect=False), stream_state(1, 0))[:2]
+    assert status == FALLBACK and cards < 30, (status, cards)
+    rules = Rules(players=3)
+    from beggarstats.engine.deals import random_deal
+
+    hands, _ = random_deal(4, 0, rules)
+    for o3, want in ((options_for(rules), DONE), (options_for(rules)._replace(limit=limit, detect=False), FALLBACK)):
+        t = new_table(3)
+        for s, (p0, p1, p2, n) in enumerate(_pass_hands(hands)):
+            t.p0[s], t.p1[s], t.p2[s], t.ln[s] = p0, p1, p2, n
+        status, cards = play_multi(t, o3, stream_state(4, 0))[:2]
+        assert status == want and (want == DONE or cards < 60), (status, cards)

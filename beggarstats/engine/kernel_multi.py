@@ -158,11 +158,15 @@ def play_multi(t, o, stream):
 
 @njit(nogil=True, cache=True, _nrt=False)
 def _play(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, leader_rule, stream):
-    """`play_multi`, the record's fields as arguments one by one, in this order (its only caller is
-    `play_multi`, inlined): LLVM allocates the registers of this loop by its arguments, and with the
-    record as one argument the loop took 1.1% more instructions on three-player games (128.3 M
-    against 126.9 M on 20,000 games, callgrind; benchmarks/README.md, issue #41). A field given as a
-    constant stays one here, and in the record `_two_left` hands to `play_two` (`options.record`)."""
+    """`play_multi`, the record's fields as arguments one by one (its only caller is `play_multi`,
+    inlined), in the order of efde310's `play_multi` arguments. Why one by one, and why this order:
+    LLVM allocates the registers of this loop by its arguments. With the record as one argument the
+    loop took 1.1% more instructions on three-player games (128.3 M against 126.9 M on 20,000 games,
+    callgrind), and the record's own fields put in this order moved 0.7-1.1% onto the other rows
+    (benchmarks/README.md, issue #41); so an argument added here, or moved, is counted again with
+    `benchmarks/instructions.py` before it is kept. A field given as a constant stays one here, and in
+    the record `_two_left` hands to `play_two` (`options.record`). A negative ``limit`` hands the game
+    back at its first cut-off test (`rulebook.cut_off`), never plays it for ever."""
     h0, h1, h2, ln, ing, nxt, minc, outc, place, snap = t
     n = ln.shape[0]
     left = 0

@@ -23,7 +23,7 @@ from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
 from .brent import snapshot_due, widen
-from .constants import DONE, FALLBACK, NO_LIMIT
+from .constants import DONE, FALLBACK
 from .hands_bits import (counts_differ, drop, lay_at, lay_top, pay, pile_as_taken, plain_run, planes_differ, run_share,
                          under)
 from .rulebook import cut_off, next_demand_at, out_at_trick_end, owed_to_beggar, sole_holder_wins
@@ -80,7 +80,8 @@ def play_two(a, b, o, stream):
     shuffle : bool
         shuffle_pile: every pile taken is shuffled on ``stream`` first.
     limit : int
-        The cut-off as a card count, NO_LIMIT for none; reaching it returns FALLBACK.
+        The cut-off as a card count, NO_LIMIT for none; reaching it returns FALLBACK (a negative one
+        at the first test).
 
     (exhausted_tribute, direction and leader make no difference with two players.)
 
@@ -91,10 +92,13 @@ def play_two(a, b, o, stream):
     # lead*: the leader's hand (three planes and n_lead cards), other*: the other's; lead_seat:
     # the leader's seat
     end, beggar_mode, detect, shuffle, limit = o.end, o.beggar, o.detect, o.shuffle, o.limit
-    # a record's cut-off is never negative (`options.options_of`; `kernel_multi._two_left` hands on
-    # what is left of it); saying so lets LLVM fold the cut-off tests of the multi-player pass's
-    # two-left finish as efde310 did: without it they took 2.1% more instructions (issue #41)
-    limit = limit if limit >= 0 else NO_LIMIT
+    # Fail-safe: a negative cut-off (no record has one: `options.options_of` gives NO_LIMIT for none, and
+    # `kernel_multi._two_left` hands on what is left of a cut-off not yet reached) stops the game at its
+    # first test, handed back, never "no cut-off": a wrong caller cannot make a game play for ever.
+    # Clamping also tells LLVM that the cut-off is not negative, which folds the cut-off tests of the
+    # multi-player pass's two-left finish as efde310 did: without it they took 2.1% more instructions
+    # (issue #41)
+    limit = limit if limit >= 0 else 0
     lead0, lead1, lead2, n_lead = a
     other0, other1, other2, n_other = b
     n_seat0 = n_lead
