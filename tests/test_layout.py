@@ -136,6 +136,60 @@ def _private_imports() -> set[tuple[str, str]]:
     return found
 
 
+def _module_names(path: Path, modules: set[str]) -> dict[str, str]:
+    """The names a module binds to other modules of the package (``from . import fast``,
+    ``from ..engine import gpu``, ``import beggarstats.engine.gpu as gpu``) -> the module's dotted name."""
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    package = parts[:-1]
+    bound = {}
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package[:len(package) - (node.level - 1)]
+            target = ".".join(base + ([node.module] if node.module else []))
+            for a in node.names:
+                if f"{target}.{a.name}" in modules:
+                    bound[a.asname or a.name] = f"{target}.{a.name}"
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name in modules and a.asname:
+                    bound[a.asname] = a.name
+    return bound
+
+
+def _private_attributes() -> set[tuple[str, str]]:
+    """(module, 'other._name') for every private name of another module of the package read as an
+    attribute of it (``fast._fast_pass``), which `_private_imports` does not see."""
+    modules = set(_imports())
+    found = set()
+    for path in PACKAGE.rglob("*.py"):
+        module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        bound = _module_names(path, modules)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound
+                    and node.attr.startswith("_") and not node.attr.startswith("__")
+                    and bound[node.value.id] != module):
+                found.add((module, f"{node.value.id}.{node.attr}"))
+    return found
+
+
+def test_no_private_name_of_another_module_is_read_as_an_attribute():
+    """The same rule for ``module._name``: `engine.gpu` called ``fast._fast_pass`` (issue #53), now the
+    public `fast.fast_pass`."""
+    assert _private_attributes() == set(), sorted(_private_attributes())
+
+
+def test_the_attribute_check_sees_a_private_name(tmp_path, monkeypatch):
+    """The check above is not vacuous: a module reading another's private name is found."""
+    fake = tmp_path / "beggarstats"
+    (fake / "engine").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "engine" / "__init__.py").write_text("")
+    (fake / "engine" / "fast.py").write_text("def _fast_pass():\n    pass\n")
+    (fake / "engine" / "gpu.py").write_text("from . import fast\n\n\ndef f():\n    return fast._fast_pass()\n")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
+    assert _private_attributes() == {("beggarstats.engine.gpu", "fast._fast_pass")}
+
+
 def test_no_private_name_crosses_a_module():
     """A leading underscore means "this module only": `store._looks_whole`,
     `matches._check_max_rounds`, `simulate._batch_engine` and `reference._Game` were imported
