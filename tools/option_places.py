@@ -30,10 +30,11 @@ RECORD_FIELD = {"end": "end", "joker_mode": "beggar", "shuffle_pile": "shuffle",
 SLOT = {"end": "P_END", "joker_mode": "P_BEGGAR", "shuffle_pile": "P_SHUFFLE_PILE", "max_cards": "P_MAX_CARDS",
         "direction": "P_STEP", "exhausted_tribute": "P_PASSES_ON", "leader": "P_LEADER",
         "shuffle_on_loop": "P_SHUFFLE_ON_LOOP", "unfinished": "P_MOST"}
-# (a, b, options, stream) and (table, options, stream); the multi-player pass's body, which takes the
-# record's fields one by one (`kernel_multi._play`: its register allocation, issue #41), and the
-# record it builds from them again (`options.record`), count as loose calls: a new field goes there too
-RECORD_ARGS = {"play_two": 4, "play_multi": 3, "_play": 3, "record": 1}
+# (a, b, options, stream) and (table, options, stream); the multi-player pass's body and its trick step,
+# which take the record's fields one by one (`kernel_multi._play`, `trick_multi`: their register
+# allocation, issue #41), and the record built from them again (`options.record`), count as loose
+# calls: a new field goes there too
+RECORD_ARGS = {"play_two": 4, "play_multi": 3, "_play": 3, "record": 1, "trick_two": 3, "trick_multi": 4}
 # what choosing a version of a fast pass is made of (`engine/passes.py`)
 CHOICE_CALLS = {"setup", "version_for", "versions_of", "folded"}
 CHOICE_NAMES = {"VERSIONS"}

@@ -12,7 +12,7 @@ from ..game.cards import ACE, JACK, JOKER, KING, NUMBER, QUEEN
 
 __all__ = [
     "NUMBER", "JACK", "QUEEN", "KING", "ACE", "JOKER", "WIN", "LOOP", "CUTOFF", "OUTCOME_CODES",
-    "DONE", "FALLBACK", "C_PAID", "C_WIN", "C_CUT", "C_LAPSED", "END_TRICK", "END_EMPTY",
+    "DONE", "FALLBACK", "GOING", "TWO_LEFT", "C_PAID", "C_WIN", "C_CUT", "C_LAPSED", "END_TRICK", "END_EMPTY",
     "END_UNABLE", "LEADER_TAKER", "LEADER_NEXT", "NO_LIMIT", "PARAMS", "pack_params",
     "R_CARDS", "R_TRICKS", "R_LOOP_START_TRICKS", "R_LOOP_START_CARDS", "R_LOOP_TRICKS", "R_LOOP_CARDS", "U32_ROWS",
     "R_OUTCOME", "R_WINNER", "R_LOOPED", "SMALL_ROWS", "SEAT_MIN", "SEAT_PLACE", "SEAT_OUT", "SEAT_ROWS",
@@ -26,8 +26,10 @@ __all__ = [
 WIN, LOOP, CUTOFF = 0, 1, 2
 OUTCOME_CODES = ("win", "loop", "cutoff")
 
-# -- a fast pass's answer: the game is decided, or it goes to the exact driver -------------------
-DONE, FALLBACK = 0, 1
+# -- a fast pass's answer: the game is decided, or it goes to the exact driver; a trick step's
+#    answer may also be that the game goes on, or (3+ players) goes on as a two-player game
+#    (`kernel_two.trick_two`, `kernel_multi.trick_multi`) ------------------------------------------
+DONE, FALLBACK, GOING, TWO_LEFT = 0, 1, 2, 3
 
 # -- how a trick stopped (exact driver): tribute paid, game won, cut-off reached, tribute lapsed --
 C_PAID, C_WIN, C_CUT, C_LAPSED = 0, 1, 2, 3

@@ -24,7 +24,8 @@ import numpy as np
 from .constants import INIT_ROWS, pack_params
 
 __all__ = ["DEVICES", "check_device", "gpu_pass", "play_games_cuda", "count_games_cuda", "count_ranks_cuda",
-           "play_rank_list", "check_ranks", "gpu_name", "LAUNCH_GAMES", "LIST_CAPACITY", "RUN", "MAX_RANKS", "LANES"]
+           "play_rank_list", "check_ranks", "gpu_name", "deal_sizes", "LAUNCH_GAMES", "DEAL_GAMES", "LIST_CAPACITY",
+           "RUN", "MAX_RANKS", "LANES"]
 
 DEVICES = ("cpu", "cuda")
 LAUNCH_GAMES = 1 << 24  # games a launch of the rows kernel (its arrays: about 0.5 GB at most)
@@ -84,18 +85,35 @@ def _blocks(n: int) -> int:
     return max(1, (n + THREADS - 1) // THREADS)
 
 
+def _check_lanes(lanes) -> str:
+    from .gpu_kernels import LANES as WAYS
+
+    lanes = LANES if lanes is None else lanes
+    if lanes not in WAYS:
+        raise ValueError(f"The value for `lanes` must be one of {', '.join(map(repr, WAYS))}, but {lanes!r} was "
+                         f"passed.")
+    return lanes
+
+
+def deal_sizes(rules) -> np.ndarray:
+    """The hands' lengths of a random deal of ``rules``: card k to seat k mod n (`hands_bits.deal_planes`)."""
+    n, N = rules.players, rules.n_cards
+    return np.array([N // n + (1 if s < N % n else 0) for s in range(n)], np.int64)
+
+
 def play_games_cuda(rules, seed: int, games, *, per_seat: bool = False, lanes: str | None = None,
                     blocks: int | None = None) -> dict[str, np.ndarray]:
     """`engine.fast.play_games` on the GPU: the same arrays for the same rules, seed and ids.
-    ``lanes``: `gpu_kernels.LANES` (default `LANES`); ``blocks``: blocks a launch (default: a thread
-    a game for 'fixed', `_default_blocks` for 'refill')."""
+    ``lanes``: `gpu_kernels.LANES` (default `LANES`: 'refill', `gpu_refill`'s trick a step; 'fixed', a
+    game a thread); ``blocks``: blocks a launch (default: a thread a game for 'fixed', `_default_blocks`
+    for 'refill')."""
     from numba import cuda
 
     from . import batch
     from .fast import assemble, empty_raw
-    from .gpu_kernels import rows_kernel
 
     kind = gpu_pass(rules)
+    lanes = _check_lanes(lanes)
     p = rules.players
     games = np.ascontiguousarray(games, dtype=np.int64)
     seed = np.uint64(int(seed) % 2**64)
@@ -104,20 +122,30 @@ def play_games_cuda(rules, seed: int, games, *, per_seat: bool = False, lanes: s
     out_u32, out_small, seat_out = empty_raw(len(games), p)
     init_out = np.zeros((len(games) if per_seat else 1, INIT_ROWS, p), dtype=np.int64)
     need = np.zeros(len(games), dtype=np.uint8)
-    lanes = LANES if lanes is None else lanes
-    kernel = rows_kernel(kind, p, lanes)
-    d_deck, d_prm = cuda.to_device(deck), cuda.to_device(prm)
-    for lo in range(0, len(games), LAUNCH_GAMES):
-        hi = min(lo + LAUNCH_GAMES, len(games))
+    d_deck, d_prm, d_sizes = cuda.to_device(deck), cuda.to_device(prm), cuda.to_device(deal_sizes(rules))
+    step = DEAL_GAMES if lanes == "refill" else LAUNCH_GAMES
+    for lo in range(0, len(games), step):
+        hi = min(lo + step, len(games))
         m = hi - lo
         d_u32 = cuda.to_device(np.zeros((out_u32.shape[0], m), np.uint32))
         d_small = cuda.to_device(np.zeros((out_small.shape[0], m), np.int8))
         d_seat = cuda.to_device(np.zeros((m if per_seat else 1,) + seat_out.shape[1:], np.int64))
         d_init = cuda.to_device(np.zeros((m if per_seat else 1, INIT_ROWS, p), np.int64))
         d_need = cuda.to_device(np.zeros(m, np.uint8))
-        grid = blocks if blocks is not None else _blocks(m) if lanes == "fixed" else _default_blocks(m)
-        kernel[grid, THREADS](d_deck, d_prm, seed, cuda.to_device(games[lo:hi]), d_u32, d_small, d_seat, d_init,
-                              per_seat, d_need, cuda.to_device(np.zeros(1, np.int64)))
+        d_games = cuda.to_device(games[lo:hi])
+        if lanes == "refill":
+            from .gpu_refill import deal_kernel, deal_words, refill_rows_kernel
+
+            dp = cuda.device_array((deal_words(p), m), np.uint64)
+            deal_kernel(p)[_blocks(m), THREADS](d_deck, seed, d_games, np.int64(0), np.int64(m), dp, d_init, per_seat)
+            grid = blocks if blocks is not None else _default_blocks(m)
+            refill_rows_kernel(kind, p)[grid, THREADS](dp, d_sizes, d_prm, np.int64(m), d_u32, d_small, d_seat, per_seat,
+                                                       d_need)
+        else:
+            from .gpu_kernels import rows_kernel
+
+            rows_kernel(kind, p)[blocks if blocks is not None else _blocks(m), THREADS](
+                d_deck, d_prm, seed, d_games, d_u32, d_small, d_seat, d_init, per_seat, d_need)
         out_u32[:, lo:hi] = d_u32.copy_to_host()
         out_small[:, lo:hi] = d_small.copy_to_host()
         need[lo:hi] = d_need.copy_to_host()
@@ -143,17 +171,42 @@ def count_games_cuda(rules, seed: int, lo: int, count: int, *, cap: int, bar: in
     at least ``bar`` cards), and ``listed`` int64[3], how many each list got (more than its
     ``capacity`` means it was cut short: the caller runs the range again another way). ``lanes``:
     `gpu_kernels.LANES` (default `LANES`); the result does not depend on it, nor on ``blocks``."""
-    from .gpu_kernels import summary_kernel
+    from numba import cuda
 
     kind = gpu_pass(rules)
-    head = (rules.deck_cards(), pack_params(rules), np.uint64(int(seed) % 2**64), np.int64(lo), np.int64(count))
-    kernel = summary_kernel(kind, rules.players, LANES if lanes is None else lanes)
-    return _launch_counts(kernel, _default_blocks(count) if blocks is None else blocks, head, players=rules.players,
-                          cap=cap, bar=bar, capacity=capacity, tail=(np.zeros(1, np.int64),))
+    lanes = _check_lanes(lanes)
+    p = rules.players
+    seed = np.uint64(int(seed) % 2**64)
+    d_deck, d_prm = cuda.to_device(rules.deck_cards()), cuda.to_device(pack_params(rules))
+
+    if lanes == "refill":
+        from .gpu_refill import deal_kernel, deal_words, refill_summary_kernel
+
+        d_sizes, no_games = cuda.to_device(deal_sizes(rules)), cuda.to_device(np.zeros(0, np.int64))
+        no_seats = cuda.to_device(np.zeros((1, 1, 1), np.int64))
+        kernel = refill_summary_kernel(kind, p)
+
+        def launch(counts):
+            for a in range(lo, lo + count, DEAL_GAMES):
+                m = min(DEAL_GAMES, lo + count - a)
+                dp = cuda.device_array((deal_words(p), m), np.uint64)
+                deal_kernel(p)[_blocks(m), THREADS](d_deck, seed, no_games, np.int64(a), np.int64(m), dp, no_seats,
+                                                    False)
+                kernel[blocks if blocks is not None else _default_blocks(m), THREADS](
+                    dp, d_sizes, d_prm, np.int64(a), np.int64(m), *counts)
+    else:
+        from .gpu_kernels import summary_kernel
+
+        def launch(counts):
+            summary_kernel(kind, p)[_default_blocks(count) if blocks is None else blocks, THREADS](
+                d_deck, d_prm, seed, np.int64(lo), np.int64(count), *counts)
+
+    return _launch_counts(launch, players=p, cap=cap, bar=bar, capacity=capacity)
 
 
 RUN = 64  # ranks a thread of the census steps through from one unranking
 MAX_RANKS = 2**56  # decks of fewer deals unrank in 64-bit arithmetic (total * count of a kind < 2**63)
+DEAL_GAMES = 1 << 22  # games dealt at once for a refill kernel (the buffer: 80 bytes a two-player game)
 
 
 def check_ranks(rules) -> int:
@@ -171,8 +224,12 @@ def count_ranks_cuda(rules, lo: int, count: int, *, cap: int, bar: int, capacity
                      blocks: int | None = None, run: int | None = None) -> dict:
     """Deal ranks ``lo .. lo + count - 1`` of ``rules`` (a census: `engine.gpu_census`) reduced on
     the GPU: the dict of `count_games_cuda`, the ids being ranks. ``run``: ranks a thread steps
-    through from one unranking (default `RUN`; the result does not depend on it)."""
-    from .gpu_census import census_kernel
+    through from one unranking (default `RUN`; the result does not depend on it). The deals are made
+    first, then played by the refill kernel of the census's version (`gpu_census.census_kernel`)."""
+    from numba import cuda
+
+    from .gpu_census import census_kernel, deal_kernel
+    from .gpu_refill import deal_words
     from .rank import hand_sizes
 
     total = check_ranks(rules)
@@ -180,17 +237,26 @@ def count_ranks_cuda(rules, lo: int, count: int, *, cap: int, bar: int, capacity
     if isinstance(run, bool) or not isinstance(run, (int, np.integer)) or run < 1:
         raise ValueError(f"The value for `run` must be a whole number >= 1 (ranks a thread steps through), but {run!r} "
                          f"was passed.")
-    head = (np.asarray(rules.counts, np.int64), np.int64(total), np.asarray(hand_sizes(rules), np.int64),
-            pack_params(rules), np.int64(lo), np.int64(count), np.int64(run))
-    grid = _default_blocks((count + run - 1) // run) if blocks is None else blocks
-    return _launch_counts(census_kernel(rules.players), grid, head, players=rules.players, cap=cap, bar=bar,
-                          capacity=capacity)
+    p = rules.players
+    d_counts, d_prm = cuda.to_device(np.asarray(rules.counts, np.int64)), cuda.to_device(pack_params(rules))
+    d_sizes = cuda.to_device(np.asarray(hand_sizes(rules), np.int64))
+    kernel = census_kernel(p)
+
+    def launch(counts):
+        for a in range(lo, lo + count, DEAL_GAMES):
+            m = min(DEAL_GAMES, lo + count - a)
+            dp = cuda.device_array((deal_words(p), m), np.uint64)
+            deal_kernel(p)[_blocks((m + run - 1) // run), THREADS](d_counts, np.int64(total), d_sizes, np.int64(a),
+                                                                        np.int64(m), np.int64(run), dp)
+            kernel[blocks if blocks is not None else _default_blocks(m), THREADS](dp, d_sizes, d_prm, np.int64(a),
+                                                                                  np.int64(m), *counts)
+
+    return _launch_counts(launch, players=p, cap=cap, bar=bar, capacity=capacity)
 
 
-def _launch_counts(kernel, blocks: int, head: tuple, *, players: int, cap: int, bar: int, capacity: int,
-                   tail: tuple = ()) -> dict:
-    """Launch a counting kernel (``kernel(*head, cap, bar, hist_c, hist_t, wins, lists, n_listed,
-    *tail)``) and read its counts and lists back (`count_games_cuda`'s dict)."""
+def _launch_counts(launch, *, players: int, cap: int, bar: int, capacity: int) -> dict:
+    """Run the counting kernels (``launch((cap, bar, hist_c, hist_t, wins, lists, n_listed))``, one launch or
+    several adding to the same counts) and read their counts and lists back (`count_games_cuda`'s dict)."""
     from numba import cuda
 
     from .gpu_kernels import LIST_COLUMNS
@@ -200,9 +266,7 @@ def _launch_counts(kernel, blocks: int, head: tuple, *, players: int, cap: int, 
     wins = cuda.to_device(np.zeros(players, np.uint64))
     lists = cuda.device_array((3, capacity, len(LIST_COLUMNS)), np.int64)
     listed = cuda.to_device(np.zeros(3, np.int64))
-    head = tuple(cuda.to_device(a) if isinstance(a, np.ndarray) and a.ndim else a for a in head)
-    tail = tuple(cuda.to_device(a) for a in tail)
-    kernel[blocks, THREADS](*head, np.int64(cap), np.int64(bar), hist_c, hist_t, wins, lists, listed, *tail)
+    launch((np.int64(cap), np.int64(bar), hist_c, hist_t, wins, lists, listed))
     n_listed = listed.copy_to_host()
     host_lists = lists.copy_to_host()
     names = ("handed_back", "over_cap", "candidates")

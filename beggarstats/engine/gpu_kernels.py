@@ -24,16 +24,10 @@ and two ways (``lanes``, `LANES`) to share a launch's games among its threads, w
 games to the same results (a game's result depends on its id alone; counts are sums, each listed game
 carries its id and the host sorts the lists, a row is written at its game's index):
 
-* ``"refill"`` (the default): a thread takes the next `TAKE` ids from one counter in global memory
-  (``cuda.atomic.add``), plays them, and takes again until the ids run out, so a thread whose games
-  end early plays more of them, and no block waits for a slower one's share at the end of a launch;
-* ``"fixed"``: thread g plays games g, g + G, g + 2G, ... (G threads in the grid), as measured on
-  the H200 on 2026-12-04.
-
-Either way a thread plays a whole game before it takes the next: the threads of a warp still wait
-for the warp's longest game of each round. Stepping one trick at a time, so that a thread could deal
-anew the moment its game ends, would need `play_two` / `play_multi` split into a start and a trick
-(docs/gpu.md).
+* ``"refill"`` (the default): the games dealt first, then played one trick a loop step, a lane whose
+  game has ended taking its block's next deal (`gpu_refill`, the kernels there);
+* ``"fixed"``: thread g plays games g, g + G, g + 2G, ... (G threads in the grid), a whole game at a
+  time, as measured on the H200 on 2026-12-04: the kernels here.
 
 This module imports numba's CUDA target (`numba-cuda`), so only `engine.gpu` imports it, and only
 when a run asks for ``device="cuda"``.
@@ -55,7 +49,7 @@ from .hands_bits import MAX_CARDS, deal_planes  # noqa: E402
 from .kernel_multi import Table  # noqa: E402
 from .passes import VERSIONS, multi_row, play_pair, play_table, setup, two_row  # noqa: E402
 
-__all__ = ["rows_kernel", "summary_kernel", "SHARED_CARDS", "SHARED_TRICKS", "LIST_COLUMNS", "LANES", "TAKE", "SEATS",
+__all__ = ["rows_kernel", "summary_kernel", "SHARED_CARDS", "SHARED_TRICKS", "LIST_COLUMNS", "LANES", "SEATS",
            "RING", "SNAP", "PASSES", "plain", "table", "start_block", "count_game", "end_block", "play_dealt"]
 
 # Lengths below these are counted in each block's shared memory first (int32, 10 KiB together)
@@ -66,10 +60,10 @@ RING = 24  # 4 * SEATS: `kernel_multi.Table.nxt` (a local array's size must be a
 SNAP = 25  # 1 + 4 * SEATS: `kernel_multi.Table.snap`
 # the columns of a listed game (the summary kernels' lists): id, status, winner, cards, tricks
 LIST_COLUMNS = ("game", "status", "winner", "cards", "tricks")
-# How the threads share out a launch's games: 'refill' (a thread takes the next ids from a counter
-# as it finishes its games) or 'fixed' (thread g plays every G-th game from g); the module's docstring
+# How the threads share out a launch's games: 'refill' (one trick a loop step, a finished lane taking
+# its block's next deal: `gpu_refill`) or 'fixed' (thread g plays every G-th game from g, a whole game at a
+# time: the kernels here); the module's docstring
 LANES = ("refill", "fixed")
-TAKE = 4  # ids a 'refill' thread takes from the counter at once (a quarter of the atomic adds)
 # the versions of the fast passes the GPU compiles: the rows of `passes.VERSIONS` it calls, the CPU
 # batch's (`engine.fast.fast_pass` chooses one for a table, for both)
 PASSES = tuple(name for name, v in VERSIONS.items() if "gpu" in v.callers)
@@ -106,10 +100,7 @@ def _play_dealt(n):
     return play
 
 
-def _check(kind, n, lanes):
-    if lanes not in LANES:
-        raise ValueError(f"The value for `lanes` must be one of {', '.join(map(repr, LANES))}, but {lanes!r} was "
-                         f"passed.")
+def _check(kind, n):
     if kind not in PASSES:
         raise ValueError(f"The value for `kind` must be one of {', '.join(map(repr, PASSES))}, but {kind!r} was "
                          f"passed.")
@@ -118,30 +109,28 @@ def _check(kind, n, lanes):
                          f"passes, 3 to 6 for the others), but {n} was passed.")
 
 
-def rows_kernel(kind: str, n: int, lanes: str = "refill"):
-    """The kernel writing one row per game, for the fast pass ``kind`` and ``n`` players:
+def rows_kernel(kind: str, n: int):
+    """The 'fixed' kernel writing one row per game, for the fast pass ``kind`` and ``n`` players:
     ``kernel[blocks, threads](deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat,
-    need, taken)``, the arguments of `batch.fast_pass_two` and ``taken`` int64[1], zero (the ids
-    handed out so far, `LANES`; the 'fixed' kernel leaves it alone). Row i is ``games[i]``'s, whichever
-    thread plays it."""
-    _check(kind, n, lanes)
-    key = ("rows", kind, n, lanes)
+    need)``, the arguments of `batch.fast_pass_two`. Row i is ``games[i]``'s."""
+    _check(kind, n)
+    key = ("rows", kind, n)
     if key not in _kernels:
-        _kernels[key] = _rows(kind, n, lanes)
+        _kernels[key] = _rows(kind, n)
     return _kernels[key]
 
 
-def summary_kernel(kind: str, n: int, lanes: str = "refill"):
-    """The kernel counting games ``lo .. lo + count - 1`` into histograms (see the module's
+def summary_kernel(kind: str, n: int):
+    """The 'fixed' kernel counting games ``lo .. lo + count - 1`` into histograms (see the module's
     docstring): ``kernel[blocks, threads](deck, prm, seed, lo, count, cap, bar, hist_c, hist_t,
-    wins, lists, n_listed, taken)``; ``hist_c``, ``hist_t`` uint64[cap + 1], ``wins`` uint64[n]; ``lists``
+    wins, lists, n_listed)``; ``hist_c``, ``hist_t`` uint64[cap + 1], ``wins`` uint64[n]; ``lists``
     int64[3, capacity, 5] (games handed back, games beyond ``cap``, finished games of at least ``bar``
     cards; columns `LIST_COLUMNS`, in no particular order), ``n_listed`` int64[3] (how many each got;
-    beyond the capacity they are counted, not kept); ``taken`` int64[1], zero (as `rows_kernel`)."""
-    _check(kind, n, lanes)
-    key = ("summary", kind, n, lanes)
+    beyond the capacity they are counted, not kept)."""
+    _check(kind, n)
+    key = ("summary", kind, n)
     if key not in _kernels:
-        _kernels[key] = _summary(kind, n, lanes)
+        _kernels[key] = _summary(kind, n)
     return _kernels[key]
 
 
@@ -175,50 +164,24 @@ def _game(kind, n):
     return setup(kind), _play_dealt(n), row
 
 
-# How a thread finds its games (`LANES`): ``take(turn, taken)`` gives the ids ``first .. end - 1``
-# (indices into the launch's games) of its ``turn``-th take; a thread plays them, then takes again,
-# until the ids run past the launch's count.
-
-@cuda.jit(device=True, inline=True)
-def _take_fixed(turn, taken):
-    """'fixed': thread g plays games g, g + G, g + 2G, ... (G threads in the grid), one a take."""
-    first = cuda.grid(1) + turn * cuda.gridsize(1)
-    return first, first + 1
-
-
-@cuda.jit(device=True, inline=True)
-def _take_refill(turn, taken):
-    """'refill': the next `TAKE` ids not yet handed out, from the launch's counter ``taken[0]``."""
-    first = cuda.atomic.add(taken, 0, int64(TAKE))
-    return first, first + TAKE
-
-
-_TAKES = {"refill": _take_refill, "fixed": _take_fixed}
-
-
-def _rows(kind, n, lanes):
+def _rows(kind, n):
     plan_of, play, row = _game(kind, n)
-    take = _TAKES[lanes]
 
     @cuda.jit
-    def rows(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need, taken):
+    def rows(deck, prm, seed, games, out_u32, out_small, seat_out, init_out, per_seat, need):
         deck, prm, games = _plain(deck), _plain(prm), _plain(games)
         out_u32, out_small = _plain(out_u32), _plain(out_small)
-        seat_out, init_out, need, taken = _plain(seat_out), _plain(init_out), _plain(need), _plain(taken)
+        seat_out, init_out, need = _plain(seat_out), _plain(init_out), _plain(need)
         state, shuffled, t = _table(n)
         plan = plan_of(prm)
-        turn = 0
-        i, end = take(turn, taken)
+        i = cuda.grid(1)
         while i < games.shape[0]:
             deal_planes(deck, n, seed, games[i], state, shuffled, t.p0, t.p1, t.p2, t.ln, init_out, i, per_seat)
             if plan[0]:
                 row(play(t, plan, state), t, out_u32, out_small, seat_out, i, per_seat, need)
             else:  # a table the version was not made for: every game to the exact driver, as on the CPU
                 need[i] = 1
-            i += 1
-            if i == end:
-                turn += 1
-                i, end = take(turn, taken)
+            i += cuda.gridsize(1)
 
     return rows
 
@@ -278,20 +241,18 @@ def _end_block(n, sc, st, sw, hist_c, hist_t, wins):
         cuda.atomic.add(wins, tid, uint64(sw[tid]))
 
 
-def _summary(kind, n, lanes):
+def _summary(kind, n):
     plan_of, play, _ = _game(kind, n)
-    take = _TAKES[lanes]
 
     @cuda.jit
-    def summary(deck, prm, seed, lo, count, cap, bar, hist_c, hist_t, wins, lists, n_listed, taken):
+    def summary(deck, prm, seed, lo, count, cap, bar, hist_c, hist_t, wins, lists, n_listed):
         sc, st, sw = _start_block()
         deck, prm, hist_c, hist_t, wins = _plain(deck), _plain(prm), _plain(hist_c), _plain(hist_t), _plain(wins)
-        lists, n_listed, taken = _plain(lists), _plain(n_listed), _plain(taken)
+        lists, n_listed = _plain(lists), _plain(n_listed)
         state, shuffled, t = _table(n)
         no_seats = cuda.local.array((1, 1, 1), int64)
         plan = plan_of(prm)
-        turn = 0
-        i, end = take(turn, taken)
+        i = cuda.grid(1)
         while i < count:
             game = lo + i
             deal_planes(deck, n, seed, game, state, shuffled, t.p0, t.p1, t.p2, t.ln, no_seats, 0, False)
@@ -301,10 +262,7 @@ def _summary(kind, n, lanes):
                        lists, n_listed)
             else:  # every game to the exact driver (`_rows`)
                 _count(game, FALLBACK, -1, 0, 0, cap, bar, sc, st, sw, hist_c, hist_t, lists, n_listed)
-            i += 1
-            if i == end:
-                turn += 1
-                i, end = take(turn, taken)
+            i += cuda.gridsize(1)
         _end_block(n, sc, st, sw, hist_c, hist_t, wins)
 
     return summary

@@ -31,7 +31,7 @@ from numba import njit
 
 from .kernel_cache import install as _install_kernel_cache
 from .brent import snapshot_due, widen
-from .constants import DONE, FALLBACK
+from .constants import DONE, FALLBACK, GOING, TWO_LEFT
 from .hands_bits import (counts_differ, drop, lay_at, lay_top, pay, pile_as_taken, plain_run, planes_differ, run_share,
                          under)
 from .kernel_two import play_two
@@ -39,13 +39,17 @@ from .options import record, with_limit
 from .rulebook import (cut_off, demand, lapses, next_demand_at, next_leader, out_at_trick_end, owed_to_beggar,
                        sole_holder_wins)
 
-__all__ = ["play_multi", "Table", "new_table", "MultiResult"]
+__all__ = ["play_multi", "start_multi", "trick_multi", "two_left_hands", "two_left_result", "Table", "new_table", "MultiResult", "MultiGame"]
 
 # The arrays of one multi-player game: each seat's planes and length, who is in, the ring of seats
 # (`_ring`), the per-seat figures, and Brent's snapshot (uint64[1 + 4n]).
 Table = namedtuple("Table", "p0 p1 p2 ln in_game nxt min_cards out_cards place snap")
 # What `play_multi` returns: DONE or FALLBACK, the cards and tricks played, the winner (-1: none).
 MultiResult = namedtuple("MultiResult", "status cards tricks winner")
+# A game between tricks (`start_multi`, `trick_multi`): the cards and tricks played, the seat to lead, the
+# seats still in (also the place the next one out gets), Brent's schedule (`brent.py`); the hands and the
+# per-seat figures are the `Table`'s.
+MultiGame = namedtuple("MultiGame", "cards tricks leader left power lam")
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -167,6 +171,21 @@ def _play(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, leader_r
     `benchmarks/instructions.py` before it is kept. A field given as a constant stays one here, and in
     the record `_two_left` hands to `play_two` (`options.record`). A negative ``limit`` hands the game
     back at its first cut-off test (`rulebook.cut_off`), never plays it for ever."""
+    res, g = start_multi(t, step)
+    while res.status == GOING:
+        res, g = trick_multi(t, g, step, end, passes_on, beggar_mode, shuffle, detect, limit, leader_rule, stream)
+    if res.status == TWO_LEFT:
+        o = record(end, beggar_mode, detect, shuffle, limit, step, passes_on, leader_rule)
+        return _two_left(res.winner, t, g.left, o, stream, g.cards, g.tricks)
+    return res
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def start_multi(t, step):
+    """The state (`MultiGame`) of the game dealt into the `Table` ``t`` (planes ``p0, p1, p2`` and
+    lengths ``ln``; seat 0 leads) before its first trick, the table's other arrays set (every seat in,
+    the ring of seats for the direction ``step``, the per-seat figures), with its `MultiResult`:
+    GOING, or FALLBACK for an empty hand at the deal (the exact driver plays it)."""
     h0, h1, h2, ln, ing, nxt, minc, outc, place, snap = t
     n = ln.shape[0]
     left = 0
@@ -177,242 +196,267 @@ def _play(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, leader_r
         place[np.uint64(s)] = -1
         if ln[np.uint64(s)] > 0:
             left += 1
+    g = MultiGame(0, 0, 0, n, 1, 1)  # seats still in: also the place the next seat out gets
     if left < n:
-        return MultiResult(FALLBACK, 0, 0, -1)  # an empty hand at the deal: leave it to the exact kernel
-    left = n  # seats still in: also the place the next seat out gets
+        return MultiResult(FALLBACK, 0, 0, -1), g  # an empty hand at the deal: leave it to the exact kernel
     _ring(ing, nxt, step)
-    cards = 0
-    tricks = 0
-    leader = 0
-    empty_end = sole_holder_wins(end)
-    out_at_end = out_at_trick_end(end)
-    power = 1
-    lam = 1
     snap[0] = np.uint64(n)  # no snapshot yet: the first comparison fails
-    while True:
-        # ---------------- one trick ----------------
-        turn = leader
-        owed = 0
-        claim = -1
-        beg = False
-        L = 0
-        q0 = _ZERO
-        q1 = _ZERO
-        q2 = _ZERO
-        taker = -1
-        lapsed = False
-        while True:
-            if owed == 0:
-                # plain play round the table. Fixed trip counts and selects instead of early
-                # exits: the branches here are data-dependent and mispredictions dominated.
-                m = left
-                base = n + nxt[np.uint64(3 * n + turn)]
-                # the number of seats as a constant where it is common: unrolled, no loop branches
-                if m == 3:
-                    k, turn = _plain_run(h0, h1, h2, ln, nxt, base, 3, empty_end)
-                elif m == 4:
-                    k, turn = _plain_run(h0, h1, h2, ln, nxt, base, 4, empty_end)
-                elif m == 5:
-                    k, turn = _plain_run(h0, h1, h2, ln, nxt, base, 5, empty_end)
-                elif m == 6:
-                    k, turn = _plain_run(h0, h1, h2, ln, nxt, base, 6, empty_end)
-                else:
-                    k, turn = _plain_run(h0, h1, h2, ln, nxt, base, m, empty_end)
-                if cut_off(cards + k + 1, limit):
-                    # (the hands are already advanced: the caller replays the game from its deal)
-                    return MultiResult(FALLBACK, cards, tricks, -1)
-                L += k
-                cards += k
-            elif not beg and not empty_end:
-                # the whole tribute in one step: the payer's first penalty card, run-out or payment
-                u = np.uint64(turn)
-                h = ln[u]
-                cp = next_demand_at(h0[u], h1[u], h2[u], False)
-                if cp < owed:
-                    if cut_off(cards + cp + 1, limit):
-                        return MultiResult(FALLBACK, cards, tricks, -1)
-                    v, h0[u], h1[u], h2[u], q0, q1, q2 = lay_at(h0[u], h1[u], h2[u], cp, q0, q1, q2, L)
-                    ln[u] = h - cp - 1
-                    L += cp + 1
-                    cards += cp + 1
-                    claim = turn
-                    owed = np.int64(v)
-                    beg = owed_to_beggar(owed, beggar_mode)
-                    turn = nxt[np.uint64(turn)]
-                    continue
-                if h >= owed:
-                    if cut_off(cards + owed, limit):
-                        return MultiResult(FALLBACK, cards, tricks, -1)
-                    h0[u], h1[u], h2[u], q0, q1, q2 = pay(h0[u], h1[u], h2[u], owed, q0, q1, q2, L, False)
-                    ln[u] = h - owed
-                    L += owed
-                    cards += owed
-                    taker = claim
-                    break
-                # runs out: plays its h cards, then cannot play (the one-card step below)
-                if cut_off(cards + h, limit):
-                    return MultiResult(FALLBACK, cards, tricks, -1)
-                h0[u], h1[u], h2[u], q0, q1, q2 = pay(h0[u], h1[u], h2[u], h, q0, q1, q2, L, False)
-                ln[u] = 0
-                owed -= h
-                L += h
-                cards += h
-            else:
-                # the payer's cards that cannot matter
-                h = ln[np.uint64(turn)]
-                k = owed - 1
-                c = next_demand_at(h0[np.uint64(turn)], h1[np.uint64(turn)], h2[np.uint64(turn)], beg)
-                if c < k:
-                    k = c
-                lim = h - 1 if empty_end else h
-                if lim < k:
-                    k = lim
-                if k > 0:
-                    if cut_off(cards + k + 1, limit):
-                        return MultiResult(FALLBACK, cards, tricks, -1)
-                    u = np.uint64(turn)
-                    h0[u], h1[u], h2[u], q0, q1, q2 = pay(h0[u], h1[u], h2[u], k, q0, q1, q2, L, beg)
-                    ln[u] = h - k
-                    owed -= k
-                    L += k
-                    cards += k
-            # one card, or a player who must play and cannot
-            if ln[np.uint64(turn)] == 0:
-                after = nxt[np.uint64(turn)]
-                ing[np.uint64(turn)] = 0
-                minc[np.uint64(turn)] = 0
-                snap[0] = np.uint64(n)  # no leader: the next comparison fails, then a new snapshot
-                lam = power
-                outc[np.uint64(turn)] = cards
-                place[np.uint64(turn)] = left
-                left -= 1
-                _ring(ing, nxt, step)
-                if left == 1:
-                    w = after
-                    for s in range(n):
-                        if ing[np.uint64(s)]:
-                            w = s
-                    return _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place,
-                                cards, tricks, limit)
-                if owed > 0 and lapses(passes_on):
-                    taker = claim
-                    lapsed = True
-                    break
-                turn = after
-                continue
-            u = np.uint64(turn)
-            v, h0[u], h1[u], h2[u], q0, q1, q2 = lay_top(h0[u], h1[u], h2[u], q0, q1, q2, L)
-            ln[u] -= 1
-            L += 1
-            cards += 1
-            played = turn
-            card = np.int64(v)
-            if demand(card, beg) > 0:
-                claim = turn
-                owed = card
-                beg = owed_to_beggar(card, beggar_mode)
-                turn = nxt[np.uint64(turn)]
-            elif owed > 0:
-                owed -= 1
-                if owed == 0:
-                    taker = claim
-                    break
-            else:
-                turn = nxt[np.uint64(turn)]
-            if empty_end and ln[np.uint64(played)] == 0:
-                holder = _sole_holder(ln)
-                if holder >= 0:
-                    return _empty_win(holder, ing, outc, place, left, L, q0, q1, q2, h0, h1, h2, ln,
-                                      minc, cards, tricks, limit)
-            if cut_off(cards, limit):
-                return MultiResult(FALLBACK, cards, tricks, -1)
-        # ---------------- the pile is taken: a trick boundary ----------------
-        q0, q1, q2 = pile_as_taken(q0, q1, q2, L, shuffle, stream)
-        u = np.uint64(taker)
-        h0[u], h1[u], h2[u] = under(h0[u], h1[u], h2[u], ln[u], q0, q1, q2)
-        ln[u] += L
-        tricks += 1
-        k = 0
-        m = left
-        for j in range(m):
-            # only the seats still in (one out holds nothing and has its minimum 0); selects, not
-            # branches: whose minimum moves is data-dependent
-            s = nxt[np.uint64(n + j)]
-            x = ln[np.uint64(s)]
-            mo = minc[np.uint64(s)]
-            minc[np.uint64(s)] = x if x < mo else mo
-            k += 1 if x == 0 else 0
-        if out_at_end:
-            if k > 0:
-                pl = left - k + 1
-                for s in range(n):
-                    if ing[np.uint64(s)] and ln[np.uint64(s)] == 0:
-                        ing[np.uint64(s)] = 0
-                        outc[np.uint64(s)] = cards
-                        place[np.uint64(s)] = pl
-                left -= k
-                _ring(ing, nxt, step)
-                snap[0] = np.uint64(n)
-                lam = power
-                if left == 1:
-                    if cut_off(cards, limit + 1):  # cut off only past the limit card's own consequences
-                        return MultiResult(FALLBACK, cards, tricks, -1)
-                    place[np.uint64(taker)] = 1
-                    return MultiResult(DONE, cards, tricks, taker)
-        # the next trick's leader; ``turn`` is the last payer (``nxt`` names the next seat still in
-        # after any seat, in or out)
-        leader = next_leader(leader_rule, taker, nxt[np.uint64(turn)])
-        if detect and tricks >= _BRENT_FROM:
-            # Brent on the seats still in; a player going out restarts it (lam = power above): a
-            # state with fewer players never repeats one with more
-            m = left
-            diff = counts_differ(snap[0], leader)
-            for j in range(m):
-                s = nxt[np.uint64(n + j)]
-                i4 = np.uint64(1 + 4 * s)
-                diff |= (counts_differ(snap[i4], ln[np.uint64(s)])
-                         | planes_differ(snap[i4 + _ONE], snap[i4 + np.uint64(2)], snap[i4 + np.uint64(3)],
-                                         h0[np.uint64(s)], h1[np.uint64(s)], h2[np.uint64(s)]))
-            if diff == _ZERO:
-                return MultiResult(FALLBACK, cards, tricks, -1)
-            if snapshot_due(power, lam):
-                snap[0] = np.uint64(leader)
-                for j in range(m):
-                    s = nxt[np.uint64(n + j)]
-                    i4 = np.uint64(1 + 4 * s)
-                    snap[i4] = np.uint64(ln[np.uint64(s)])
-                    snap[i4 + _ONE] = h0[np.uint64(s)]
-                    snap[i4 + np.uint64(2)] = h1[np.uint64(s)]
-                    snap[i4 + np.uint64(3)] = h2[np.uint64(s)]
-                power, lam = widen(power)
-            lam += 1
-        if empty_end and not lapsed:
-            holder = _sole_holder(ln)
-            if holder >= 0:
-                return _empty_win(holder, ing, outc, place, left, 0, _ZERO, _ZERO, _ZERO, h0, h1, h2, ln,
-                                  minc, cards, tricks, limit)
-        if cut_off(cards, limit):
-            return MultiResult(FALLBACK, cards, tricks, -1)
-        if left == 2:
-            # two players left (most of the late game): the rest of it in the register loop of
-            # `kernel_two`, which plays a two-player game from any state (its own loop check)
-            a = leader
-            b = nxt[np.uint64(leader)]
-            if ln[np.uint64(a)] > 0 and ln[np.uint64(b)] > 0:
-                o = record(end, beggar_mode, detect, shuffle, limit, step, passes_on, leader_rule)
-                return _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, left, o, stream, cards, tricks)
+    return MultiResult(GOING, 0, 0, -1), g
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
-def _two_left(a, b, h0, h1, h2, ln, ing, minc, outc, place, left, o, stream, cards, tricks):
-    """Finish a game with two seats ``a`` (the leader) and ``b`` left in `play_two`."""
+def trick_multi(t, g, step, end, passes_on, beggar_mode, shuffle, detect, limit, leader_rule, stream):
+    """One trick of the game in the `Table` ``t`` and the state ``g`` (`MultiGame`), the options as
+    `_play` takes them: from the lead to the pile taken, then the players out, the next leader, the
+    loop check and the end of the game. Returns (`MultiResult`, the state after the trick): status
+    GOING while the game goes on, DONE (won: final, the table holds the per-seat figures), FALLBACK
+    (replay with the exact driver), or TWO_LEFT: two seats left, both holding cards, ``winner`` the
+    one to lead - the rest of the game is a two-player game (`kernel_two`). The step every caller
+    shares: `_play` loops over it, the GPU's refill kernels call it once a loop step."""
+    h0, h1, h2, ln, ing, nxt, minc, outc, place, snap = t
+    n = ln.shape[0]
+    empty_end = sole_holder_wins(end)
+    out_at_end = out_at_trick_end(end)
+    cards, tricks, leader, left, power, lam = g
+    # ---------------- one trick ----------------
+    turn = leader
+    owed = 0
+    claim = -1
+    beg = False
+    L = 0
+    q0 = _ZERO
+    q1 = _ZERO
+    q2 = _ZERO
+    taker = -1
+    lapsed = False
+    while True:
+        if owed == 0:
+            # plain play round the table. Fixed trip counts and selects instead of early
+            # exits: the branches here are data-dependent and mispredictions dominated.
+            m = left
+            base = n + nxt[np.uint64(3 * n + turn)]
+            # the number of seats as a constant where it is common: unrolled, no loop branches
+            if m == 3:
+                k, turn = _plain_run(h0, h1, h2, ln, nxt, base, 3, empty_end)
+            elif m == 4:
+                k, turn = _plain_run(h0, h1, h2, ln, nxt, base, 4, empty_end)
+            elif m == 5:
+                k, turn = _plain_run(h0, h1, h2, ln, nxt, base, 5, empty_end)
+            elif m == 6:
+                k, turn = _plain_run(h0, h1, h2, ln, nxt, base, 6, empty_end)
+            else:
+                k, turn = _plain_run(h0, h1, h2, ln, nxt, base, m, empty_end)
+            if cut_off(cards + k + 1, limit):
+                # (the hands are already advanced: the caller replays the game from its deal)
+                return MultiResult(FALLBACK, cards, tricks, -1), g
+            L += k
+            cards += k
+        elif not beg and not empty_end:
+            # the whole tribute in one step: the payer's first penalty card, run-out or payment
+            u = np.uint64(turn)
+            h = ln[u]
+            cp = next_demand_at(h0[u], h1[u], h2[u], False)
+            if cp < owed:
+                if cut_off(cards + cp + 1, limit):
+                    return MultiResult(FALLBACK, cards, tricks, -1), g
+                v, h0[u], h1[u], h2[u], q0, q1, q2 = lay_at(h0[u], h1[u], h2[u], cp, q0, q1, q2, L)
+                ln[u] = h - cp - 1
+                L += cp + 1
+                cards += cp + 1
+                claim = turn
+                owed = np.int64(v)
+                beg = owed_to_beggar(owed, beggar_mode)
+                turn = nxt[np.uint64(turn)]
+                continue
+            if h >= owed:
+                if cut_off(cards + owed, limit):
+                    return MultiResult(FALLBACK, cards, tricks, -1), g
+                h0[u], h1[u], h2[u], q0, q1, q2 = pay(h0[u], h1[u], h2[u], owed, q0, q1, q2, L, False)
+                ln[u] = h - owed
+                L += owed
+                cards += owed
+                taker = claim
+                break
+            # runs out: plays its h cards, then cannot play (the one-card step below)
+            if cut_off(cards + h, limit):
+                return MultiResult(FALLBACK, cards, tricks, -1), g
+            h0[u], h1[u], h2[u], q0, q1, q2 = pay(h0[u], h1[u], h2[u], h, q0, q1, q2, L, False)
+            ln[u] = 0
+            owed -= h
+            L += h
+            cards += h
+        else:
+            # the payer's cards that cannot matter
+            h = ln[np.uint64(turn)]
+            k = owed - 1
+            c = next_demand_at(h0[np.uint64(turn)], h1[np.uint64(turn)], h2[np.uint64(turn)], beg)
+            if c < k:
+                k = c
+            lim = h - 1 if empty_end else h
+            if lim < k:
+                k = lim
+            if k > 0:
+                if cut_off(cards + k + 1, limit):
+                    return MultiResult(FALLBACK, cards, tricks, -1), g
+                u = np.uint64(turn)
+                h0[u], h1[u], h2[u], q0, q1, q2 = pay(h0[u], h1[u], h2[u], k, q0, q1, q2, L, beg)
+                ln[u] = h - k
+                owed -= k
+                L += k
+                cards += k
+        # one card, or a player who must play and cannot
+        if ln[np.uint64(turn)] == 0:
+            after = nxt[np.uint64(turn)]
+            ing[np.uint64(turn)] = 0
+            minc[np.uint64(turn)] = 0
+            snap[0] = np.uint64(n)  # no leader: the next comparison fails, then a new snapshot
+            lam = power
+            outc[np.uint64(turn)] = cards
+            place[np.uint64(turn)] = left
+            left -= 1
+            _ring(ing, nxt, step)
+            if left == 1:
+                w = after
+                for s in range(n):
+                    if ing[np.uint64(s)]:
+                        w = s
+                return _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place, cards, tricks, limit), g
+            if owed > 0 and lapses(passes_on):
+                taker = claim
+                lapsed = True
+                break
+            turn = after
+            continue
+        u = np.uint64(turn)
+        v, h0[u], h1[u], h2[u], q0, q1, q2 = lay_top(h0[u], h1[u], h2[u], q0, q1, q2, L)
+        ln[u] -= 1
+        L += 1
+        cards += 1
+        played = turn
+        card = np.int64(v)
+        if demand(card, beg) > 0:
+            claim = turn
+            owed = card
+            beg = owed_to_beggar(card, beggar_mode)
+            turn = nxt[np.uint64(turn)]
+        elif owed > 0:
+            owed -= 1
+            if owed == 0:
+                taker = claim
+                break
+        else:
+            turn = nxt[np.uint64(turn)]
+        if empty_end and ln[np.uint64(played)] == 0:
+            holder = _sole_holder(ln)
+            if holder >= 0:
+                return _empty_win(holder, ing, outc, place, left, L, q0, q1, q2, h0, h1, h2, ln,
+                                  minc, cards, tricks, limit), g
+        if cut_off(cards, limit):
+            return MultiResult(FALLBACK, cards, tricks, -1), g
+    # ---------------- the pile is taken: a trick boundary ----------------
+    q0, q1, q2 = pile_as_taken(q0, q1, q2, L, shuffle, stream)
+    u = np.uint64(taker)
+    h0[u], h1[u], h2[u] = under(h0[u], h1[u], h2[u], ln[u], q0, q1, q2)
+    ln[u] += L
+    tricks += 1
+    k = 0
+    m = left
+    for j in range(m):
+        # only the seats still in (one out holds nothing and has its minimum 0); selects, not
+        # branches: whose minimum moves is data-dependent
+        s = nxt[np.uint64(n + j)]
+        x = ln[np.uint64(s)]
+        mo = minc[np.uint64(s)]
+        minc[np.uint64(s)] = x if x < mo else mo
+        k += 1 if x == 0 else 0
+    if out_at_end:
+        if k > 0:
+            pl = left - k + 1
+            for s in range(n):
+                if ing[np.uint64(s)] and ln[np.uint64(s)] == 0:
+                    ing[np.uint64(s)] = 0
+                    outc[np.uint64(s)] = cards
+                    place[np.uint64(s)] = pl
+            left -= k
+            _ring(ing, nxt, step)
+            snap[0] = np.uint64(n)
+            lam = power
+            if left == 1:
+                if cut_off(cards, limit + 1):  # cut off only past the limit card's own consequences
+                    return MultiResult(FALLBACK, cards, tricks, -1), g
+                place[np.uint64(taker)] = 1
+                return MultiResult(DONE, cards, tricks, taker), g
+    # the next trick's leader; ``turn`` is the last payer (``nxt`` names the next seat still in
+    # after any seat, in or out)
+    leader = next_leader(leader_rule, taker, nxt[np.uint64(turn)])
+    if detect and tricks >= _BRENT_FROM:
+        # Brent on the seats still in; a player going out restarts it (lam = power above): a
+        # state with fewer players never repeats one with more
+        m = left
+        diff = counts_differ(snap[0], leader)
+        for j in range(m):
+            s = nxt[np.uint64(n + j)]
+            i4 = np.uint64(1 + 4 * s)
+            diff |= (counts_differ(snap[i4], ln[np.uint64(s)])
+                     | planes_differ(snap[i4 + _ONE], snap[i4 + np.uint64(2)], snap[i4 + np.uint64(3)],
+                                     h0[np.uint64(s)], h1[np.uint64(s)], h2[np.uint64(s)]))
+        if diff == _ZERO:
+            return MultiResult(FALLBACK, cards, tricks, -1), g
+        if snapshot_due(power, lam):
+            snap[0] = np.uint64(leader)
+            for j in range(m):
+                s = nxt[np.uint64(n + j)]
+                i4 = np.uint64(1 + 4 * s)
+                snap[i4] = np.uint64(ln[np.uint64(s)])
+                snap[i4 + _ONE] = h0[np.uint64(s)]
+                snap[i4 + np.uint64(2)] = h1[np.uint64(s)]
+                snap[i4 + np.uint64(3)] = h2[np.uint64(s)]
+            power, lam = widen(power)
+        lam += 1
+    if empty_end and not lapsed:
+        holder = _sole_holder(ln)
+        if holder >= 0:
+            return _empty_win(holder, ing, outc, place, left, 0, _ZERO, _ZERO, _ZERO, h0, h1, h2, ln,
+                              minc, cards, tricks, limit), g
+    if cut_off(cards, limit):
+        return MultiResult(FALLBACK, cards, tricks, -1), g
+    if left == 2:
+        # two players left (most of the late game): the rest of it in the register loop of
+        # `kernel_two`, which plays a two-player game from any state (its own loop check)
+        if ln[np.uint64(leader)] > 0 and ln[np.uint64(nxt[np.uint64(leader)])] > 0:
+            return MultiResult(TWO_LEFT, cards, tricks, leader), MultiGame(cards, tricks, leader, left, power, lam)
+    return MultiResult(GOING, cards, tricks, -1), MultiGame(cards, tricks, leader, left, power, lam)
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _two_left(a, t, left, o, stream, cards, tricks):
+    """Finish a game with two seats left, ``a`` the leader, in `play_two`."""
+    h, other = two_left_hands(t, a)
+    return two_left_result(play_two(h, other, with_limit(o, o.limit - cards), stream), a, t, left, cards, tricks)
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def two_left_hands(t, a):
+    """The hands (planes, length) of the two seats left, ``a`` (the leader) and the next, as a
+    two-player pass takes them."""
+    h0, h1, h2, ln, _, nxt, _, _, _, _ = t
     ua = np.uint64(a)
-    ub = np.uint64(b)
-    total = ln[ua] + ln[ub]
-    st, c2, t2, w2, m0, m1, oc = play_two((h0[ua], h1[ua], h2[ua], ln[ua]), (h0[ub], h1[ub], h2[ub], ln[ub]),
-                                          with_limit(o, o.limit - cards), stream)
+    ub = np.uint64(nxt[ua])
+    return (h0[ua], h1[ua], h2[ua], ln[ua]), (h0[ub], h1[ub], h2[ub], ln[ub])
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def two_left_result(res, a, t, left, cards, tricks):
+    """The game's `MultiResult` once its two-player finish (from `two_left_hands`, after ``cards`` and
+    ``tricks``) has given the `kernel_two.TwoResult` ``res``; the table's per-seat figures completed."""
+    _, _, _, ln, ing, nxt, minc, outc, place, _ = t
+    st, c2, t2, w2, m0, m1, oc = res
     if st == FALLBACK:
         return MultiResult(FALLBACK, cards, tricks, -1)
+    ua = np.uint64(a)
+    b = nxt[ua]
+    ub = np.uint64(b)
+    total = ln[ua] + ln[ub]
     if m0 < minc[ua]:
         minc[ua] = m0
     if m1 < minc[ub]:

@@ -29,12 +29,13 @@ from numba import njit
 from .constants import FALLBACK, NO_LIMIT, R_CARDS, R_LOOP_START_TRICKS, R_LOOPED, R_OUTCOME, R_TRICKS, R_WINNER, \
     SEAT_MIN, SEAT_OUT, SEAT_PLACE, U32_ROWS, WIN
 from .kernel_cache import install as _install_kernel_cache
-from .kernel_multi import play_multi
-from .kernel_two import play_two
-from .options import COMMON, ONLY_BEGGAR, ONLY_EMPTY, ONLY_SHUFFLE, OTHER, folded, options_of, table_kind, with_limit
+from .kernel_multi import play_multi, trick_multi
+from .kernel_two import play_two, trick_two
+from .options import (COMMON, ONLY_BEGGAR, ONLY_EMPTY, ONLY_SHUFFLE, OTHER, folded, options_of, record, table_kind,
+                      with_limit)
 
 __all__ = ["Version", "VERSIONS", "CALLERS", "setup", "version_for", "versions_of", "play_pair", "play_table",
-           "two_row", "multi_row", "record_win"]
+           "trick_pair", "trick_table", "two_left_options", "two_row", "multi_row", "record_win"]
 
 _install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
@@ -137,6 +138,44 @@ def play_table(t, plan, stream):
     if constant:
         return play_multi(t, constants, stream)
     return play_multi(t, variables, stream)
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def trick_pair(g, plan, stream):
+    """One trick of a two-player game in the state ``g`` (`kernel_two.TwoGame`, from
+    `kernel_two.start_two`), with the record ``plan`` says: `kernel_two.trick_two`'s (result, state).
+    The step `play_two` loops over on the CPU, which the GPU's refill kernels take once a loop step."""
+    _, constant, constants, variables = plan
+    if constant:
+        return trick_two(g, constants, stream)
+    return trick_two(g, variables, stream)
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _record(plan):
+    """The one record of a multi-player version's plan (its two stand in for each other: `setup`)."""
+    _, constant, constants, variables = plan
+    return constants if constant else variables
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def trick_table(t, g, plan, stream):
+    """One trick of a game of three or more players in the `kernel_multi.Table` ``t`` and the state
+    ``g`` (`kernel_multi.MultiGame`, from `kernel_multi.start_multi`), with the record ``plan`` says:
+    `kernel_multi.trick_multi`'s (result, state), the options handed one by one as `play_multi` hands
+    them. The step `play_multi` loops over on the CPU."""
+    o = _record(plan)
+    return trick_multi(t, g, o.step, o.end, o.passes_on, o.beggar, o.shuffle, o.detect, o.limit, o.leader, stream)
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def two_left_options(plan, cards):
+    """The record a multi-player version finishes a game in `kernel_two` with, two seats left after
+    ``cards`` cards: its options as `kernel_multi._play` hands them on (`options.record`, constants
+    kept), the cut-off what is left of it."""
+    o = _record(plan)
+    return with_limit(record(o.end, o.beggar, o.detect, o.shuffle, o.limit, o.step, o.passes_on, o.leader),
+                      o.limit - cards)
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")

@@ -146,32 +146,16 @@ def test_cli_census_on_the_gpu(tmp_path):
     assert load_summary(out) == bs.census(LOOPS_2P, n_jobs=1, top=3)
 
 
-PTX = """
-import sys, types
-from numba import cuda, types as nt
-import numba.cuda.dispatcher as dispatcher
-# numba-cuda 0.30 asks the current device for its compute capability even for compile_ptx with cc
-# given (tests/test_gpu.py): answer for the H200 (9.0), as no GPU is here
-dispatcher.get_current_device = lambda: types.SimpleNamespace(compute_capability=(9, 0))
-from beggarstats.engine.gpu_census import census_kernel
-u64, i64 = nt.uint64, nt.int64
-sig = (i64[::1], i64, i64[::1], i64[::1], i64, i64, i64, i64, i64, u64[::1], u64[::1], u64[::1], i64[:, :, ::1],
-       i64[::1])
-for n in sys.argv[1:]:
-    ptx, _ = cuda.compile_ptx(census_kernel(int(n)).py_func, sig, cc=(9, 0))
-    assert '.target sm_90' in ptx and '.visible .entry' in ptx, n
-    print(n, len(ptx))
-"""
-
-
 # each census kernel plays the version of `passes.VERSIONS` the CPU census plays (`passes.versions_of`)
-@pytest.mark.parametrize("kernels", [pytest.param(["2"], id="two", marks=pytest.mark.slow),
-                                     pytest.param(["3", "6"], id="others", marks=pytest.mark.slow)])
-def test_census_kernels_compile_to_ptx_for_hopper(kernels):
-    out = subprocess.run([sys.executable, "-c", PTX, *kernels], capture_output=True, text=True, timeout=900,
-                         env={**os.environ, "NUMBA_ENABLE_CUDASIM": "0"})
-    assert out.returncode == 0, out.stderr[-3000:]
-    assert len(out.stdout.splitlines()) == len(kernels)
+@pytest.mark.slow
+def test_census_kernels_compile_to_ptx_for_hopper():
+    from ptx_kernels import report
+
+    from test_gpu import check_local_memory
+
+    out = report(["census:2", "census:3", "census:6"])
+    assert [k["kernel"] for k in out] == [f"census {w} {n}" for n in (2, 3, 6) for w in ("deal", "refill")]
+    check_local_memory(out)
 
 
 def test_the_cpu_census_and_search_never_import_the_gpu_package():

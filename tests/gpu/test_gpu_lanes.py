@@ -1,11 +1,12 @@
 """The two ways a GPU launch shares out its games among threads (`gpu_kernels.LANES`), against the
 CPU engine, without a GPU.
 
-'refill' (the default): a thread takes the next `gpu_kernels.TAKE` ids from one counter as its
-games end; 'fixed': thread g plays every G-th id from g. Which thread plays which game then
-depends on how long the games are (and, on a GPU, on timing), so the tests hold both to the CPU
-with far fewer threads than games (`FEW_LANES` a block: every thread takes again and again), runs
-of games that are no multiple of `TAKE`, of the threads or of the chunks, ids either side of 2^32,
+'refill' (the default, `gpu_refill`): the games dealt first, then played one trick a loop step, a lane
+whose game has ended taking its block's next deal; 'fixed': thread g plays every G-th id from g, a
+whole game at a time. Which thread plays which game then depends on how long the games are (and, on
+a GPU, on timing), so the tests hold both to the CPU with far fewer threads than games (`FEW_LANES` a
+block: every lane refills again and again), runs of games that no thread count, block or chunk
+divides, ids either side of 2^32,
 and tables whose games are handed back (loops, cut-offs): every id is played exactly once, each
 game's row lands at its index, and a summary's lists come out complete and in the CPU's order.
 Under numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``, as tests/gpu/test_gpu.py) the blocks
@@ -32,7 +33,7 @@ SEED = 77
 FEW_LANES = 8  # threads a block (at most 4 blocks under the simulator): far fewer threads than games
 LANES = ("refill", "fixed")
 START = 2**32 - 150  # ids either side of 2^32
-GAMES = 301  # no multiple of TAKE (4), of the threads (8, 32) or of the chunk below
+GAMES = 301  # no multiple of the threads (8, 24) or of the chunk below
 CHUNK = 97
 LOOPS_2P = bs.Rules(deck=bs.Deck(16, 2, 0, 0, 0))  # 18 cards: about a third of the deals loop
 
@@ -103,8 +104,7 @@ def test_every_id_is_played_once_whichever_thread_takes_it(rules, few_lanes):
 
 
 def test_lanes_is_checked():
-    from beggarstats.engine.gpu_kernels import rows_kernel, summary_kernel
-
-    for make in (rows_kernel, summary_kernel):
+    for run in (lambda: gpu.play_games_cuda(bs.Rules(), 1, np.arange(3), lanes="warp"),
+                lambda: gpu.count_games_cuda(bs.Rules(), 1, 0, 3, cap=100, bar=0, lanes="warp")):
         with pytest.raises(ValueError, match="The value for `lanes` must be one of 'refill', 'fixed', but 'warp'"):
-            make("two", 2, "warp")
+            run()
