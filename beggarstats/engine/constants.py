@@ -12,12 +12,13 @@ from ..game.cards import ACE, JACK, JOKER, KING, NUMBER, QUEEN
 
 __all__ = [
     "NUMBER", "JACK", "QUEEN", "KING", "ACE", "JOKER", "WIN", "LOOP", "CUTOFF", "OUTCOME_CODES",
-    "DONE", "FALLBACK", "GOING", "TWO_LEFT", "C_PAID", "C_WIN", "C_CUT", "C_LAPSED", "END_TRICK", "END_EMPTY",
+    "DONE", "FALLBACK", "C_PAID", "C_WIN", "C_CUT", "C_LAPSED", "END_TRICK", "END_EMPTY",
     "END_UNABLE", "LEADER_TAKER", "LEADER_NEXT", "NO_LIMIT", "PARAMS", "pack_params",
     "R_CARDS", "R_TRICKS", "R_LOOP_START_TRICKS", "R_LOOP_START_CARDS", "R_LOOP_TRICKS", "R_LOOP_CARDS", "U32_ROWS",
     "R_OUTCOME", "R_WINNER", "R_LOOPED", "SMALL_ROWS", "SEAT_MIN", "SEAT_PLACE", "SEAT_OUT", "SEAT_ROWS",
     "INIT_HELD", "INIT_JACKS", "INIT_QUEENS", "INIT_KINGS", "INIT_ACES", "INIT_JOKERS", "INIT_TRIBUTE",
     "INIT_ROWS",
+    "GOING", "TWO_LEFT",
 ]
 
 # -- cards: a card is stored as the tribute it demands (game/cards.py): NUMBER 0 .. JOKER 5 ------
