@@ -122,9 +122,12 @@ def _go_out_one(G, seat, stream):
     _left_one(G, stream)
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def _take_pile(G, taker, last_payer, o, stream):
-    """A trick is taken: players out at its end, then the next trick's leader."""
+    """A trick is taken: players out at its end, then the next trick's leader. Inlined, as
+    `check_empty_end`: called with the options record (ten fields), they cost the exact driver on ring
+    buffers 4.5% more instructions a card than with the parameter array (6daff1f); inlined, 7.2% fewer
+    (callgrind, 2,000 three-player games of 104 cards; benchmarks/README.md, issue #53)."""
     _append_pile(G, taker, stream)
     if out_at_trick_end(o.end):
         k = 0
@@ -137,7 +140,7 @@ def _take_pile(G, taker, last_payer, o, stream):
         G.sc[S_LEADER] = next_leader(o.leader, taker, next_in_game(G.in_game, last_payer, o.step))
 
 
-@njit(nogil=True, cache=True, _nrt=False)
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
 def check_empty_end(G, o, stream):
     """End 'empty': if exactly one player holds cards, the others still in are out (``o``: the
     options record, `options.Options`)."""

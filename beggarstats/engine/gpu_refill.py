@@ -268,8 +268,8 @@ def _lanes_multi(plan_of, n, end):
         res, g = start_multi(t, step)
         if not plan[0]:
             res = MultiResult(FALLBACK, 0, 0, -1)
-        a, b = two_left_hands(t, 0)
-        two, g2 = start_two(a, b)  # (typed here; used when two seats are left)
+        a = (t.p0[0], t.p1[0], t.p2[0], t.ln[0])
+        two, g2 = start_two(a, a)  # (typed here; set when two seats are left)
         g2 = _kept(g2)
         seat = 0  # the leader of the two seats left
         o2 = two_left_options(plan, 0)

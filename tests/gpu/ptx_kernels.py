@@ -43,8 +43,9 @@ def ptxas(ptx: str) -> dict:
             "spill_loads": int(frame.group(3))}
 
 
-def _kernels(spec: str):
-    """(name, Python function, signature) of every kernel of ``spec`` ('KIND:N' or 'census:N')."""
+def _kernels(spec: str, dealt: set):
+    """(name, Python function, signature) of every kernel of ``spec`` ('KIND:N' or 'census:N'); the deal
+    kernel of a table size once (``dealt``: the sizes whose deal kernel was given already)."""
     from numba import types as nt
 
     from beggarstats.engine import gpu_census, gpu_kernels, gpu_refill
@@ -60,7 +61,9 @@ def _kernels(spec: str):
         yield f"census refill {n}", gpu_census.census_kernel(n), (dp, i64[::1], i64[::1], i64, i64, *counts)
         return
     rows = (nt.uint32[:, ::1], nt.int8[:, ::1], i64[:, :, ::1])
-    yield f"{kind} {n} deal", gpu_refill.deal_kernel(n), (nt.int8[::1], u64, i64[::1], i64, i64, dp, i64[:, :, ::1], b)
+    if n not in dealt:
+        dealt.add(n)
+        yield f"deal {n}", gpu_refill.deal_kernel(n), (nt.int8[::1], u64, i64[::1], i64, i64, dp, i64[:, :, ::1], b)
     yield (f"{kind} {n} refill rows", gpu_refill.refill_rows_kernel(kind, n),
            (dp, i64[::1], i64[::1], i64, *rows, b, nt.uint8[::1]))
     yield f"{kind} {n} refill summary", gpu_refill.refill_summary_kernel(kind, n), (dp, i64[::1], i64[::1], i64, i64,
@@ -92,8 +95,9 @@ def main(specs) -> int:
     # numba-cuda 0.30 asks the current device for its compute capability when it compiles a device
     # function, even for compile_ptx with cc given: answer for the H100 and H200 (9.0), as no GPU is here
     dispatcher.get_current_device = lambda: types.SimpleNamespace(compute_capability=SM)
+    dealt = set()
     for spec in specs:
-        for name, kernel, sig in _kernels(spec):
+        for name, kernel, sig in _kernels(spec, dealt):
             ptx, _ = cuda.compile_ptx(kernel.py_func, sig, cc=SM)
             assert f".target sm_{SM[0]}{SM[1]}" in ptx and ".visible .entry" in ptx, name
             print(json.dumps({"kernel": name, "ptx": len(ptx), **ptxas(ptx)}), flush=True)

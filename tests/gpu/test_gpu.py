@@ -168,17 +168,19 @@ def test_without_the_package_or_a_gpu_one_clear_error():
 
 def _ptx_groups():
     """Every version of `passes.VERSIONS` the GPU compiles (`gpu_kernels.PASSES`, read from the table: a
-    row added there is compiled here), 3 and 6 players for the multi-player ones, in groups of about
-    three kernels."""
+    row added there is compiled here) and the census's kernels, in two processes (the device functions
+    compiled once for the kernels of a process): the two-player ones, and the multi-player ones at three
+    players for 'multi' and six for the others (the kernels of a version differ by the table's size only
+    in the sizes of their loops)."""
     from beggarstats.engine.passes import VERSIONS
 
-    kinds = [f"{name}:{n}" for name, v in VERSIONS.items() if "gpu" in v.callers
-             for n in ((2,) if v.players == 2 else (3, 6))]
-    return [kinds[k:k + 3] for k in range(0, len(kinds), 3)]
+    two = [f"{name}:2" for name, v in VERSIONS.items() if "gpu" in v.callers and v.players == 2]
+    multi = [f"{name}:{3 if name == 'multi' else 6}" for name, v in VERSIONS.items()
+             if "gpu" in v.callers and v.players == 3]
+    return [two + ["census:2"], multi + ["census:6"]]
 
 
-# PTX for the real target is the slow tier's (10 s a kind here): the quick tier plays the same kernels
-# in the simulator
+# PTX for the real target is the slow tier's: the quick tier plays the same kernels in the simulator
 @pytest.mark.parametrize("kinds", [pytest.param(g, id="+".join(g), marks=pytest.mark.slow) for g in _ptx_groups()])
 def test_kernels_compile_to_ptx_for_hopper(kinds):
     """numba types and compiles every kernel of every version, both ways of sharing out the games and the
@@ -188,7 +190,13 @@ def test_kernels_compile_to_ptx_for_hopper(kinds):
     from ptx_kernels import report
 
     out = report(kinds)
-    assert len(out) == 5 * len(kinds)
+    names = [k["kernel"] for k in out]
+    for spec in kinds:
+        kind, n = spec.split(":")
+        made = ("deal", "refill") if kind == "census" else ("refill rows", "refill summary", "fixed rows",
+                                                              "fixed summary")
+        assert all(f"{kind} {n} {m}" in names or f"{kind} {m} {n}" in names for m in made), (spec, names)
+        assert f"deal {n}" in names or kind == "census", (spec, names)
     check_local_memory(out)
 
 

@@ -3,8 +3,8 @@
 The census kernels (`engine.gpu_census`) run under numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``,
 set before numba's CUDA target is first imported, as tests/test_gpu.py does): every field of the
 Summary equal to the CPU census's, on whole small decks with loops, 2 and 3 players, rules that
-hand deals back (loops, cut-offs) and ranges of ranks. `test_census_kernels_compile_to_ptx_for_hopper`
-has numba type them for compute capability 9.0, as the simulator does not.
+hand deals back (loops, cut-offs) and ranges of ranks. tests/gpu/test_gpu.py has numba type them for
+compute capability 9.0, as the simulator does not.
 """
 
 from __future__ import annotations
@@ -146,16 +146,9 @@ def test_cli_census_on_the_gpu(tmp_path):
     assert load_summary(out) == bs.census(LOOPS_2P, n_jobs=1, top=3)
 
 
-# each census kernel plays the version of `passes.VERSIONS` the CPU census plays (`passes.versions_of`)
-@pytest.mark.slow
-def test_census_kernels_compile_to_ptx_for_hopper():
-    from ptx_kernels import report
-
-    from test_gpu import check_local_memory
-
-    out = report(["census:2", "census:3", "census:6"])
-    assert [k["kernel"] for k in out] == [f"census {w} {n}" for n in (2, 3, 6) for w in ("deal", "refill")]
-    check_local_memory(out)
+# The census's kernels (its deal kernel, and the refill kernel of the version the CPU census plays,
+# `passes.versions_of`) are compiled to PTX for sm_90, and their local memory read, by
+# tests/gpu/test_gpu.py::test_kernels_compile_to_ptx_for_hopper, beside the other kernels of their table size.
 
 
 def test_the_cpu_census_and_search_never_import_the_gpu_package():
