@@ -137,11 +137,14 @@ def test_a_plan_past_the_limit_is_refused_with_its_time(capsys):
 
 
 def test_a_raised_limit_runs_and_says_where_it_stopped(capsys):
+    import re
+
     assert main(["compare", "--seed", "5", "--jobs", "1", "--no-progress", "--variants", "end=empty", "--detect",
                  "1e-6", "--pilot", "100", "--max-games", "600"]) == 0
     text = capsys.readouterr().out
-    assert "end=empty 2p 600 deals" in text and "end=empty 2p: stopped at 600 deals (--max-games): detects " in text
-    assert "end=empty       2p    600" in text or " 600  " in text
+    assert "end=empty 2p 600 deals" in text
+    assert "end=empty 2p: stopped at 600 deals (--max-games): it detects " in text and "not 1e-06" in text
+    assert re.search(r"\nend=empty +2p +600 ", text)
 
 
 @pytest.mark.parametrize("detect", ["1e-150", "1e-300", "5e-324"])
@@ -185,6 +188,46 @@ def test_the_rule_the_run_was_sized_for_holds_on_the_run(capsys):
     assert main(["compare", "--seed", "1", "--jobs", "1", "--no-progress", "--variants", "end=empty",
                  "--detect", "1"]) == 0
     text = capsys.readouterr().out
-    assert "end=empty 2p: the run's own sd and skewness asked for more than the pilot's plan" in text
+    assert "end=empty 2p: extended past its plan of 20,929 to 36,532 deals: the run's own skewness asked for more" in text
     length = [line for line in text.splitlines() if re.match(r"end=empty +2p +[0-9,]+ ", line)][0]
     assert "paired t" in length and "too skewed" not in length
+
+
+@pytest.mark.slow  # 50 pilots of 20,000 deals, 2-6 players
+def test_the_readme_example_plans_what_the_readme_says():
+    """#50 item 7: the README's example planned 313 million deals (about 1.7 h) without saying so.
+    Its plan, the plan at --detect 0.3 and their times at the standard game's single-thread rates of
+    the README's Speed table are the README's numbers."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    from beggarstats.cli import build_parser
+    from beggarstats.cli.compare import PILOT
+    from beggarstats.run.variants import MAX_PAIRS, parse_variants, plan_pairs
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = readme.split("## Compare variants: the same deals, paired", 1)[1].split("\n## ", 1)[0]
+    command = re.search(r"^\$ beggarstats (compare .*)$", section, re.M).group(1)
+    args = build_parser("compare").parse_args(shlex.split(command))
+    speed = readme.split("## Speed", 1)[1]
+    rate = {int(p): float(r.replace(",", "")) for p, r in
+            re.findall(r"^beggarstats standard, (\d) players \[bits\] +([0-9,]+)", speed, re.M)}
+    rows = [(variant, base) for p in args.players for base in [bs.Rules(players=p)]
+            for _, variant in parse_variants(args.variants, base)]
+    prose = " ".join(section.split())
+
+    def plan(detect):
+        sizes = [(base.players, plan_pairs(base, variant, target=detect, family=2 * len(rows), seed=args.seed,
+                                           pilot=args.pilot, n_jobs=2)[0]) for variant, base in rows]
+        deals = sum(n for _, n in sizes)
+        minutes = sum(2 * n / rate[p] for p, n in sizes) / 60  # each deal played under both rules
+        return deals, round(minutes)
+
+    deals, minutes = plan(args.detect)
+    assert args.detect == 1 and args.pilot == PILOT and args.jobs in (None, 1)
+    assert (f"the pilots ({PILOT:,} deals a row) plan {deals:,} deals a rule over the {len(rows)} rows: about "
+            f"{minutes} minutes of one core" in prose)
+    deals, minutes = plan(0.3)
+    assert f"`--detect 0.3`, the size of the committed runs, plans {deals:,} deals, about {minutes} minutes" in prose
+    assert MAX_PAIRS == 10**9 and "A plan of more than 10^9 deals a row is refused with its time" in prose

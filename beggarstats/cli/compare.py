@@ -162,8 +162,10 @@ def _run(args) -> int:
     family = 2 * len(jobs)
     progress = progress_wanted(args)
     say = (lambda text: None) if args.json else print
-    for spec, variant, base in {spec: (spec, variant, base) for spec, variant, base in jobs}.values():
-        if variant.jokers != base.jokers and "jokers" not in spec:  # parse_variant added them: say so
+    said = set()
+    for spec, variant, base in jobs:
+        if spec not in said and variant.jokers != base.jokers and "jokers" not in spec:  # parse_variant added one
+            said.add(spec)
             say(f"variant {spec!r} plays {variant_spec(variant, base)} (a joker mode without jokers gets one joker)")
     results = []
     if args.games is not None:
@@ -180,13 +182,15 @@ def _run(args) -> int:
         more = sum(plan[0] - args.pilot for *_, plan in plans)
         say(f"pilot: {args.pilot:,} deals a row; to detect {args.detect:g} cards at Holm's level: "
             + ", ".join(f"{spec} {base.players}p {plan[0]:,}" for spec, _, base, plan in plans)
-            + f" deals; {more:,} more pairs take about {_duration(more / rate)} at the pilot's pace")
+            + f" deals; {more:,} more deals a rule take about {_duration(more / rate)} at the pilots' pace")
         cap = MAX_PAIRS if args.max_games is None else args.max_games
         started = time.perf_counter()
         for spec, variant, base, plan in plans:
+            steps = []
             m = compare_to_detect(base, variant, target=args.detect, family=family, seed=seed, pilot=args.pilot,
-                                  max_pairs=args.max_games, n_jobs=args.jobs, plan=plan, progress=progress)
-            note = _after_plan(spec, base.players, plan[0], m, args.detect, family, cap)
+                                  max_pairs=args.max_games, n_jobs=args.jobs, plan=plan, progress=progress,
+                                  saved=steps.append)
+            note = _after_plan(f"{spec} {base.players}p", plan, steps, m, args.detect, family, cap)
             if note:
                 say(note)
             results.append((spec, m))
@@ -202,23 +206,36 @@ def _run(args) -> int:
     return 0
 
 
-def _after_plan(spec, players, planned, m, target, family, cap):
-    """What a row's run did beyond its plan, in a line (None: it played the plan and met both rules)."""
+def _short(m, target, family, floor) -> dict:
+    """The rules the run ``m`` falls short of, each with its numbers: 'sd' (it detects less than
+    ``target`` cards at Holm's strictest level) and 'skewness' (fewer pairs than the t interval needs
+    at its skewness, or than ``floor``, the pilot's need)."""
     from ..run.variants import ALPHA, POWER
 
-    short = []
+    out = {}
     if m.pairs >= 2 and m.sd > 0:
-        if m.detectable(power=POWER, alpha=ALPHA / family) > target:
-            short.append(f"detects {m.detectable(power=POWER, alpha=ALPHA / family):.3g} cards, not {target:g}")
-        if math.isfinite(m.skewness) and m.pairs < m.t_pairs_needed:
-            short.append(f"{m.pairs:,} pairs, fewer than the {m.t_pairs_needed:,.0f} the t interval needs at its "
-                         f"skewness {m.skewness:.1f}")
-    row = f"{spec} {players}p: "
-    if short and m.games >= cap:
-        return row + f"stopped at {cap:,} deals (--max-games): " + "; ".join(short)
+        reach = m.detectable(power=POWER, alpha=ALPHA / family)
+        if reach > target:
+            out["sd"] = f"it detects {reach:.3g} cards, not {target:g}"
+        need = max(floor, m.t_pairs_needed if math.isfinite(m.skewness) else 0.0)
+        if m.pairs < need:
+            out["skewness"] = (f"its {m.pairs:,} pairs are fewer than the {need:,.0f} the t interval needs at its "
+                               f"skewness {m.skewness:.1f}")
+    return out
+
+
+def _after_plan(row, plan, steps, m, target, family, cap):
+    """What the run ``m`` of a row did beyond its plan (``steps``: the moments after each step), in a
+    line; None when it played its plan and met its rules."""
+    planned, pilot, _ = plan
+    floor = pilot.t_pairs_needed if pilot.pairs >= 2 and math.isfinite(pilot.skewness) else 0.0
+    left = _short(m, target, family, floor)
+    if left and m.games >= cap:
+        return f"{row}: stopped at {cap:,} deals (--max-games): " + "; ".join(left.values())
     if m.games > planned:
-        return row + (f"the run's own sd and skewness asked for more than the pilot's plan: {m.games:,} deals "
-                      f"({m.pairs:,} pairs, skewness {m.skewness:.1f}, the t interval needs {m.t_pairs_needed:,.0f})")
+        why = {k for s in steps[:-1] for k in _short(s, target, family, floor)}
+        return (f"{row}: extended past its plan of {planned:,} to {m.games:,} deals: the run's own "
+                f"{' and '.join(sorted(why))} asked for more")
     return None
 
 
