@@ -92,10 +92,14 @@ def test_players_and_variants_parse_with_the_rule_option_list():
 
 @pytest.mark.parametrize("argv, message", [
     (["--variants", "foo"], "'foo' is no rule flag"),
-    (["--variants", "jokers=3"], "jokers takes a whole number from 0 to 2"),
+    (["--variants", "jokers=3"], "'jokers' takes a whole number from 0 to 2"),
     (["--variants", "deck=italian"], "--variants: variant 'deck=italian' changes the deck"),
     (["--variants", "end=trick"], "is the base rules themselves"),
     (["--variants", "shuffle_pile+shuffle_on_loop"], "cannot both be set"),
+    (["--variants", "shuffle_pile=maybe"], "--variants: variant 'shuffle_pile=maybe': 'shuffle_pile' takes on or off"),
+    (["--variants", "joker_mode=x+max_cards=5"], "variant 'joker_mode=x+max_cards=5': 'joker_mode' must be one of"),
+    (["--variants", "end=empty+foo_bar=1"], "'foo_bar' is not a rule option (one of ['deck', 'direction', 'end', "
+                                             "'exhausted_tribute', 'joker_mode',"),
     (["--players", "1-3"], "must be player counts from 2 to 12"),
     (["--players", "x"], "must be player counts such as 2-6"),
     (["--detect", "0"], "must be a number of cards > 0, but '0' was passed"),

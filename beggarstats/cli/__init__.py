@@ -75,11 +75,13 @@ def flag_message(message: str, parser: argparse.ArgumentParser | None) -> str:
     swapped = _PARAMETER.sub(swap, message)
     if swapped != message:
         swapped = swapped.replace(" or None,", ",")  # a flag left out is None
-    # bare parameter names with an underscore (per_seat, max_cards) are identifiers, never words
+    # bare parameter names with an underscore (per_seat, max_cards) are identifiers, never words;
+    # text in single quotes is a value as passed ('shuffle_pile+end=empty'), never a parameter
     bare = [name for name in flags if "_" in name]
     if bare:
-        swapped = re.sub(r"(?<![\w`-])(" + "|".join(map(re.escape, bare)) + r")(?![\w`])",
-                         lambda m: flags[m.group(1)], swapped)
+        pattern = re.compile(r"(?<![\w`-])(" + "|".join(map(re.escape, bare)) + r")(?![\w`])")
+        swapped = "".join(part if i % 2 else pattern.sub(lambda m: flags[m.group(1)], part)
+                          for i, part in enumerate(re.split(r"('[^'\n]*')", swapped)))
     return swapped
 
 

@@ -45,7 +45,7 @@ _FLAG_WORDS = {"true": True, "on": True, "yes": True, "1": True, "false": False,
 def _value(opt, text: str, spec: str):
     if opt.kind == "flag":
         if text.lower() not in _FLAG_WORDS:
-            raise ValueError(f"--variants: variant {spec!r}: {opt.name} takes on or off, but {text!r} was passed")
+            raise ValueError(f"--variants: variant {spec!r}: {opt.name!r} takes on or off, but {text!r} was passed")
         return _FLAG_WORDS[text.lower()]
     if opt.kind == "int":
         if text.lower() == "none" and opt.optional:
@@ -53,15 +53,15 @@ def _value(opt, text: str, spec: str):
         try:
             v = int(text)
         except ValueError:
-            raise ValueError(f"--variants: variant {spec!r}: {opt.name} takes a whole number from {opt.low} to "
+            raise ValueError(f"--variants: variant {spec!r}: {opt.name!r} takes a whole number from {opt.low} to "
                              f"{opt.high}, but {text!r} was passed") \
                 from None
         if not opt.low <= v <= opt.high:
-            raise ValueError(f"--variants: variant {spec!r}: {opt.name} takes a whole number from {opt.low} to "
+            raise ValueError(f"--variants: variant {spec!r}: {opt.name!r} takes a whole number from {opt.low} to "
                              f"{opt.high}, but {v} was passed")
         return v
     if text not in opt.choices:
-        raise ValueError(f"--variants: variant {spec!r}: {opt.name} must be one of {list(opt.choices)}, but {text!r} "
+        raise ValueError(f"--variants: variant {spec!r}: {opt.name!r} must be one of {list(opt.choices)}, but {text!r} "
                          f"was passed")
     return text
 
