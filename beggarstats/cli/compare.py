@@ -53,8 +53,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--games", type=whole_number, default=None,
                    help="deals per variant and player count (default: sized by --detect from a pilot)")
     p.add_argument("--detect", type=positive_number("a number of cards"), default=0.3, metavar="CARDS",
-                   help="without --games: size each run to detect this change in mean length at 80%% power at "
-                        "Holm's strictest level (default 0.3)")
+                   help="without --games: size each run from its pilot to detect this change in mean length at "
+                        "80%% power at Holm's strictest level, and extend it until its own sd and skewness agree "
+                        "(default 0.3)")
     p.add_argument("--max-games", type=whole_number, default=None,
                    help="without --games: at most this many deals per row; the run stops there (default: a plan "
                         f"of more than {MAX_PAIRS:.0e} deals a row is refused with its time, and a run extended "

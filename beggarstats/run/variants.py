@@ -113,7 +113,7 @@ def parse_variants(text: str, base: Rules) -> list[tuple[str, Rules]]:
     return [(s, parse_variant(s, base)) for s in specs]
 
 
-def variant_spec(variant, base) -> str:
+def variant_spec(variant: Rules | dict, base: Rules | dict) -> str:
     """The spec of every option in which ``variant`` differs from ``base`` (two `Rules` or their
     dicts), in the order of `rule_options`: what a spec such as 'beggar' plays
     ('jokers=1+joker_mode=beggar')."""
