@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-__all__ = ["escape", "caption", "snapshot", "png_html", "item_html", "plain_text", "bundle", "SNAPSHOT_NOTE"]
+__all__ = ["escape", "caption", "snapshot", "png_html", "item_html", "plain_text", "bundle", "SNAPSHOT_NOTE",
+           "RUN_COMMAND"]
 
 
 def escape(text: str) -> str:
@@ -28,8 +29,15 @@ def caption(text: str):
     return shown
 
 
-SNAPSHOT_NOTE = ("<p class='bs-snapshot-note'><em>A picture of the {what} as it was saved: its controls need a "
-                  "running kernel (run the notebook in JupyterLab).</em></p>")
+# What the picture is, in words true with or without a kernel, and one button that brings the live
+# panel back: JupyterLab runs the command of a `data-commandlinker-command` button even in an output
+# it does not trust (its sanitizer keeps the attribute: setting `allowCommandLinker`, on by default).
+# Elsewhere (a static page) the button does nothing; tools/build_site.py drops it.
+RUN_COMMAND = "notebook:run-all-cells"
+SNAPSHOT_NOTE = ("<p class='bs-snapshot-note'><em>A picture of the {what} as this notebook was saved, not the live "
+                 "panel: its controls appear when the notebook's cells are run in JupyterLab.</em> "
+                 f"<button class='bs-run-all' data-commandlinker-command='{RUN_COMMAND}' data-commandlinker-args='{{{{}}}}' "
+                 "title='Run all cells'>Run all cells</button></p>")
 
 
 def snapshot(parts: list[str], css: str) -> str:
