@@ -432,7 +432,10 @@ def test_explorer_output_is_the_widget_and_its_picture():
     bundle = ex._repr_mimebundle_()
     assert bundle[WIDGET_VIEW]["model_id"] == ex.widget.model_id
     picture = bundle["text/html"]
-    assert "bs-explorer-snapshot" in picture and "controls need a running kernel" in picture
+    assert "bs-explorer-snapshot" in picture and "not the live panel" in picture
+    # one button brings the live panel back in JupyterLab: the command of a command-linker button, which
+    # JupyterLab's sanitizer keeps in an output it does not trust (tests/test_browser.py clicks it)
+    assert picture.count("<button class='bs-run-all' data-commandlinker-command='notebook:run-all-cells'") == 1
     assert "2 players, standard: 1,000 games (seed 11)" in picture
     assert picture.count("<img src='data:image/png;base64,") == 1
     assert "win rate %" in picture and "nothing to compare" in picture  # the seat table and the comparison's caption
@@ -483,3 +486,64 @@ def test_replayer_without_widgets_steps_through_a_loop():
     assert _widget_count() == before
     assert rp.trick["trick"] == loop["loop_start_tricks"] + 1
     assert "cycle of" in rp.snapshot_html() and WIDGET_VIEW not in rp._repr_mimebundle_()
+
+
+# -- `beggarstats explore`: what it refuses before serving anything (it serves in tests/test_browser.py) --
+
+def _explore(argv, capsys):
+    from beggarstats.cli import main
+
+    code = main(["explore", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_explore_without_the_app_extra_says_what_to_install(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "voila", None)  # as if not installed: import and find_spec fail
+    code, out, err = _explore([], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert 'pip install "beggarstats[app]"' in err and "voila" in err and "Traceback" not in err
+
+
+def test_explore_refuses_a_busy_port_in_one_line(capsys):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        code, out, err = _explore(["--port", str(port)], capsys)
+    assert code == 2 and out == "" and err == (f"beggarstats explore: error: --port {port} on 127.0.0.1 is in use "
+                                               "(another server?): choose another with --port\n")
+
+
+@pytest.mark.parametrize("argv, says", [(["--games", "99"], "--games must be a whole number from 100"),
+                                        (["--seed", "-1"], "--seed"), (["--jobs", "0"], "--jobs"),
+                                        (["--port", "0"], "--port"), (["--port", "x"], "--port")])
+def test_explore_refuses_bad_options_before_serving(argv, says, capsys):
+    code, out, err = _explore(argv, capsys)
+    assert code == 2 and says in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_explore_page_is_made_from_the_package(tmp_path):
+    # no file of a source tree: the notebook and the template are written from the installed package
+    import json
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    from beggarstats.report.explore_app import TEMPLATE, write_app
+
+    path, data = write_app(tmp_path, games=1000, seed=5, n_jobs=1)
+    template = data / "voila" / "templates" / TEMPLATE
+    assert json.loads((template / "conf.json").read_text()) == {"base_template": "lab"}
+    index = (template / "index.html.j2").read_text()
+    assert index.startswith("{%- extends 'lab/index.html.j2' -%}") and index.count("cdn.jsdelivr.net") == 2
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=300, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    views = [o["data"][WIDGET_VIEW] for c in nb.cells if c.cell_type == "code" for o in c.outputs
+             if WIDGET_VIEW in o.get("data", {})]
+    assert len(views) == 2  # the explorer's and the replayer's widget, nothing else shown
+    assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o["output_type"] in ("error", "stream")]

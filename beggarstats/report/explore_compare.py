@@ -199,7 +199,8 @@ def _verdict(r, show) -> str:
 def readable_comparison(comparison: pd.DataFrame) -> pd.DataFrame:
     """The comparison as the panel shows it, narrow enough for a notebook: chosen minus standard in
     cards, percentage points or cards per card dealt, the interval in one column, p-values as `fmt_p`
-    writes them (Holm's in brackets), the verdict with the smallest detectable effect."""
+    writes them (Holm's in brackets), the verdict with the smallest detectable effect (the design and
+    its intervals are in the caption above it, `comparison_caption`)."""
     rows = []
     for r in comparison.itertuples():
         what, unit = _METRIC_NAMES[r.metric]
@@ -210,6 +211,6 @@ def readable_comparison(comparison: pd.DataFrame) -> pd.DataFrame:
                      "95% interval": "–" if math.isnan(r.low) else f"[{show(r.low)}, {show(r.high)}]",
                      "p (Holm)": "–" if math.isnan(r.p_value) else f"{fmt_p(r.p_value)} ({fmt_p(r.p_holm)})",
                      "verdict": _verdict(r, show), "n": f"{int(r.n):,}", "chosen": level(r.value),
-                     "standard": level(r.baseline_value), "interval": f"{r.design}: {r.interval}"})
+                     "standard": level(r.baseline_value)})
     return pd.DataFrame(rows, columns=["chosen minus standard", "estimate", "95% interval", "p (Holm)", "verdict",
-                                       "n", "chosen", "standard", "interval"])
+                                       "n", "chosen", "standard"])
