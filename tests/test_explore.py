@@ -507,6 +507,15 @@ def test_explore_without_the_app_extra_says_what_to_install(monkeypatch, capsys)
     assert 'pip install "beggarstats[app]"' in err and "voila" in err and "Traceback" not in err
 
 
+def test_the_readme_gives_the_address_explore_prints():
+    from pathlib import Path
+
+    from beggarstats.cli.explore import DEFAULT_PORT, HOST
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert f"http://{HOST}:{DEFAULT_PORT}/?token=" in readme and 'pip install ".[app]"' in readme
+
+
 def test_explore_refuses_a_busy_port_in_one_line(capsys):
     import socket
 

@@ -262,13 +262,17 @@ def same_deals(a: Rules, b: Rules) -> bool:
     return a.players == b.players and a.deck == b.deck
 
 
+def _check_pairs(rules_a: Rules, rules_b: Rules) -> None:
+    if not same_deals(rules_a, rules_b):
+        raise ValueError("The values for `rules_a` and `rules_b` must deal alike (the same players and deck) "
+                         f"to be paired, but {rules_a.name!r} and {rules_b.name!r} were passed.")
+
+
 def paired_moments(a, b, rules_a: Rules, rules_b: Rules, *, seed: int) -> PairedMoments:
     """The `PairedMoments` of games already played under both rules (the explorer's two samples),
     by the reduction `compare` applies to each chunk: ``a`` and ``b`` hold the engine's arrays
     ``outcome`` (0: finished), ``cards`` and ``winner`` of the same game ids, in the same order."""
-    if not same_deals(rules_a, rules_b):
-        raise ValueError("The values for `rules_a` and `rules_b` must deal alike (the same players and deck) "
-                         f"to be paired, but {rules_a.name!r} and {rules_b.name!r} were passed.")
+    _check_pairs(rules_a, rules_b)
     pairs, sum_d, sum_d2, unfinished, sum_d3, a_only, b_only, sum_e, sum_e2 = _pair_sums(a, b, rules_a, rules_b)
     return PairedMoments(rules_a.to_dict(), rules_b.to_dict(), seed, len(a["outcome"]), pairs, sum_d, sum_d2,
                          unfinished, sum_d3=sum_d3, seat0_a_only=a_only, seat0_b_only=b_only, sum_e=sum_e,
@@ -328,9 +332,7 @@ def compare(rules_a: RulesLike, rules_b: RulesLike, n_games: int, *, seed: int |
             raise ValueError(f"The value for `{name}` must be a Rules or a dict from Rules.to_dict(), "
                              f"but {value!r} was passed.")
     rules_a, rules_b = check_rules(rules_a), check_rules(rules_b)
-    if not same_deals(rules_a, rules_b):
-        raise ValueError("The values for `rules_a` and `rules_b` must deal alike (the same players and deck) "
-                         f"to be paired, but {rules_a.name!r} and {rules_b.name!r} were passed.")
+    _check_pairs(rules_a, rules_b)
     seed = fresh_seed() if seed is None else seed
     total = [0] * 9
 
