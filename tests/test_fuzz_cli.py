@@ -91,6 +91,8 @@ def _argv(rng, command, paths):
         argv += ["--games", rng.choice(["0", "-1", "x", "nan", "9223372036854775808"])]
     if command == "compare":  # never the pilot that sizes a run (a minute or more; tests/test_cli_compare.py)
         argv += ["--games", rng.choice(["0", "-1", "x", "60"])]
+    if command == "explore":  # never a server, which runs until Ctrl-C (tests/test_browser.py starts one)
+        argv += ["--games", rng.choice(["0", "-1", "x", "99"])]
     if command == "matches":  # never 10,000 matches (a small --max-cards replays every round: 15 s)
         argv += ["--matches", rng.choice(["0", "-1", "x", "5"])]
     if command == "census" and "--counts" not in argv and rng.random() < 0.7:

@@ -34,6 +34,8 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_NOTE = ("<p class=\"bs-widget-note\"><em>A live panel is drawn here when the notebook runs in "
                "JupyterLab (<code>jupyter lab notebooks/</code>); the outputs below show what it displays for "
                "one choice.</em></p>")
+# the button of a panel's picture runs the notebook in JupyterLab (report/explore_snapshot.py): not on a static page
+_RUN_BUTTON = re.compile(r"\s*<button class='bs-run-all'[^>]*>.*?</button>", re.S)
 _HREF = re.compile(r'(?P<attr>\b(?:href|src))="(?P<url>[^"]*)"')
 _HEADING = re.compile(r"<h(?P<level>[1-6])>(?P<body>.*?)</h(?P=level)>", re.S)
 _EXTERNAL_SCRIPT = re.compile(r'<script[^>]*\bsrc="(?:https?:)?//[^"]*"[^>]*>\s*</script>', re.I)
@@ -123,7 +125,7 @@ def _notebook_html(path: Path) -> str:
         for output in cell.get("outputs", []):
             data = output.get("data", {})
             if WIDGET_VIEW in data:
-                output["data"] = {"text/html": data.get("text/html") or WIDGET_NOTE}
+                output["data"] = {"text/html": _RUN_BUTTON.sub("", data.get("text/html", "")) or WIDGET_NOTE}
     exporter = HTMLExporter(template_name="lab")
     try:
         body, _ = exporter.from_notebook_node(nb)

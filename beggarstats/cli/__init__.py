@@ -17,7 +17,8 @@ import sys
 __all__ = ["main", "COMMANDS", "build_parser", "flag_message"]
 
 # Sub-command modules, in the order `beggarstats --help` lists them.
-COMMANDS = ("play", "records", "simulate", "compare", "summarize", "census", "matches", "figures", "store", "search")
+COMMANDS = ("play", "records", "simulate", "compare", "summarize", "census", "matches", "figures", "explore", "store",
+            "search")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -37,7 +37,8 @@ from .store_files import read_checked
 if TYPE_CHECKING:
     from ..game.hints import PathLike, Progress, RulesLike
 
-__all__ = ["compare", "PairedMoments", "load_moments", "t_sample_size", "len_deck", "games_unchanged"]
+__all__ = ["compare", "PairedMoments", "load_moments", "t_sample_size", "len_deck", "games_unchanged", "same_deals",
+           "paired_moments"]
 
 
 def t_sample_size(skewness) -> float:
@@ -337,21 +338,42 @@ def load_moments(path) -> PairedMoments:
     return moments
 
 
-def _same_deals(a: Rules, b: Rules) -> bool:
+def same_deals(a: Rules, b: Rules) -> bool:
     """Game g is the same deal under both (jokers apart: a joker deal is the deal without them
-    with the jokers slipped in, docs/RULES.md section 7)."""
+    with the jokers slipped in, docs/RULES.md section 7): the pairs `compare` accepts."""
     return a.players == b.players and a.deck == b.deck
+
+
+def _check_pairs(rules_a: Rules, rules_b: Rules) -> None:
+    if not same_deals(rules_a, rules_b):
+        raise ValueError("The values for `rules_a` and `rules_b` must deal alike (the same players and deck) "
+                         f"to be paired, but {rules_a.name!r} and {rules_b.name!r} were passed.")
+
+
+def paired_moments(a, b, rules_a: Rules, rules_b: Rules, *, seed: int) -> PairedMoments:
+    """The `PairedMoments` of games already played under both rules (the explorer's two samples),
+    by the reduction `compare` applies to each chunk: ``a`` and ``b`` hold the engine's arrays
+    ``outcome`` (0: finished), ``cards`` and ``winner`` of the same game ids, in the same order."""
+    _check_pairs(rules_a, rules_b)
+    pairs, sum_d, sum_d2, unfinished, sum_d3, a_only, b_only, sum_e, sum_e2 = _pair_sums(a, b, rules_a, rules_b)
+    return PairedMoments(rules_a.to_dict(), rules_b.to_dict(), seed, len(a["outcome"]), pairs, sum_d, sum_d2,
+                         unfinished, sum_d3=sum_d3, seat0_a_only=a_only, seat0_b_only=b_only, sum_e=sum_e,
+                         sum_e2=sum_e2)
 
 
 def _compare_chunk(lo, hi, *, engine, rules_a, rules_b, seed):
     """Play games lo..hi-1 under both rules; only nine integers cross back from the worker."""
     ids = np.arange(lo, hi, dtype=np.int64)
-    a, b = engine(rules_a, seed, ids), engine(rules_b, seed, ids)
-    both = (a["outcome"] == 0) & (b["outcome"] == 0)
+    return _pair_sums(engine(rules_a, seed, ids), engine(rules_b, seed, ids), rules_a, rules_b)
+
+
+def _pair_sums(a, b, rules_a, rules_b):
+    """The nine integer sums `compare` keeps of the same games played under both rules."""
+    both = (np.asarray(a["outcome"]) == 0) & (np.asarray(b["outcome"]) == 0)
     d = a["cards"][both].astype(np.int64) - b["cards"][both].astype(np.int64)
     wa, wb = a["winner"][both] == 0, b["winner"][both] == 0
     e = len_deck(rules_b) * a["cards"][both].astype(np.int64) - len_deck(rules_a) * b["cards"][both].astype(np.int64)
-    return (int(both.sum()), int(d.sum()), int(np.dot(d, d)), int(ids.size - both.sum()), int(np.dot(d * d, d)),
+    return (int(both.sum()), int(d.sum()), int(np.dot(d, d)), int(both.size - both.sum()), int(np.dot(d * d, d)),
             int(np.sum(wa & ~wb)), int(np.sum(~wa & wb)), int(e.sum()), int(np.dot(e, e)))
 
 
@@ -392,9 +414,7 @@ def compare(rules_a: RulesLike, rules_b: RulesLike, n_games: int, *, seed: int |
             raise ValueError(f"The value for `{name}` must be a Rules or a dict from Rules.to_dict(), "
                              f"but {value!r} was passed.")
     rules_a, rules_b = check_rules(rules_a), check_rules(rules_b)
-    if not _same_deals(rules_a, rules_b):
-        raise ValueError("The values for `rules_a` and `rules_b` must deal alike (the same players and deck) "
-                         f"to be paired, but {rules_a.name!r} and {rules_b.name!r} were passed.")
+    _check_pairs(rules_a, rules_b)
     seed = fresh_seed() if seed is None else seed
     total = [0] * 9
 
