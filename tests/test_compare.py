@@ -361,3 +361,25 @@ def test_a_prior_saved_without_game_ids_is_continued_as_games_from_0():
     assert compare_to_detect(base, variant, prior=old, **kw) == m
     shifted = bs.compare(variant, base, 400, seed=11, start=5)  # not games 0..: not continued, and not wrong
     assert compare_to_detect(base, variant, prior=shifted, **kw) == m
+
+
+def test_paired_moments_of_played_games_know_their_ids():
+    """The explorer's moments (`paired_moments`) hold the ids of the games they reduce: two
+    samples of other ids add up, the same sample twice is refused, as for `compare`'s own."""
+    from beggarstats.engine.fast import play_games
+    from beggarstats.run.compare import paired_moments
+
+    a_rules, b_rules = bs.Rules(), bs.Rules(shuffle_pile=True)
+
+    def moments(ids):
+        ids = np.asarray(ids, dtype=np.int64)
+        return paired_moments(play_games(a_rules, 5, ids), play_games(b_rules, 5, ids), a_rules, b_rules,
+                              seed=5, ids=ids)
+
+    low, high = moments(np.arange(0, 300)), moments(np.r_[300:400, 500:600])
+    assert high.ranges == ((300, 400), (500, 600))
+    total = low + high
+    assert total.games == 500 and total.ranges == ((0, 400), (500, 600))
+    assert total == bs.compare(a_rules, b_rules, 400, seed=5) + moments(np.arange(500, 600))
+    with pytest.raises(ValueError, match="share games"):
+        low + low

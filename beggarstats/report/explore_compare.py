@@ -59,7 +59,7 @@ def _paired(games, baseline, rules, base, confidence) -> list[dict]:
         raise ValueError("The values for `games` and `baseline` must hold the same games in the same order "
                          "to be paired.")
     a, b = _engine_arrays(games), _engine_arrays(baseline)
-    m = paired_moments(a, b, rules, base, seed=games.attrs.get("seed"))
+    m = paired_moments(a, b, rules, base, seed=games.attrs.get("seed"), ids=games["game"].to_numpy())
     both = (a["outcome"] == 0) & (b["outcome"] == 0)
     values = {"mean_length_diff": (a["cards"][both].mean(), b["cards"][both].mean()),
               "seat0_win_diff": ((a["winner"][both] == 0).mean(), (b["winner"][both] == 0).mean())} \

@@ -350,15 +350,26 @@ def _check_pairs(rules_a: Rules, rules_b: Rules) -> None:
                          f"to be paired, but {rules_a.name!r} and {rules_b.name!r} were passed.")
 
 
-def paired_moments(a, b, rules_a: Rules, rules_b: Rules, *, seed: int) -> PairedMoments:
+def paired_moments(a, b, rules_a: Rules, rules_b: Rules, *, seed: int, ids) -> PairedMoments:
     """The `PairedMoments` of games already played under both rules (the explorer's two samples),
     by the reduction `compare` applies to each chunk: ``a`` and ``b`` hold the engine's arrays
-    ``outcome`` (0: finished), ``cards`` and ``winner`` of the same game ids, in the same order."""
+    ``outcome`` (0: finished), ``cards`` and ``winner`` of the game ids ``ids``, in the same order
+    (kept as the moments' ``ranges``, so that ``+`` knows which games they hold)."""
     _check_pairs(rules_a, rules_b)
     pairs, sum_d, sum_d2, unfinished, sum_d3, a_only, b_only, sum_e, sum_e2 = _pair_sums(a, b, rules_a, rules_b)
     return PairedMoments(rules_a.to_dict(), rules_b.to_dict(), seed, len(a["outcome"]), pairs, sum_d, sum_d2,
                          unfinished, sum_d3=sum_d3, seat0_a_only=a_only, seat0_b_only=b_only, sum_e=sum_e,
-                         sum_e2=sum_e2)
+                         sum_e2=sum_e2, ranges=_id_runs(ids))
+
+
+def _id_runs(ids) -> tuple:
+    """Game ids as half-open runs of consecutive ids (a repeated id gives overlapping runs, which
+    `PairedMoments` refuses)."""
+    ids = np.sort(np.asarray(ids, dtype=np.int64))
+    if ids.size == 0:
+        return ()
+    cut = np.flatnonzero(np.diff(ids) != 1)
+    return tuple(zip(ids[np.r_[0, cut + 1]].tolist(), (ids[np.r_[cut, ids.size - 1]] + 1).tolist()))
 
 
 def _compare_chunk(lo, hi, *, engine, rules_a, rules_b, seed):
