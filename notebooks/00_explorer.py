@@ -6,7 +6,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -46,6 +46,8 @@ print(f"N_GAMES = {N_GAMES:_}")
 # %%
 from IPython.display import Markdown, display
 
+from beggarstats.analysis.intervals import z_value
+from beggarstats.analysis.variants import detectable_effect
 from beggarstats.report.explore import Explorer, Replayer
 
 explorer = Explorer(games=N_GAMES // 2, seed=SEED, n_jobs=N_JOBS)
@@ -68,11 +70,15 @@ for item in example.shown["seats"] + example.shown["comparison"]:
 # %%
 c = example.tables["comparison"].set_index("metric")
 m, w = c.loc["mean_length_diff"], c.loc["seat0_win_diff"]
-def verdict(r):
-    return "no detectable difference" if r.low <= 0 <= r.high else "a detectable difference"
+def verdict(r, scale, unit):  # one comparison, so its own level: two-sided 5%
+    if r.low <= 0 <= r.high:  # the standard error behind the 95% interval, at 80% power
+        missed = scale * detectable_effect((r.high - r.low) / (2 * z_value(0.95)))
+        return f"not detected: it could miss a change below ±{missed:.2g}{unit} at 80% power, two-sided 5%"
+    return "a detectable difference"
 Markdown(f"""**Reading.** On the same {int(m.n):,} finished deals, shuffling the pile changes the mean length by
-{m.estimate:+.1f} cards (95% paired interval {m.low:+.1f} to {m.high:+.1f}: {verdict(m)}), and seat 0's win rate
-by {100 * w.estimate:+.2f} percentage points ({100 * w.low:+.2f} to {100 * w.high:+.2f}: {verdict(w)}).
+{m.estimate:+.1f} cards (95% paired interval {m.low:+.1f} to {m.high:+.1f}: {verdict(m, 1, " cards")}), and seat
+0's win rate by {100 * w.estimate:+.2f} percentage points ({100 * w.low:+.2f} to {100 * w.high:+.2f}:
+{verdict(w, 100, " pp")}).
 This update ({example.controls["games"].value:,} games of each, {example.rules.players} players) took
 {example.elapsed:.1f} s.""")
 

@@ -221,8 +221,8 @@ def line_constraints(values, total: float | None = None) -> np.ndarray:
     where = {v: i for i, v in enumerate(values)}
     missing = [v for v in values if total - v not in where]
     if missing:
-        raise ValueError(f"The value for `values` must hold the mirror T - v of every value v (T = {total:g}) under the "
-                         f"mirror symmetry, but lacks the mirrors of {missing}.")
+        raise ValueError(f"The value for `values` must hold the mirror T - v of every value v (T = {total:g}) "
+                         f"under the mirror symmetry, but lacks the mirrors of {missing}.")
     pairs = [(where[v], where[total - v], 2 * v - total) for v in sorted(values) if v < total - v]
     rows = []
     for (i0, j0, w0), (i, j, w) in zip(pairs[:1] * len(pairs), pairs[1:]):
