@@ -87,7 +87,7 @@ def record_words(r) -> list[str]:
     constant, loglinear = passes(r, "constant", 2, pre), passes(r, "loglinear", 2, pre)
     text += (" Out of sample (fitted up to a length, the next 1,000 cards predicted; a model passes where none of "
              f"its tests rejects at 5%) the constant hazard {_verdict(r, 'constant', 2, pre)} and the log-linear "
-             f"hazard {_verdict(r, 'loglinear', 2, pre)} (its fit: one in {r.both('frontier_record_loglinear_p2')})")
+             f"hazard, one in {r.both('frontier_record_loglinear_p2')} by its fit, {_verdict(r, 'loglinear', 2, pre)}")
     if not (constant or loglinear):
         seen, expected = _missed(r, "constant", 2, pre)
         text += (f": with this many games neither curve holds beyond its fit band (the worst prediction: {seen} games "
