@@ -55,6 +55,7 @@ print(f"N_GAMES = {N_GAMES:_}")
 from IPython.display import Markdown, display
 
 from beggarstats.report.explore import Explorer, Replayer
+from beggarstats.report.explore_compare import holm_level
 
 explorer = Explorer(games=N_GAMES // 2, seed=SEED, n_jobs=N_JOBS)
 explorer  # the live panel, and a picture of it for a reader who has not run the notebook
@@ -82,7 +83,10 @@ def finding(r, scale=1, unit=" cards"):
     if r.interval == "too skewed for the t interval":
         return f"no interval: the t interval needs {r.pairs_needed:,.0f} pairs at this skewness"
     said = f"95% paired interval {scale * r.low:+.2f} to {scale * r.high:+.2f}{unit}, Holm p {r.p_holm:.2g}: {r.verdict}"
-    return said + (f"; 80% power to detect {scale * r.detectable:.2f}{unit}" if r.verdict == "not detected" else "")
+    if r.verdict == "not detected":  # what the test could miss, at the level it was held to
+        said += (f"; it could miss a change below ±{scale * r.detectable:.2g}{unit} at 80% power, at Holm's strictest "
+                 f"level, 5% over the two rows ({holm_level(r.level)})")
+    return said
 
 
 Markdown(f"""**Reading.** On the same {int(m.n):,} deals, finished under both rules, shuffling the pile changes

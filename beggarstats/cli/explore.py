@@ -77,7 +77,8 @@ def run(args) -> int:
 
     missing = missing_extra()
     if missing:
-        raise ValueError(f"the explorer page needs {', '.join(missing)}, which are not installed: "
+        raise ValueError(f"the explorer page needs {', '.join(missing)}, which {'is' if len(missing) == 1 else 'are'} "
+                         "not installed: "
                          "pip install \"beggarstats[app]\"")  # names: the packages missing, and the extra to install
     check_run_options(args, "games")
     check_sample(args.games, args.seed)

@@ -31,7 +31,7 @@ __all__ = ["shares_deals", "compare_with_standard", "comparison_caption", "reada
 
 ALPHA, POWER = 0.05, 0.8  # as `beggarstats compare` (run/variants.py)
 COLUMNS = ["metric", "design", "interval", "estimate", "low", "high", "p_value", "p_holm", "verdict", "detectable",
-           "n", "value", "baseline_value", "pairs_needed"]
+           "level", "n", "value", "baseline_value", "pairs_needed"]
 
 
 def shares_deals(rules: Rules, other: Rules) -> bool:
@@ -69,13 +69,15 @@ def _paired(games, baseline, rules, base, confidence) -> list[dict]:
         value, baseline_value = values.get(r["metric"], (math.nan, math.nan))
         rows.append(dict(metric=r["metric"], design="paired", interval=r["interval"], estimate=r["estimate"],
                          low=r["low"], high=r["high"], p_value=r["p_value"], p_holm=r["p_holm"],
-                         verdict=r["verdict"], detectable=r["detectable"], n=r["pairs"], value=value,
+                         verdict=r["verdict"], detectable=r["detectable"], level=r["detectable_level"],
+                         n=r["pairs"], value=value,
                          baseline_value=baseline_value,
                          pairs_needed=m.t_pairs_needed if r["metric"] == "mean_length_diff" else math.nan))
         if "per_card" in r:  # a joker variant: beyond dealing more cards (paired t, as `beggarstats compare`)
             rows.append(dict(metric="per_card_dealt_diff", design="paired", interval="paired t",
                              estimate=r["per_card"], low=r["per_card_low"], high=r["per_card_high"],
-                             p_value=math.nan, p_holm=math.nan, verdict="", detectable=math.nan, n=r["pairs"],
+                             p_value=math.nan, p_holm=math.nan, verdict="", detectable=math.nan, level=math.nan,
+                             n=r["pairs"],
                              value=value / len_deck(rules), baseline_value=baseline_value / len_deck(base),
                              pairs_needed=math.nan))
     return rows
@@ -103,7 +105,7 @@ def _independent(games, baseline, confidence) -> list[dict]:
         rows.append(dict(metric=r.metric, design="independent", interval=r.interval, estimate=r.estimate,
                          low=r.low, high=r.high, p_value=r.p_value, p_holm=p_holm,
                          verdict="no test" if math.isnan(p_holm) else "detected" if p_holm < ALPHA else "not detected",
-                         detectable=float(detectable_effect(se, power=POWER, alpha=level)), n=r.n,
+                         detectable=float(detectable_effect(se, power=POWER, alpha=level)), level=level, n=r.n,
                          value=r.value, baseline_value=r.baseline_value, pairs_needed=math.nan))
     return rows
 
@@ -188,11 +190,16 @@ _METRIC_NAMES = {"mean_length_diff": ("mean length", "cards"), "seat0_win_diff":
                  "per_card_dealt_diff": ("cards played per card dealt", "ratio")}
 
 
+def holm_level(level: float) -> str:
+    """Holm's strictest level as the prose writes it: alpha over the family's size ("0.05/2")."""
+    return f"{ALPHA:g}/{round(ALPHA / level)}"
+
+
 def _verdict(r, show) -> str:
     if r.interval == "too skewed for the t interval":
         return f"no interval: the t interval needs {r.pairs_needed:,.0f} pairs at this skewness"
     if r.verdict == "not detected" and not math.isnan(r.detectable):
-        return f"not detected (80% power to detect ±{show(r.detectable)})"
+        return f"not detected (80% power to detect ±{show(r.detectable)} at Holm's strictest level, {holm_level(r.level)})"
     return r.verdict
 
 

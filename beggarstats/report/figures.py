@@ -23,6 +23,7 @@ from .. import plots
 from ..game.decks import Deck
 from .findings import finding, findings_frame, write_findings
 from .findings_prose import update_prose
+from .record_frontier import frontier_rows
 from ..run.play import play
 from ..run.arguments import check_run
 from ..run.limits import check_fits
@@ -185,10 +186,10 @@ def _seat_games(seats) -> str:
     return _games_by_players(seats.drop_duplicates(["players", "game"]))
 
 
-def _detectable(low, high) -> float:
-    """The effect detectable at 80% power (two-sided 5%) by a test whose 95% interval is [low, high]
-    (its standard error read back from the half width; `analysis.variants.detectable_effect`)."""
-    return float(an.variants.detectable_effect((high - low) / (2 * an.intervals.z_value(0.95))))
+def _se(low, high) -> float:
+    """The standard error of an estimate whose 95% interval is [low, high], read back from the half
+    width (the findings turn it into the effect detectable at the family's level)."""
+    return float((high - low) / (2 * an.intervals.z_value(0.95)))
 
 
 def check_figures(games, seed, n_jobs):
@@ -291,20 +292,19 @@ def _seats(main, out, rows):
     fig.axes[0].set_title("First-player advantage (95% Wilson intervals)")
     out.save(fig, "first_player_advantage.png", _games_by_players(main), "standard, 2-6 players")
     two = rates[(rates["players"] == 2) & (rates["seat"] == 0)].iloc[0]
-    rows.insert(0, finding("2-player first-player (seat 0) win rate", two["rate"], two["low"], two["high"],
-                           two["games"], "share", key="seat0_rate_2p", null=0.5, p_value=two["p_value"]))
+    rows.insert(0, finding("2-player first-player (seat 0) win rate", two.rate, two.low, two.high, two.games, "share",
+                           key="seat0_rate_2p", null=0.5, p_value=two.p_value, se=_se(two.low, two.high)))
     for r in rates[rates["players"] > 2].itertuples():
         rows.append(finding(f"win rate - 1/n, seat {r.seat} of {r.players} players ({r.hand_size} cards dealt)",
                             r.rate - r.expected, r.low - r.expected, r.high - r.expected, r.games, "pp",
-                            key=f"seat_{r.seat}_of_{r.players}p", null=0.0, p_value=r.p_value,
-                            detectable=_detectable(r.low, r.high)))
+                            key=f"seat_{r.seat}_of_{r.players}p", null=0.0, p_value=r.p_value, se=_se(r.low, r.high)))
     for r in an.seat_contrasts(main, by="players", n_cards=52).itertuples():
         if r.players < 3:
             continue  # two players: the seat 0 row says it all
         hand = "same hand" if r.hand == "same" else "one card fewer"
         rows.append(finding(f"win rate of seat {r.seat} minus seat {r.seat - 1}, {r.players} players ({hand})",
                             r.estimate, r.low, r.high, r.games, "pp", key=f"step_{r.seat}_of_{r.players}p",
-                            null=0.0, p_value=r.p_value, detectable=_detectable(r.low, r.high)))
+                            null=0.0, p_value=r.p_value, se=_se(r.low, r.high)))
     rows.append(step_heterogeneity_row(main))
 
 
@@ -319,16 +319,16 @@ def step_heterogeneity_row(main) -> dict:
                    test="fit")
 
 
-def _variants(out, rows):
-    """The variant figure and rows from the committed paired runs (`report.variant_data`: every
-    variant against the standard game on the same deals, 2-6 players)."""
+def _variants(out, rows, findings=None):
+    """The variant rows, then (given the ``findings`` table) the figure with its family's verdicts,
+    from the committed paired runs (`report.variant_data`: every variant against the standard game)."""
     from . import variant_data as vd
 
-    table = vd.variant_table(data_folder())
-    if table.empty:
-        return
-    vd.save_variant_figure(table, out)
-    rows.extend(vd.variant_findings(table))
+    table = vd.variant_table(data_folder(), findings=findings)
+    if not table.empty and findings is None:
+        rows.extend(vd.variant_findings(table))
+    elif not table.empty:
+        vd.save_variant_figure(table, out)
 
 
 def _hands(seats, out, rows):
@@ -547,9 +547,10 @@ def _make(out, n, seed, run, decks, step, rows, prose) -> pd.DataFrame:
         step("small decks")
         rows.extend(_run_rows(run, n, seed, len(decks)))
         rows.extend(scale_rows(data_folder()))
-        rows.extend(chain_rows(data_folder()))
+        rows.extend(chain_rows(data_folder()) + frontier_rows(data_folder()))
         rows.extend(shuffle_rows(data_folder()))
         table = findings_frame(rows)
+        _variants(figs, rows, findings=table)
         table.attrs.update(games_played=run.played, games_loaded=run.loaded, sizes=n, seed=seed)
         write_findings(table, out)
         if prose or (prose is None and out.resolve() == (ROOT / "figures").resolve()):
@@ -636,11 +637,9 @@ def _record_rows(s) -> list[dict]:
 
 
 def chain_rows(folder: Path) -> list[dict]:
-    """The penalty-card chain's record odds (``tail/results-cards.json`` in ``folder``, written by
-    ``data/tail/make_chain_cards.py --survival``: `analysis.chain_record.record_check`), a
-    mechanism-based estimate beside the curve fits: P(length > record) with its sampling interval,
-    and with the misspecification allowance of its check against the run. None where the file or
-    its ``survival`` part is missing."""
+    """The penalty-card chain's record odds (``tail/results-cards.json`` in ``folder``, from
+    ``data/tail/make_chain_cards.py --survival``: `analysis.chain_record.record_check`): P(length > record) with its
+    sampling interval, and with the allowance of its check against the CPU run. None without the file or its part."""
     import json
 
     path = Path(folder) / "tail" / "results-cards.json"
@@ -656,9 +655,9 @@ def chain_rows(folder: Path) -> list[dict]:
                     f"{res['record']:,} cards (interval: {res['replicates']} bootstrap draws, sampling only)", 1 / p,
                     1 / hi, 1 / lo, games, "deals", key="chain_record_p2"),
             finding(f"penalty-card chain (horizon {res['horizon']:,}), 2 players: random deals to expect one longer than "
-                    f"{res['record']:,} cards, with the misspecification allowance of its survival against the run "
-                    f"at {checks} cards (x{res['allowance'][0]:.2f} to x{res['allowance'][1]:.2f})", 1 / p, 1 / ahi,
-                    1 / alo, games, "deals", key="chain_record_allowance_p2")]
+                    f"{res['record']:,} cards, with the misspecification allowance of its survival against the {games:,} "
+                    f"games of the CPU run at {checks} cards (x{res['allowance'][0]:.2f} to x{res['allowance'][1]:.2f})",
+                    1 / p, 1 / ahi, 1 / alo, games, "deals", key="chain_record_allowance_p2")]
 
 
 def _prediction_rows(s) -> list[dict]:
