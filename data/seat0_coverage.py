@@ -18,7 +18,6 @@ About 3 CPU-minutes.
 
 import json
 import time
-from pathlib import Path
 
 import numpy as np
 from scipy import stats
@@ -26,6 +25,7 @@ from scipy import stats
 import beggarstats as bs
 from beggarstats.run.paired_props import tango_interval
 from beggarstats.run.simulate import batch_engine
+from beggarstats.run.committed_data import source_data_folder
 
 SEED = 2026
 BASE = bs.Rules()
@@ -85,7 +85,7 @@ def main():
                                     **tally(ivs, len_truth)))
         print(name, json.dumps(out["rows"][-4:]), flush=True)
     out["cpu_seconds"] = round(time.process_time() - started)
-    path = Path(__file__).resolve().parent / "seat0-coverage.json"
+    path = source_data_folder("python data/seat0_coverage.py") / "seat0-coverage.json"
     path.write_text(json.dumps(out, indent=1) + "\n")
 
 

@@ -53,7 +53,7 @@ pd.set_option("display.width", 160)
 pd.set_option("display.max_columns", 20)
 
 # %%
-effects = variant_table()  # the committed paired runs under data/
+effects = variant_table()  # the committed paired runs (data/, installed with the package)
 columns = ["variant", "players", "pairs", "estimate", "low", "high", "p_value", "p_holm", "verdict", "detectable"]
 effects[effects.metric == "mean_length_diff"][columns + ["per_card"]].round(4)
 

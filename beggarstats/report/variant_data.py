@@ -21,20 +21,25 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..run.committed_data import MissingData, data_folder
 from ..run.compare import PairedMoments, games_unchanged, load_moments
 from ..run.variants import STANDARD_VARIANTS, variant_rows
 
 __all__ = ["variant_results", "variant_table", "variant_findings", "shuffle_sentences", "joker_sentence", "rule_sentence",
            "draw_variant_figure", "save_variant_figure", "figure_frame", "VARIANT_KEYS"]
 
-ROOT = Path(__file__).resolve().parents[2]
 VARIANT_KEYS = ("variant_len:", "variant_seat0:", "variant_percard:")  # the findings rows this module owns
 
 
 def variant_results(folder) -> list[tuple[str, PairedMoments]]:
     """(variant spec, moments) of every committed run in ``folder``, by player count, in the order
-    of `STANDARD_VARIANTS`; a run of games that changed since it was made is refused."""
+    of `STANDARD_VARIANTS`; a run of games that changed since it was made is refused, and a folder
+    without runs is `run.committed_data.MissingData` (never an empty table)."""
     folder = Path(folder)
+    if not any(folder.glob("compare-*-p*.json")):
+        raise MissingData(f"The committed paired runs (compare-variants-p*.json, compare-shuffle-p*.json) are missing "
+                          f"from {folder}: they ship with beggarstats in data/ (`python data/compare_variants.py` "
+                          "makes them again in a clone).")
     found = {}
     for path in sorted(folder.glob("compare-variants-p*.json")):
         doc = json.loads(path.read_text())
@@ -54,10 +59,11 @@ def variant_results(folder) -> list[tuple[str, PairedMoments]]:
 
 
 def variant_table(folder=None) -> pd.DataFrame:
-    """The rows of `run.variants.variant_rows` over every committed run (one Holm family)."""
+    """The rows of `run.variants.variant_rows` over every committed run (one Holm family), from
+    ``folder`` (default: the committed data, `run.committed_data`)."""
     from .findings import round_numbers
 
-    folder = ROOT / "data" if folder is None else folder
+    folder = data_folder() if folder is None else folder
     table = pd.DataFrame(variant_rows(variant_results(folder)))
     for c in ("estimate", "low", "high", "p_value", "p_holm", "detectable", "per_card", "per_card_low", "per_card_high"):
         if c in table.columns:  # as findings.csv keeps them, so the prose reads the same digits from either
