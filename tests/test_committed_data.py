@@ -74,10 +74,10 @@ def test_a_package_without_data_says_so(tmp_path, monkeypatch):
 def test_writers_refuse_an_installed_copy(installed):
     from beggarstats.report import atlas, variant_refresh
 
-    with pytest.raises(RuntimeError, match=r"^`python -m beggarstats.report.variant_refresh` writes the committed "
+    with pytest.raises(cd.InstalledCopy, match=r"^`python -m beggarstats.report.variant_refresh` writes the committed "
                                            r"data of a source tree .* installed copy at "):
         variant_refresh.regenerate()
-    with pytest.raises(RuntimeError, match="python -m beggarstats.report.atlas"):
+    with pytest.raises(cd.InstalledCopy, match="python -m beggarstats.report.atlas"):
         atlas.build_atlas()
 
 

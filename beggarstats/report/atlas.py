@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..run.committed_data import data_folder, data_path, source_data_folder
+from ..run.committed_data import InstalledCopy, data_folder, data_path, source_data_folder
 
 __all__ = ["atlas_dir", "ATLAS_DECKS", "FIGURE_DECKS", "RUNTIME_COLUMNS", "RECORDED_DEALS", "atlas_rules",
            "census_file", "build_atlas", "load_atlas", "record_runtime", "deck_markdown"]
@@ -177,7 +177,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         root = source_data_folder(RUNNER) / ATLAS
-    except RuntimeError as exc:  # an installed copy: its data/ is not what a commit holds
+    except InstalledCopy as exc:  # its data/ is not what a commit holds
         print(exc, file=sys.stderr)
         return 2
     build_atlas(root, n_jobs=args.jobs, progress=args.progress)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..run.committed_data import source_data_folder
+from ..run.committed_data import InstalledCopy, source_data_folder
 from .variant_data import VARIANT_KEYS, save_variant_figure, variant_findings, variant_table
 
 __all__ = ["regenerate"]
@@ -52,4 +52,10 @@ def regenerate(root=None, *, prose: bool = True) -> pd.DataFrame:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    regenerate()
+    import sys
+
+    try:
+        regenerate()
+    except InstalledCopy as exc:  # its data/ is not what a commit holds
+        print(exc, file=sys.stderr)
+        raise SystemExit(2) from None

@@ -25,7 +25,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["MissingData", "data_folder", "data_path", "data_paths", "source_data_folder", "source_tree"]
+__all__ = ["MissingData", "InstalledCopy", "data_folder", "data_path", "data_paths", "source_data_folder", "source_tree"]
 
 PACKAGE = "beggarstats"
 FOLDER = "data"
@@ -33,6 +33,10 @@ FOLDER = "data"
 
 class MissingData(FileNotFoundError):
     """A committed data file (or the whole folder) is not where the rule finds it."""
+
+
+class InstalledCopy(RuntimeError):
+    """A writer of the committed data was run from an installed copy of the package."""
 
 
 def _package() -> Path:
@@ -102,7 +106,7 @@ def source_data_folder(writer: str) -> Path:
     with one sentence (what it writes would not be what a commit holds)."""
     root = source_tree()
     if root is None:
-        raise RuntimeError(f"`{writer}` writes the committed data of a source tree (data/ of a clone), but "
-                           f"{PACKAGE} is imported from an installed copy at {_package()}: run it in a clone with "
-                           f"the package installed from it in place (`python -m pip install -e .`).")
+        raise InstalledCopy(f"`{writer}` writes the committed data of a source tree (data/ of a clone), but "
+                            f"{PACKAGE} is imported from an installed copy at {_package()}: run it in a clone with "
+                            f"the package installed from it in place (`python -m pip install -e .`).")
     return root / FOLDER
