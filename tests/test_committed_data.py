@@ -119,3 +119,11 @@ def test_the_wheel_ships_every_committed_data_file():
     tracked = _tracked("data")
     assert tracked and {f for f in tracked if not f.endswith(".py")} == shipped & tracked
     assert "data/records.csv" in shipped and "data/census/atlas.csv" in shipped
+
+
+def test_the_variant_table_without_its_runs_is_the_sentence_not_an_empty_table(installed):
+    """#50: notebook 03's table came back empty, then failed on a missing column."""
+    from beggarstats.report.variant_data import variant_table
+
+    with pytest.raises(cd.MissingData, match=r"^The committed data file data/compare-variants-p\*\.json is missing"):
+        variant_table()

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..run.committed_data import MissingData, data_folder
+from ..run.committed_data import MissingData, data_paths
 from ..run.compare import PairedMoments, games_unchanged, load_moments
 from ..run.variants import STANDARD_VARIANTS, variant_rows
 
@@ -63,7 +63,8 @@ def variant_table(folder=None) -> pd.DataFrame:
     ``folder`` (default: the committed data, `run.committed_data`)."""
     from .findings import round_numbers
 
-    folder = data_folder() if folder is None else folder
+    if folder is None:  # the committed runs: a missing one is the rule's sentence (`run.committed_data`)
+        folder = data_paths("compare-variants-p*.json", made_by="python data/compare_variants.py")[0].parent
     table = pd.DataFrame(variant_rows(variant_results(folder)))
     for c in ("estimate", "low", "high", "p_value", "p_holm", "detectable", "per_card", "per_card_low", "per_card_high"):
         if c in table.columns:  # as findings.csv keeps them, so the prose reads the same digits from either
