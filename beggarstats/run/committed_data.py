@@ -25,7 +25,8 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["MissingData", "InstalledCopy", "data_folder", "data_path", "data_paths", "source_data_folder", "source_tree"]
+__all__ = ["MissingData", "InstalledCopy", "data_folder", "data_path", "data_paths", "source_data_folder",
+           "source_tree"]
 
 PACKAGE = "beggarstats"
 FOLDER = "data"

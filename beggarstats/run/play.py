@@ -41,10 +41,11 @@ def check_deal(hands, rules: Rules, *, empty_hands: bool = False) -> None:
     empty = [seat for seat, hand in enumerate(hands) if len(hand) == 0]
     if empty and not empty_hands:
         seat = empty[0]
-        slip = ("a '/' too many at the end" if seat == len(hands) - 1 else "a '/' too many at the start" if seat == 0
-                else "two '/' in a row")
+        slip = ("a '/' too many at the end" if seat == len(hands) - 1 else
+                "a '/' too many at the start" if seat == 0 else "two '/' in a row")
         raise DealError(f"hand {seat} is empty ({slip}?): dealing the {rules.deck.label()} deck gives each of the "
-                        f"{len(hands)} players a card, so only a deal of any cards (any_deck=True) may leave a hand empty")
+                        f"{len(hands)} players a card, so only a deal of any cards (any_deck=True) may leave a "
+                        "hand empty")
     have, want = composition(hands), rules.counts
     if have == want:
         return
