@@ -71,7 +71,8 @@ steps["length_summary"] = "statsmodels.api" in loaded()
 from beggarstats.analysis.overview import overview  # as `beggarstats simulate` imports it
 an.hand_strength
 steps["hand_strength"] = "statsmodels.api" in loaded()
-steps["functions"] = [callable(an.overview) and an.overview is overview, callable(an.comebacks)]
+steps["functions"] = [callable(an.overview) and an.overview is overview, callable(an.comebacks),
+                      callable(an.variants.detectable_effect), not hasattr(an, "nope")]  # a module, loaded when asked
 print(json.dumps(steps))
 """
 
@@ -84,4 +85,4 @@ def test_the_analysis_package_loads_each_function_with_its_own_module():
     done = subprocess.run([sys.executable, "-c", _ANALYSIS, json.dumps(HEAVY)], capture_output=True, text=True,
                           timeout=300, check=True)
     steps = json.loads(done.stdout)
-    assert steps == {"import": [], "length_summary": False, "hand_strength": True, "functions": [True, True]}
+    assert steps == {"import": [], "length_summary": False, "hand_strength": True, "functions": [True] * 4}

@@ -1,7 +1,7 @@
 """Statistics on simulated games: tidy DataFrames in, tidy DataFrames out.
 
-The names below are loaded on first use (module ``__getattr__``, PEP 562), each with its own
-module: ``import beggarstats.analysis`` loads no statistics library, and ``length_summary`` does not
+The names below, and the modules of the package (``an.variants``), are loaded on first use
+(module ``__getattr__``, PEP 562), each name with its own module: ``import beggarstats.analysis`` loads no statistics library, and ``length_summary`` does not
 pay for the statsmodels models that ``hand_strength`` fits (importing every module at once took
 seconds; tests/test_imports.py holds the budget).
 """
@@ -57,9 +57,13 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    try:
-        module_name = _LAZY[name]
-    except KeyError:
+    module_name = _LAZY.get(name)
+    if module_name is None:  # a module of the package (`an.variants.detectable_effect`), loaded when asked for
+        try:
+            return importlib.import_module(f".{name}", __name__)  # the import system sets the attribute
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None  # names: the attribute, in Python's own words for a module
     value = getattr(importlib.import_module(module_name, __name__), name)
     globals()[name] = value  # later look-ups skip this function
