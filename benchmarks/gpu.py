@@ -36,6 +36,7 @@ from beggarstats.engine import gpu  # noqa: E402
 from beggarstats.engine.fast import play_games  # noqa: E402
 from beggarstats.engine.gpu import check_device, gpu_name, play_games_cuda  # noqa: E402
 from beggarstats.run import summary_gpu  # noqa: E402
+from beggarstats.run.committed_data import data_folder  # noqa: E402
 from beggarstats.run.summary import load_summary  # noqa: E402
 
 TABLES = {
@@ -204,7 +205,7 @@ def main(argv=None) -> int:
     if args.deadline > 0:
         seconds = min(seconds, args.deadline - (time.perf_counter() - started))
     if seconds > 0:
-        frontier(seconds, args.out, Path(__file__).resolve().parents[1] / "data", args.step, max(1, args.step // 4))
+        frontier(seconds, args.out, data_folder(), args.step, max(1, args.step // 4))
     print("\nidentical on every check" if ok else "\nDIFFERENCES FOUND")
     return 0 if ok else 1
 

@@ -24,8 +24,8 @@ changed winners between the two sides and with more lopsided ones (`few_discorda
 """
 
 import json
-import time
 from pathlib import Path
+import time
 
 import numpy as np
 from scipy import stats
@@ -33,8 +33,14 @@ from scipy import stats
 import beggarstats as bs
 from beggarstats.run.paired_props import tango_interval
 from beggarstats.run.simulate import batch_engine
+from beggarstats.run.committed_data import source_data_folder
 
-PATH = Path(__file__).resolve().parent / "seat0-coverage.json"
+
+
+def _path() -> Path:
+    """The committed json, in the source tree's data/ (an installed copy is refused: `InstalledCopy`)."""
+    return source_data_folder("python data/seat0_coverage.py") / "seat0-coverage.json"
+
 SEED = 2026
 BASE = bs.Rules()
 VARIANTS = {"end=empty": bs.Rules(end="empty"), "jokers=1": bs.Rules(jokers=1)}
@@ -137,14 +143,15 @@ def main():
         print(name, json.dumps(out["rows"][-4:]), flush=True)
     out["few_discordant"] = few_discordant(out)
     out["cpu_seconds"] = round(time.process_time() - started)
-    PATH.write_text(json.dumps(out, indent=1) + "\n")
+    _path().write_text(json.dumps(out, indent=1) + "\n")
 
 
 def main_few():
     """Only the exact few-discordant part, on the committed json (its measurement of end=empty)."""
-    cov = json.loads(PATH.read_text())
+    path = _path()
+    cov = json.loads(path.read_text())
     cov["few_discordant"] = few_discordant(cov)
-    PATH.write_text(json.dumps(cov, indent=1) + "\n")
+    path.write_text(json.dumps(cov, indent=1) + "\n")
 
 
 NAMES = {"end=empty": "end=empty", "jokers=1": "1 super joker"}

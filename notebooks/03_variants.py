@@ -48,16 +48,18 @@ from beggarstats import Deck, Rules
 from beggarstats import analysis as an
 from beggarstats import plots
 from beggarstats.report.findings import read_findings
-from beggarstats.report.variant_data import (ROOT, draw_variant_figure, joker_sentence, rule_sentence, shuffle_sentences,
+from beggarstats.report.variant_data import (draw_variant_figure, joker_sentence, rule_sentence, shuffle_sentences,
                                              variant_table)
+from beggarstats.run.committed_data import findings_path
 from beggarstats.run.simulate import simulate
 
 pd.set_option("display.width", 160)
 pd.set_option("display.max_columns", 20)
 
 # %%
-# the committed paired runs under data/, with the verdicts of the findings' Holm family
-effects = variant_table(findings=read_findings(ROOT / "figures" / "findings.csv"))
+# the committed paired runs (data/, installed with the package), with the verdicts of the findings' Holm
+# family (figures/findings.csv, installed with them)
+effects = variant_table(findings=read_findings(findings_path()))
 columns = ["variant", "players", "pairs", "estimate", "low", "high", "p_value", "p_holm", "verdict", "detectable",
            "level"]
 effects[effects.metric == "mean_length_diff"][columns + ["per_card"]].round(4)

@@ -82,7 +82,8 @@ length[["format", "players", "matches", "rounds_mean", "rounds_low", "rounds_hig
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-sns.pointplot(data=matches, x="players", y="rounds", hue="format", errorbar=("ci", 95), ax=axes[0])
+# its 95% intervals are bootstrapped: seeded, the same picture every run
+sns.pointplot(data=matches, x="players", y="rounds", hue="format", errorbar=("ci", 95), seed=SEED, ax=axes[0])
 axes[0].set(ylabel="dealt rounds per match (mean, 95% CI)")
 sns.boxplot(data=matches, x="players", y="cards", hue="format", showfliers=False, ax=axes[1])
 axes[1].set(ylabel="cards played per match")

@@ -8,7 +8,7 @@ import pytest
 import beggarstats as bs
 from beggarstats.analysis.exact import ATLAS_COLUMNS, exact_loop_share, exact_row, exact_table
 from beggarstats.engine.census_kernel import play_ranks
-from beggarstats.report.atlas import ATLAS_DECKS, ATLAS_DIR, atlas_rules, census_file, deck_markdown, load_atlas
+from beggarstats.report.atlas import ATLAS_DECKS, atlas_dir, atlas_rules, census_file, deck_markdown, load_atlas
 from beggarstats.run.census import census
 from beggarstats.engine.cycles import cycle_states
 from beggarstats.run.cycles import loop_cycles, seats_in_view
@@ -24,7 +24,7 @@ def test_every_deck_of_the_atlas_is_on_file_and_a_census():
 
 
 def test_the_table_is_generated_from_the_files():
-    table = pd.read_csv(ATLAS_DIR / "atlas.csv")
+    table = pd.read_csv(atlas_dir() / "atlas.csv")
     assert list(table.columns) == list(ATLAS_COLUMNS)
     summaries = load_atlas()
     want = exact_table(summaries, [len(loop_cycles(s)[1]) if s.outcomes[1] < 200 else int(c)
@@ -116,7 +116,7 @@ def test_readme_numbers_come_from_the_atlas():
              int(cycles["tricks"][0]), int(cycles["cards"][0]), len(ON_FILE),
              max(c[0] for _, c, _ in two if c[1] == 1), max(c[0] for _, c, _ in two if c[1] == 2 and c[0] != 18),
              bs.n_deals(bs.Rules(deck=bs.Deck(18, 2, 2, 2, 2))), 95, 2, 8}  # §2, 95%, 08_exact
-    runtimes = pd.read_csv(ATLAS_DIR / "runtimes.csv")
+    runtimes = pd.read_csv(atlas_dir() / "runtimes.csv")
     runs = runtimes[runtimes["file"] == "2p-18-2-2-2-2.json"].set_index("machine")
     for machine in ("quiet", "shared"):  # minutes, to one decimal, in the order wall, CPU
         wall, cpu = (round(runs.loc[machine, c] / 60, 1) for c in ("wall_seconds", "cpu_seconds"))
@@ -178,7 +178,7 @@ def test_readme_numbers_come_from_the_atlas():
     facts |= {again, *(int(s.outcomes[1]) for s in at.values()), at[2].n_games}
     # #52 item 6: what the atlas counts for three and four players (its `cycles` column): the same
     # two-player cycles, told apart by the pair of seats still in the game, every pair of seats
-    table = pd.read_csv(ATLAS_DIR / "atlas.csv")
+    table = pd.read_csv(atlas_dir() / "atlas.csv")
     counted = {p: int(table[(table["players"] == p) & (table["deck"] == f"{again}/2/2/2/2")
                             & (table["end"] == "trick")]["cycles"].iloc[0]) for p in (3, 4)}
     pairs = {p: p * (p - 1) // 2 for p in (3, 4)}
@@ -360,7 +360,7 @@ def test_runtimes_cover_every_large_census_of_the_atlas():
     count the census's, and the half deck both on the shared machine and on a quiet one."""
     from beggarstats.report.atlas import RUNTIME_COLUMNS
 
-    runtimes = pd.read_csv(ATLAS_DIR / "runtimes.csv")
+    runtimes = pd.read_csv(atlas_dir() / "runtimes.csv")
     assert list(runtimes.columns) == list(RUNTIME_COLUMNS)
     assert not runtimes.duplicated(["file", "machine"]).any()
     large = {census_file(*d).name: bs.n_deals(atlas_rules(*d)) for d in ATLAS_DECKS

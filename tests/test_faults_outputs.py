@@ -104,7 +104,13 @@ def test_figures_write_atomically_and_mark_an_unfinished_folder(tmp_path, figure
     monkeypatch.setattr(figures_module, "_make", interrupted)
     with pytest.raises(KeyboardInterrupt):
         figures_module.make_figures(tmp_path, games=1000, seed=1, n_jobs=1, store=False, progress=False)
-    assert "did not finish" in (tmp_path / figures_module.INCOMPLETE).read_text()
+    said = (tmp_path / figures_module.INCOMPLETE).read_text()
+    # without a cache nothing is there to load the next time (#50: it said the games were loaded from the cache)
+    assert "did not finish" in said and "every game is played again" in said and "loaded from" not in said
+    with pytest.raises(KeyboardInterrupt):
+        figures_module.make_figures(tmp_path, games=1000, seed=1, n_jobs=1, store=tmp_path / "runs", progress=False)
+    said = (tmp_path / figures_module.INCOMPLETE).read_text()
+    assert "--cache: the games already played are loaded from the run cache" in said and "again:" not in said
     monkeypatch.setattr(figures_module, "_make", lambda *args: "table")
     assert figures_module.make_figures(tmp_path, games=1000, seed=1, n_jobs=1, store=False) == "table"
     assert not (tmp_path / figures_module.INCOMPLETE).exists()

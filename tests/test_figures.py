@@ -265,26 +265,6 @@ def test_the_figures_module_draws_nothing_itself():
     assert calls == []
 
 
-def test_an_installed_package_finds_the_large_runs_in_the_clone_it_runs_in(tmp_path, monkeypatch):
-    """The README's quick start installs with pip and runs in the clone: the findings table must
-    still get its "at scale" rows from the clone's data/ (the installed package has none)."""
-    import shutil
-
-    from beggarstats.report import figures
-
-    source = figures.ROOT / "data"
-    assert figures.data_folder() == source and figures.scale_rows(source)  # run from the source tree
-    clone = tmp_path / "clone"
-    (clone / "data").mkdir(parents=True)
-    shutil.copy(source / "summary-p2.json", clone / "data")
-    monkeypatch.setattr(figures, "ROOT", tmp_path / "site-packages")  # installed: no data/ beside it
-    monkeypatch.chdir(clone)
-    assert figures.data_folder() == clone / "data"
-    assert any(row["finding"].startswith("at scale:") for row in figures.scale_rows(figures.data_folder()))
-    monkeypatch.chdir(tmp_path)  # anywhere else: no large runs, no rows
-    assert figures.scale_rows(figures.data_folder()) == []
-
-
 def test_the_command_lines_defaults_pass_the_checks_and_a_missing_seed_is_named():
     """`beggarstats figures` as the README's quick start runs it, with no --jobs: its default (None,
     one core, as every batch function's n_jobs) is accepted; only a missing seed is refused."""

@@ -224,10 +224,9 @@ from beggarstats.cli import main
 real, calls = summary._batch_engine(), []
 def slow(rules, seed, ids, **kw):
     calls.append(1)
-    if len(calls) == 6:
-        Path(sys.argv[1], "started").touch()
-    if len(calls) > 6:  # the 7th chunk waits for the Ctrl-C (at most 120 s), however loaded the machine
-        deadline = time.monotonic() + 120
+    if len(calls) > 6:  # one worker: the 6 chunks before this one are finished and added up
+        Path(sys.argv[1], "started").touch()  # the test's cue for Ctrl-C, which this chunk waits for
+        deadline = time.monotonic() + 120  # (at most 120 s), however loaded the machine
         while time.monotonic() < deadline:
             time.sleep(0.05)
     return real(rules, seed, ids, **kw)
@@ -240,7 +239,10 @@ sys.exit(main(["summarize", "--games", "200000", "--seed", "11", "--jobs", "1", 
 
 def test_ctrl_c_saves_everything_finished(tmp_path):
     """Ctrl-C (SIGINT) on the command line: exit status 130, and the summary of every finished chunk
-    is saved on the way out (no periodic save happens in this run), so nothing computed is lost."""
+    is saved on the way out (no periodic save happens in this run), so nothing computed is lost.
+    The Ctrl-C comes while the 7th chunk waits for it, after the 6th has finished (with one worker a
+    chunk starts once the one before is added up), so exactly 6 chunks are done: no race with the
+    machine's load (#50: the cue was once given as the 6th chunk started, and 5,000 games were saved)."""
     proc = subprocess.Popen([sys.executable, "-c", _INTERRUPTED_RUN, str(tmp_path)], cwd=ROOT,
                             stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 300

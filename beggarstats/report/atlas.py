@@ -1,5 +1,8 @@
 """The exact atlas: censuses of the small decks of the standard family, kept in data/census/.
 
+Read from the committed data (`run.committed_data`: ``census/`` there, `atlas_dir`); the runner
+writes into the source tree's ``data/census/`` and refuses an installed copy.
+
 One file per census, ``<players>p-<numbers>-<J>-<Q>-<K>-<A>[-empty].json`` (`Summary.save`: JSON with
 a checksum), and ``atlas.csv``, the table of `analysis.exact.exact_table` over them with the
 distinct cycles of `run.cycles.loop_cycles`. ``python -m beggarstats.report.atlas [--jobs N]``
@@ -12,15 +15,24 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["ATLAS_DIR", "ATLAS_DECKS", "FIGURE_DECKS", "RUNTIME_COLUMNS", "RECORDED_DEALS", "atlas_rules",
+from ..run.committed_data import InstalledCopy, data_folder, data_path, source_data_folder
+
+__all__ = ["atlas_dir", "ATLAS_DECKS", "FIGURE_DECKS", "RUNTIME_COLUMNS", "RECORDED_DEALS", "atlas_rules",
            "census_file", "build_atlas", "load_atlas", "record_runtime", "deck_markdown"]
 
-ATLAS_DIR = Path(__file__).resolve().parents[2] / "data" / "census"
+ATLAS = "census"  # the atlas's folder in the committed data
+RUNNER = "python -m beggarstats.report.atlas"
+
+
+def atlas_dir() -> Path:
+    """The committed atlas: ``census/`` of the committed data (`run.committed_data.data_folder`)."""
+    return data_folder() / ATLAS
 
 # (players, deck counts, end). Three and four players: one of each penalty card up to 60 number cards
 # (64 cards, the census kernels' limit; 15,249,024 deals), two of each up to 14 (805,820,400 deals), the
@@ -56,7 +68,7 @@ def atlas_rules(players, counts, end):
 
 def census_file(players, counts, end, root=None) -> Path:
     name = f"{players}p-{'-'.join(map(str, counts))}{'' if end == 'trick' else '-' + end}.json"
-    return Path(root or ATLAS_DIR) / name
+    return Path(root or atlas_dir()) / name
 
 
 def load_atlas(root=None) -> list:
@@ -79,7 +91,7 @@ def record_runtime(row: dict, root=None) -> Path:
         raise ValueError(f"The value for `row` must have exactly the columns {RUNTIME_COLUMNS}, but it has {sorted(row)}.")
     if row["machine"] not in ("quiet", "shared"):
         raise ValueError(f"The value for `machine` must be 'quiet' or 'shared', but {row['machine']!r} was passed.")
-    path = Path(root or ATLAS_DIR) / "runtimes.csv"
+    path = Path(root or source_data_folder(RUNNER) / ATLAS) / "runtimes.csv"
     table = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=list(RUNTIME_COLUMNS))
     table = table[(table["file"] != row["file"]) | (table["machine"] != row["machine"])]
     table = pd.concat([table, pd.DataFrame([row], columns=list(RUNTIME_COLUMNS))], ignore_index=True)
@@ -94,7 +106,6 @@ def build_atlas(root=None, *, n_jobs=None, progress=False) -> None:
     kernels run in threads) to ``runtimes.csv`` as run on a 'shared' machine."""
     import resource
     import shutil
-    import sys
 
     import joblib
 
@@ -103,7 +114,7 @@ def build_atlas(root=None, *, n_jobs=None, progress=False) -> None:
     from ..run.census import census
     from ..run.cycles import loop_cycles
 
-    root = Path(root or ATLAS_DIR)
+    root = Path(root or source_data_folder(RUNNER) / ATLAS)
     root.mkdir(parents=True, exist_ok=True)
     missing = sorted((d for d in ATLAS_DECKS if not census_file(*d, root=root).exists()),
                      key=lambda d: n_deals(atlas_rules(*d)))  # stable: ties keep the order of ATLAS_DECKS
@@ -141,7 +152,7 @@ def deck_markdown(players, counts, end="trick", root=None) -> str:
     with its rank. Exact values, printed to 6 significant digits."""
     import pandas as pd
 
-    table = pd.read_csv(Path(root or ATLAS_DIR) / "atlas.csv")
+    table = pd.read_csv(Path(root) / "atlas.csv" if root else data_path(ATLAS, "atlas.csv", made_by=RUNNER))
     keys = dict(zip(("numbers", "jacks", "queens", "kings", "aces"), counts))
     hit = table[(table["players"] == players) & (table["end"] == end)
                 & np.logical_and.reduce([table[k] == v for k, v in keys.items()])]
@@ -164,7 +175,12 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=None)
     parser.add_argument("--progress", action="store_true")
     args = parser.parse_args(argv)
-    build_atlas(n_jobs=args.jobs, progress=args.progress)
+    try:
+        root = source_data_folder(RUNNER) / ATLAS
+    except InstalledCopy as exc:  # its data/ is not what a commit holds
+        print(exc, file=sys.stderr)
+        return 2
+    build_atlas(root, n_jobs=args.jobs, progress=args.progress)
     return 0
 
 

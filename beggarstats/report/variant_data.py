@@ -23,20 +23,25 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..run.committed_data import MissingData, data_paths
 from ..run.compare import PairedMoments, games_unchanged, load_moments
 from ..run.variants import STANDARD_VARIANTS, variant_rows
 
 __all__ = ["variant_results", "variant_table", "variant_findings", "shuffle_sentences", "joker_sentence", "rule_sentence",
            "draw_variant_figure", "save_variant_figure", "figure_frame", "finding_key", "level_of", "VARIANT_KEYS"]
 
-ROOT = Path(__file__).resolve().parents[2]
 VARIANT_KEYS = ("variant_len:", "variant_seat0:", "variant_percard:")  # the findings rows this module owns
 
 
 def variant_results(folder) -> list[tuple[str, PairedMoments]]:
     """(variant spec, moments) of every committed run in ``folder``, by player count, in the order
-    of `STANDARD_VARIANTS`; a run of games that changed since it was made is refused."""
+    of `STANDARD_VARIANTS`; a run of games that changed since it was made is refused, and a folder
+    without runs is `run.committed_data.MissingData` (never an empty table)."""
     folder = Path(folder)
+    if not any(folder.glob("compare-*-p*.json")):
+        raise MissingData(f"The committed paired runs (compare-variants-p*.json, compare-shuffle-p*.json) are missing "
+                          f"from {folder}: they ship with beggarstats in data/ (`python data/compare_variants.py` "
+                          "makes them again in a clone).")
     found = {}
     for path in sorted(folder.glob("compare-variants-p*.json")):
         doc = json.loads(path.read_text())
@@ -56,15 +61,17 @@ def variant_results(folder) -> list[tuple[str, PairedMoments]]:
 
 
 def variant_table(folder=None, *, findings: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The rows of `run.variants.variant_rows` over every committed run, with ``se`` (the standard
-    error each test rests on). Given ``findings`` (the findings table these rows are part of, e.g.
+    """The rows of `run.variants.variant_rows` over every committed run in ``folder`` (default: the
+    committed data, `run.committed_data`), with ``se`` (the standard error each test rests on).
+    Given ``findings`` (the findings table these rows are part of, e.g.
     `report.findings.read_findings` of figures/findings.csv), its verdicts replace those of the
     runs alone: ``p_holm``, ``holm_reject``, ``verdict``, ``detectable`` and its ``level``, and
     ``family`` (the size of the findings' Holm family); without it they are the runs' own (Holm over
     the variant rows alone, `compare`'s family)."""
     from .findings import round_numbers
 
-    folder = ROOT / "data" if folder is None else folder
+    if folder is None:  # the committed runs: a missing one is the rule's sentence (`run.committed_data`)
+        folder = data_paths("compare-variants-p*.json", made_by="python data/compare_variants.py")[0].parent
     table = pd.DataFrame(variant_rows(variant_results(folder)))
     if not table.empty:
         seat = table["metric"] == "seat0_win_diff"

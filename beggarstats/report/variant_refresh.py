@@ -10,21 +10,24 @@ from pathlib import Path
 
 import pandas as pd
 
-from .variant_data import ROOT, VARIANT_KEYS, save_variant_figure, variant_findings, variant_table
+from ..run.committed_data import InstalledCopy, source_data_folder
+from .variant_data import VARIANT_KEYS, save_variant_figure, variant_findings, variant_table
 
 __all__ = ["regenerate"]
 
 
-def regenerate(root=ROOT, *, prose: bool = True) -> pd.DataFrame:
+def regenerate(root=None, *, prose: bool = True) -> pd.DataFrame:
     """Write ``figures/variant_effects.png`` (and ``.csv``), replace the variant rows and the
     shuffle's equivalence rows of ``figures/findings.csv`` (and .md; Holm again over the whole table) and rewrite the prose
-    blocks, from the committed runs, without the full `beggarstats figures` run."""
+    blocks, from the committed runs, without the full `beggarstats figures` run. ``root``: the
+    repository (default: the source tree the package runs from; an installed copy is refused)."""
     from .. import plots
-    from .figures import FigureOut, shuffle_rows
+    from .committed_rows import shuffle_rows
+    from .figures import FigureOut
     from .findings import findings_frame, read_findings, rows_of, write_findings
     from .findings_prose import update_prose
 
-    root = Path(root)
+    root = source_data_folder("python -m beggarstats.report.variant_refresh").parent if root is None else Path(root)
     table = variant_table(root / "data")
     out = root / "figures"
     old = read_findings(out / "findings.csv")
@@ -46,4 +49,10 @@ def regenerate(root=ROOT, *, prose: bool = True) -> pd.DataFrame:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    regenerate()
+    import sys
+
+    try:
+        regenerate()
+    except InstalledCopy as exc:  # its data/ is not what a commit holds
+        print(exc, file=sys.stderr)
+        raise SystemExit(2) from None
