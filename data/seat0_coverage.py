@@ -25,7 +25,7 @@ from scipy import stats
 
 import beggarstats as bs
 from beggarstats.run.paired_props import tango_interval
-from beggarstats.run.simulate import batch_engine
+from beggarstats.run.device import batch_engine
 
 SEED = 2026
 BASE = bs.Rules()

@@ -24,6 +24,7 @@ from beggarstats.run.store import Store
 from _scripts import load_script
 
 summary_module = importlib.import_module("beggarstats.run.summary")
+device_module = importlib.import_module("beggarstats.run.device")
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -45,7 +46,7 @@ def test_a_store_that_is_not_a_directory_is_a_sentence(capsys, argv, says):
 
 
 def test_an_out_that_cannot_be_written_is_refused_before_the_run(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(summary_module, "_batch_engine", lambda: pytest.fail("a game was played"))
+    monkeypatch.setattr(device_module, "_batch_engine", lambda: pytest.fail("a game was played"))
     (tmp_path / "dir.json").mkdir()
     (tmp_path / "full.json").symlink_to("/dev/full")
     for out, says in ((tmp_path / "dir.json", "is a directory"), (tmp_path / "full.json", "not a regular file"),

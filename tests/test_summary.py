@@ -188,12 +188,13 @@ def test_store_resumes_and_refuses_another_run(tmp_path):
 
 _KILLED_RUN = """
 import sys, time
+import beggarstats.run.device as device
 import beggarstats.run.summary as summary
-real = summary._batch_engine()
+real = device._batch_engine()
 def slow(rules, seed, ids, **kw):
     time.sleep(0.05)
     return real(rules, seed, ids, **kw)
-summary._batch_engine = lambda: slow
+device._batch_engine = lambda: slow
 summary.summarize(200_000, seed=11, n_jobs=1, chunk_size=1000, store=sys.argv[1], checkpoint=0)
 """
 
@@ -219,9 +220,10 @@ _INTERRUPTED_RUN = """
 import signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)  # as on a terminal: a shell that ran the tests in the background left it ignored
 from pathlib import Path
+import beggarstats.run.device as device
 import beggarstats.run.summary as summary
 from beggarstats.cli import main
-real, calls = summary._batch_engine(), []
+real, calls = device._batch_engine(), []
 def slow(rules, seed, ids, **kw):
     calls.append(1)
     if len(calls) == 6:
@@ -231,7 +233,7 @@ def slow(rules, seed, ids, **kw):
         while time.monotonic() < deadline:
             time.sleep(0.05)
     return real(rules, seed, ids, **kw)
-summary._batch_engine = lambda: slow
+device._batch_engine = lambda: slow
 summary.DEFAULT_CHECKPOINT = 10**6
 sys.exit(main(["summarize", "--games", "200000", "--seed", "11", "--jobs", "1", "--chunk-size", "1000",
                "--store", sys.argv[1]]))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 __all__ = ["add_rule_options", "rules_from_args", "check_run_options", "whole_number", "flag_of", "HELP",
            "add_jobs_option", "add_progress_option", "progress_wanted", "add_force_option", "check_overwrite",
-           "add_summary_outputs", "check_summary_out",
+           "add_summary_outputs", "check_summary_out", "add_device_option",
            "percent", "JOBS_DEFAULT", "rule_flags", "positive_number"]
 
 JOBS_DEFAULT = None  # every batch command, as every n_jobs of the API: one core unless asked (a seed fixes

@@ -84,22 +84,22 @@ def check_out_file(out: str, *, per_seat: bool = False) -> list[Path]:
 
 def run(args) -> int:
     from ..engine.fast import kernels_for
+    from ..run.device import choose_device
     from ..run.simulate import simulate
     from ..run.store import save
     from ..run.warmup import warm_up
 
     check_run_options(args, "games")
+    if args.store is not None and args.device == "cuda":  # the flags alone say it, on any machine
+        raise ValueError("--device cuda keeps no --store: use `beggarstats summarize --device cuda` for "
+                         "runs of any size in constant memory.")
+    device = choose_device(args.device)  # before the kernels compile
     if args.out is not None:
         check_overwrite(check_out_file(args.out, per_seat=args.per_seat), args)  # before any game is played
     rules = rules_from_args(args)
     warm_up(kernels_for(rules))
     options = dict(rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
                    progress=progress_wanted(args), per_seat=args.per_seat, start=args.start)
-    if args.device != "cpu":
-        if args.store is not None:
-            raise ValueError("--device cuda keeps no --store: use `beggarstats summarize --device cuda` for "
-                             "runs of any size in constant memory.")
-        options["device"] = args.device
     if args.store is not None:
         # Stream into the store, each chunk summarised as it is written (only the chunks a resumed
         # run finds stored are read back, one at a time): constant memory at any size.
@@ -109,7 +109,7 @@ def run(args) -> int:
         print(summary(total))  # a Summary
         print(f"store:    {st.path} ({args.games - played:,} games loaded, {played:,} played)")
         return 0
-    result = simulate(args.games, **options)
+    result = simulate(args.games, device=device, **options)
     games, seats = result if args.per_seat else (result, None)
     print(summary(games))
     if args.out is not None:

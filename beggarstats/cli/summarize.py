@@ -49,8 +49,7 @@ def run(args) -> int:
                       progress=progress_wanted(args), start=args.start, store=args.store, top=args.top,
                       device=args.device)
     except ValueError as exc:  # name the flag, not the Python parameter
-        raise ValueError(str(exc).replace("`store`", "--store").replace("`top`", "--top")
-                         .replace("`device=", "`--device=")) from None
+        raise ValueError(str(exc).replace("`store`", "--store").replace("`top`", "--top")) from None
     print(summary_text(s))
     if args.store is not None:
         print(f"store:    {args.store}")

@@ -41,6 +41,7 @@ import pandas as pd
 
 from ..game.checks import check_seed, whole
 from .arguments import check_run
+from .device import choose_device
 from .limits import MAX_GAME_ID
 from .outputs import check_output_dir, write_text
 from .id_ranges import subtract_ranges
@@ -56,7 +57,6 @@ from ..engine.fast import OUTCOME_CODES
 from .parallel import run_chunks
 from .seeds import fresh_seed
 from ..game.rules import RULES_VERSION, Rules, check_rules, same_games_as_now
-from .simulate import batch_engine as _batch_engine  # the seam tests substitute
 from .simulate import run_seed, simulate_to_store
 
 if TYPE_CHECKING:
@@ -620,9 +620,7 @@ def summarize(n_games: int, rules: RulesLike = None, *, seed: int | None = None,
     -------
     Summary
     """
-    from ..engine.gpu import check_device
-
-    device = check_device(device)
+    device = choose_device(device)
     n_games, start, seed, n_jobs, chunk_size = check_run(n_games, start=start, seed=seed, n_jobs=n_jobs,
                                                          chunk_size=chunk_size, device=device)
     cap = whole("cap", cap, 1)
@@ -641,16 +639,16 @@ def summarize(n_games: int, rules: RulesLike = None, *, seed: int | None = None,
         seed = fresh_seed()
     config = Summary(rules=rules, seed=seed, cap=cap, top=top)
     _same_run(saved, config, path)  # another run's directory is refused before anything is played
-    if device == "cuda":
+    if device.gpu:  # a range a launch, reduced on the GPU
         from .summary_gpu import GPU_CHUNK
 
         work = functools.partial(summarize_chunk_gpu, rules=rules, seed=seed, cap=cap, top=top)
-        return resume_summary(config, store, start, start + n_games, work, checkpoint=checkpoint, n_jobs=1,
-                              chunk_size=chunk_size or GPU_CHUNK, progress=progress, n_total=n_games,
-                              desc="summarize")
-    work = functools.partial(summarize_chunk, engine=_batch_engine(), rules=rules, seed=seed, cap=cap, top=top)
-    return resume_summary(config, store, start, start + n_games, work, checkpoint=checkpoint, n_jobs=n_jobs,
-                          chunk_size=chunk_size, progress=progress, n_total=n_games, desc="summarize")
+        workers = dict(n_jobs=1, chunk_size=chunk_size or GPU_CHUNK)
+    else:
+        work = functools.partial(summarize_chunk, engine=device.engine(), rules=rules, seed=seed, cap=cap, top=top)
+        workers = dict(n_jobs=n_jobs, chunk_size=chunk_size)
+    return resume_summary(config, store, start, start + n_games, work, checkpoint=checkpoint, progress=progress,
+                          n_total=n_games, desc="summarize", **workers)
 
 
 def resume_summary(config: Summary, store, start: int, stop: int, work, **drive) -> Summary:
