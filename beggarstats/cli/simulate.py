@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .options import (add_device_option, add_force_option, add_jobs_option, add_progress_option, add_rule_options,
-                      check_overwrite, check_run_options, percent, progress_wanted, rules_from_args, whole_number)
+from .options import (add_force_option, add_games_options, add_progress_option, add_rule_options, check_overwrite,
+                      check_run_options, percent, progress_wanted, rules_from_args)
 
 __all__ = ["HELP", "add_parser", "run", "summary", "overview_text", "check_out_file"]
 
@@ -18,12 +18,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "simulate", help=HELP,
         description="Play random games (game g of a table is fixed by (seed, g)) and print outcomes, "
                     "lengths and seat win rates.")
-    p.add_argument("--games", type=whole_number, default=10_000, help="number of games (default 10000)")
-    p.add_argument("--seed", type=whole_number, default=None, help="table seed (default: fresh entropy, printed)")
-    p.add_argument("--start", type=whole_number, default=0, help="first game id (default 0)")
-    add_jobs_option(p)
-    add_device_option(p)
-    p.add_argument("--chunk-size", type=whole_number, default=None, help="games per task (default up to 65536)")
+    add_games_options(p)
     where = p.add_mutually_exclusive_group()
     where.add_argument("--out", metavar="FILE.parquet", default=None,
                        help="write the games to one parquet file (default: none, print only)")
