@@ -6,7 +6,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -45,7 +45,8 @@ import pandas as pd
 
 import beggarstats as bs
 from beggarstats.analysis import summaries as sa
-from beggarstats.run.summary import load_summary, summarize
+from beggarstats.run.summarize import summarize
+from beggarstats.run.summary import load_summary
 
 pd.set_option("display.width", 160)
 pd.set_option("display.max_columns", 20)

@@ -135,7 +135,7 @@ def test_rule_flags_give_back_the_rules():
 
 @pytest.mark.usefixtures("warm_kernels")  # plays 50 games
 def test_store_verify_on_a_summary_store_says_what_it_is(tmp_path, capsys):
-    from beggarstats.run.summary import summarize
+    from beggarstats.run.summarize import summarize
 
     summarize(50, seed=3, n_jobs=1, store=tmp_path / "s")
     assert main(["store", "verify", str(tmp_path / "s")]) == 0

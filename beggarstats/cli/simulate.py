@@ -98,7 +98,7 @@ def run(args) -> int:
     if args.store is not None:
         # Stream into the store, each chunk summarised as it is written (only the chunks a resumed
         # run finds stored are read back, one at a time): constant memory at any size.
-        from ..run.summary import store_and_summarize
+        from ..run.summarize import store_and_summarize
 
         st, total, played = store_and_summarize(args.games, store=args.store, **options)
         print(summary(total))  # a Summary

@@ -34,7 +34,7 @@ def summary_text(s) -> str:
 
 
 def run(args) -> int:
-    from ..run.summary import summarize
+    from ..run.summarize import summarize
 
     check_run_options(args, "games")
     check_summary_out(args)  # before anything is played

@@ -4,7 +4,7 @@ A random deal is one of ``N = n! / (c_0! ... c_5!)`` sequences of kinds, each eq
 (docs/RULES.md §2, deals as numbers), so playing each of them once gives the exact distribution of
 everything a `Summary` holds: the outcome and seat shares, the length distribution, every looping
 deal. `census` cuts the ranks into ranges and sends them through the same parallel driver,
-progress bar and store as `summarize` (`summary.resume_summary`); each range is played by
+progress bar and store as `summarize` (`summarize.resume_summary`); each range is played by
 `engine.census_kernel.play_ranks`, which unranks its first deal and steps to the next ones. The
 result is a `Summary` with ``exact=True`` whose game ids are deal ranks (`beggarstats.deal_at`
 turns any loop or longest game back into its deal) and ``seed`` 0.
@@ -36,7 +36,9 @@ from .device import choose_device
 from .limits import check_duration, duration
 from .store_files import MANIFEST
 from ..game.rules import check_rules, random_options
-from .summary import DEFAULT_CAP, DEFAULT_CHECKPOINT, DEFAULT_TOP, Summary, resume_summary, summarize_chunk
+from .summarize import DEFAULT_CHECKPOINT, resume_summary
+from .summary import DEFAULT_CAP, DEFAULT_TOP, Summary
+from .summary_chunks import summarize_chunk
 
 if TYPE_CHECKING:
     from ..game.hints import PathLike, Progress, RulesLike
@@ -52,7 +54,7 @@ GPU_SAMPLE = 2**24  # ... on the GPU (a few hundredths of a second there)
 
 
 def _ranks_engine(rules, seed, games):
-    """`summary.summarize_chunk`'s engine: ``games`` is a contiguous range of ranks."""
+    """`summary_chunks.summarize_chunk`'s engine: ``games`` is a contiguous range of ranks."""
     return play_ranks(rules, int(games[0]), int(games[-1]) + 1)
 
 

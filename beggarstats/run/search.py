@@ -40,7 +40,8 @@ from .limits import MAX_GAME_ID
 from .parallel import run_chunks
 from .play import play
 from .progress import progress_bar
-from .summary import Summary, summarize
+from .summarize import summarize
+from .summary import Summary
 
 if TYPE_CHECKING:
     from ..game.hints import Progress, RulesLike

@@ -117,7 +117,7 @@ def simulate_to_store(n_games: int, rules: RulesLike = None, *, seed: int | None
     that nothing is read back: ``reduce(arrays, lo, hi)`` runs on the worker that played games
     lo..hi-1, with the engine's arrays (`beggarstats.engine.fast.play_games`), and
     ``collect(lo, hi, value)`` receives what it returned, in the calling thread, once the chunk is
-    in the store (`beggarstats.run.summary.store_and_summarize` keeps a `Summary` this way). Only
+    in the store (`beggarstats.run.summarize.store_and_summarize` keeps a `Summary` this way). Only
     the chunks this call plays reach them.
 
     Returns

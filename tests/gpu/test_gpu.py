@@ -92,7 +92,7 @@ def test_summary_is_the_cpu_summary_field_for_field(rules):
 def test_summary_lists_that_overflow_fall_back_exactly(monkeypatch):
     """A bar guessed too high is launched again; candidates that do not fit go row by row."""
     import beggarstats.engine.gpu as gpu
-    from beggarstats.run import summary, summary_gpu
+    from beggarstats.run import summary_chunks, summary_gpu
     from beggarstats.run.summary import DEFAULT_CAP
 
     rules = bs.Rules(deck=bs.Deck(16, 2, 0, 0, 0))
@@ -101,8 +101,8 @@ def test_summary_lists_that_overflow_fall_back_exactly(monkeypatch):
     assert bs.summarize(200, rules=rules, seed=3, top=8, device="cuda") == cpu
     monkeypatch.setattr(gpu, "LIST_CAPACITY", 4)  # nothing fits: the range is played row by row
     calls = []
-    real = summary.summarize_chunk
-    monkeypatch.setattr(summary, "summarize_chunk", lambda *a, **k: calls.append(a) or real(*a, **k))
+    real = summary_chunks.summarize_chunk
+    monkeypatch.setattr(summary_chunks, "summarize_chunk", lambda *a, **k: calls.append(a) or real(*a, **k))
     assert bs.summarize(200, rules=rules, seed=3, top=8, device="cuda") == cpu
     assert calls
 
