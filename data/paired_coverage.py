@@ -23,8 +23,8 @@ from scipy import stats
 
 import beggarstats as bs
 from beggarstats.run.compare import t_sample_size
-from beggarstats.run.simulate import batch_engine
 from beggarstats.run.committed_data import source_data_folder
+from beggarstats.run.device import batch_engine
 
 SEED = 2026
 A, B = bs.Rules(end="empty"), bs.Rules()

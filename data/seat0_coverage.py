@@ -32,9 +32,8 @@ from scipy import stats
 
 import beggarstats as bs
 from beggarstats.run.paired_props import tango_interval
-from beggarstats.run.simulate import batch_engine
 from beggarstats.run.committed_data import source_data_folder
-
+from beggarstats.run.device import batch_engine
 
 
 def _path() -> Path:

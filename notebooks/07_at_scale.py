@@ -45,7 +45,8 @@ import pandas as pd
 import beggarstats as bs
 from beggarstats.analysis import summaries as sa
 from beggarstats.run.committed_data import data_paths
-from beggarstats.run.summary import load_summary, summarize
+from beggarstats.run.summarize import summarize
+from beggarstats.run.summary import load_summary
 
 pd.set_option("display.width", 160)
 pd.set_option("display.max_columns", 20)

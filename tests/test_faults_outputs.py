@@ -24,6 +24,9 @@ from beggarstats.run.store import Store
 from _scripts import load_script
 
 summary_module = importlib.import_module("beggarstats.run.summary")
+summarize_module = importlib.import_module("beggarstats.run.summarize")
+device_module = importlib.import_module("beggarstats.run.device")
+summary_chunks = importlib.import_module("beggarstats.run.summary_chunks")
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -45,7 +48,7 @@ def test_a_store_that_is_not_a_directory_is_a_sentence(capsys, argv, says):
 
 
 def test_an_out_that_cannot_be_written_is_refused_before_the_run(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(summary_module, "_batch_engine", lambda: pytest.fail("a game was played"))
+    monkeypatch.setattr(device_module, "_batch_engine", lambda: pytest.fail("a game was played"))
     (tmp_path / "dir.json").mkdir()
     (tmp_path / "full.json").symlink_to("/dev/full")
     for out, says in ((tmp_path / "dir.json", "is a directory"), (tmp_path / "full.json", "not a regular file"),
@@ -171,7 +174,7 @@ def test_store_and_summarize_equals_summarize(tmp_path):
 
     rules = bs.Rules(deck=Deck.from_counts([4, 2, 0, 0, 0]))  # loops: 6% of these games
     bs.simulate_to_store(3000, rules=rules, seed=7, store=tmp_path, chunk_size=700, n_jobs=1, start=10, per_seat=True)
-    st, s, played = summary_module.store_and_summarize(3000, rules=rules, store=tmp_path, start=500, n_jobs=2,
+    st, s, played = summarize_module.store_and_summarize(3000, rules=rules, store=tmp_path, start=500, n_jobs=2,
                                                        chunk_size=300, per_seat=True, cap=6, top=7)
     direct = bs.summarize(3000, rules=rules, seed=7, start=500, cap=6, top=7, n_jobs=1)
     assert direct.outcomes[1] > 0 and direct.over_cap["game"].size > 0
@@ -185,7 +188,7 @@ def test_store_and_summarize_keeps_no_summary_per_chunk(tmp_path, monkeypatch):
     (one kept per chunk grew by ~50 KB a chunk: 2 GB for a 3x10^9-game run)."""
     import weakref
 
-    real, parts, alive = summary_module._reduce, [], []
+    real, parts, alive = summarize_module.summarize_arrays, [], []
 
     def reduce(*args, **kwargs):
         alive.append(sum(ref() is not None for ref in parts))
@@ -193,8 +196,8 @@ def test_store_and_summarize_keeps_no_summary_per_chunk(tmp_path, monkeypatch):
         parts.append(weakref.ref(part))
         return part
 
-    monkeypatch.setattr(summary_module, "_reduce", reduce)
-    summary_module.store_and_summarize(2000, seed=2, store=tmp_path, n_jobs=1, chunk_size=200)
+    monkeypatch.setattr(summarize_module, "summarize_arrays", reduce)
+    summarize_module.store_and_summarize(2000, seed=2, store=tmp_path, n_jobs=1, chunk_size=200)
     assert len(parts) == 10 and max(alive) <= 3
 
 
@@ -205,7 +208,7 @@ def test_summarize_store_equals_summarize(tmp_path):
     bs.simulate_to_store(3000, rules=rules, seed=7, store=tmp_path, chunk_size=700, n_jobs=1, start=10)
     direct = bs.summarize(3000, rules=rules, seed=7, start=10, cap=6, top=7, n_jobs=1)
     assert direct.outcomes[1] > 0 and direct.over_cap["game"].size > 0
-    assert summary_module.summarize_store(tmp_path, cap=6, top=7) == direct
+    assert summary_chunks.summarize_store(tmp_path, cap=6, top=7) == direct
 
 
 def test_summarize_in_a_parquet_store_takes_its_seed(tmp_path):

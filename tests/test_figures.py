@@ -14,7 +14,7 @@ from beggarstats.report.findings import COLUMNS, read_findings
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
 
 # The module, not the function `beggarstats.run.simulate` that the package exports under the same name.
-simulate_module = importlib.import_module("beggarstats.run.simulate")
+device_module = importlib.import_module("beggarstats.run.device")
 
 GAMES = "3000"
 
@@ -23,13 +23,13 @@ GAMES = "3000"
 def engine_calls(monkeypatch):
     """Count the games the batch engine is asked to play."""
     played = []
-    real = simulate_module._batch_engine()
+    real = device_module._batch_engine()
 
     def counting(rules, seed, ids, **kw):
         played.append(len(ids))
         return real(rules, seed, ids, **kw)
 
-    monkeypatch.setattr(simulate_module, "_batch_engine", lambda: counting)
+    monkeypatch.setattr(device_module, "_batch_engine", lambda: counting)
     return played
 
 

@@ -24,7 +24,8 @@ from beggarstats.engine.fast import OUTCOME_CODES
 from beggarstats.game.decks import Deck
 from beggarstats.game.rules import Rules
 from beggarstats.run.simulate import simulate
-from beggarstats.run.summary import GAME_COLUMNS, LOOP_COLUMNS, Summary, load_summary, summarize
+from beggarstats.run.summarize import summarize
+from beggarstats.run.summary import GAME_COLUMNS, LOOP_COLUMNS, Summary, load_summary
 
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
 
@@ -188,13 +189,14 @@ def test_store_resumes_and_refuses_another_run(tmp_path):
 
 _KILLED_RUN = """
 import sys, time
-import beggarstats.run.summary as summary
-real = summary._batch_engine()
+import beggarstats.run.device as device
+import beggarstats.run.summarize as summarize
+real = device._batch_engine()
 def slow(rules, seed, ids, **kw):
     time.sleep(0.05)
     return real(rules, seed, ids, **kw)
-summary._batch_engine = lambda: slow
-summary.summarize(200_000, seed=11, n_jobs=1, chunk_size=1000, store=sys.argv[1], checkpoint=0)
+device._batch_engine = lambda: slow
+summarize.summarize(200_000, seed=11, n_jobs=1, chunk_size=1000, store=sys.argv[1], checkpoint=0)
 """
 
 
@@ -219,9 +221,10 @@ _INTERRUPTED_RUN = """
 import signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)  # as on a terminal: a shell that ran the tests in the background left it ignored
 from pathlib import Path
-import beggarstats.run.summary as summary
+import beggarstats.run.device as device
+import beggarstats.run.summarize as summarize
 from beggarstats.cli import main
-real, calls = summary._batch_engine(), []
+real, calls = device._batch_engine(), []
 def slow(rules, seed, ids, **kw):
     calls.append(1)
     if len(calls) > 6:  # one worker: the 6 chunks before this one are finished and added up
@@ -230,8 +233,8 @@ def slow(rules, seed, ids, **kw):
         while time.monotonic() < deadline:
             time.sleep(0.05)
     return real(rules, seed, ids, **kw)
-summary._batch_engine = lambda: slow
-summary.DEFAULT_CHECKPOINT = 10**6
+device._batch_engine = lambda: slow
+summarize.DEFAULT_CHECKPOINT = 10**6
 sys.exit(main(["summarize", "--games", "200000", "--seed", "11", "--jobs", "1", "--chunk-size", "1000",
                "--store", sys.argv[1]]))
 """

@@ -61,6 +61,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 _FLAG_ALIASES = {"n_jobs": "--jobs", "n": "--games", "n_games": "--games", "n_matches": "--matches",
                  "replay_unfinished": "--no-replay"}
 _PARAMETER = re.compile(r"(?:The value for )?`(\w+)`")
+# a parameter with its value, quoted (`device='cuda'`) or bare (use device='cpu'): the flag and the value
+_ASSIGNED = re.compile(r"`(\w+)='([\w.-]*)'`|(?<![\w`'(-])(\w+)='([\w.-]*)'")
 
 
 def flag_message(message: str, parser: argparse.ArgumentParser | None) -> str:
@@ -73,7 +75,11 @@ def flag_message(message: str, parser: argparse.ArgumentParser | None) -> str:
 
     def swap(m):
         return flags.get(m.group(1), m.group(0))
-    swapped = _PARAMETER.sub(swap, message)
+
+    def assigned(m):
+        name, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        return f"{flags[name]} {value}" if name in flags else m.group(0)
+    swapped = _PARAMETER.sub(swap, _ASSIGNED.sub(assigned, message))
     if swapped != message:
         swapped = swapped.replace(" or None,", ",")  # a flag left out is None
     # bare parameter names with an underscore (per_seat, max_cards) are identifiers, never words;

@@ -103,7 +103,7 @@ def run(args) -> int:
         message = str(exc)
         for name in ("store", "top", "start", "stop", "max_deals"):
             message = message.replace(f"`{name}`", "--" + name.replace("_", "-"))
-        raise ValueError(message.replace("`device=", "`--device=")) from None
+        raise ValueError(message) from None
     print(census_text(s))
     if args.store is not None:
         print(f"store:    {args.store}")

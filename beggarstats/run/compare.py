@@ -30,6 +30,7 @@ import numpy as np
 from ..game.rules import RULES_VERSION, Rules, check_rules, same_games_as_now
 from ..game.checks import check_level, positive
 from .arguments import check_run
+from .device import choose_device
 from .parallel import run_chunks
 from .seeds import fresh_seed
 from .store_files import read_checked
@@ -415,9 +416,7 @@ def compare(rules_a: RulesLike, rules_b: RulesLike, n_games: int, *, seed: int |
     -------
     PairedMoments
     """
-    from .simulate import device_engine
-
-    engine = device_engine(device)
+    device = choose_device(device)
     n_games, start, seed, n_jobs, chunk_size = check_run(n_games, start=start, seed=seed, n_jobs=n_jobs,
                                                          chunk_size=chunk_size, low=2, plays=2, device=device)
     for name, value in (("rules_a", rules_a), ("rules_b", rules_b)):
@@ -433,6 +432,7 @@ def compare(rules_a: RulesLike, rules_b: RulesLike, n_games: int, *, seed: int |
         for i, v in enumerate(part):
             total[i] += v
 
+    engine = device.engine(rules_a, rules_b)  # a deck the device cannot play is refused before a game
     work = functools.partial(_compare_chunk, engine=engine, rules_a=rules_a, rules_b=rules_b, seed=seed)
     run_chunks(work, [(start, start + n_games)], sink=add, n_jobs=n_jobs, chunk_size=chunk_size, progress=progress,
                total=n_games, desc="compare")

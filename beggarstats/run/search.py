@@ -32,15 +32,16 @@ from ..engine.backward import check_backward_rules
 from ..engine.backward_kernel import extend_deal_hands
 from ..engine.rank import hand_sizes
 from ..engine.deals import random_deal
-from ..engine.gpu import check_device
 from ..game.cards import format_deal
 from ..game.checks import MAX_NODES, check_n_jobs, check_seed, whole
 from ..game.rules import check_rules, random_options
+from .device import choose_device
 from .limits import MAX_GAME_ID
 from .parallel import run_chunks
 from .play import play
 from .progress import progress_bar
-from .summary import Summary, summarize
+from .summarize import summarize
+from .summary import Summary
 
 if TYPE_CHECKING:
     from ..game.hints import Progress, RulesLike
@@ -139,7 +140,7 @@ def search_long(rules: RulesLike = None, *, seed: int | None = None, deals: int 
         if rules is not None or seed is not None or deals is not None:
             raise ValueError("With `summary`, give none of `rules`, `seed` and `deals`: the summary's own are used.")
         rules, seed = summary.rules, summary.seed
-    device = check_device(device)
+    device = choose_device(device)
     rules = check_rules(rules)
     seed = check_seed(seed, none=False)
     deals = whole("deals", deals, 1, MAX_GAME_ID, none=True)
