@@ -46,16 +46,17 @@ def _megabytes(n: int) -> str:
 
 
 def run(args) -> int:
+    from ..run.writable import try_output_dir
+
+    check_run_options(args, "games")
+    try_output_dir(args.out, name="--out")  # a file written there before anything is imported, compiled or played
+
     from ..report.figures import FIGURES, make_figures
     from ..report.figures import check_figures
     from ..run.paths import runs_dir
     from ..engine.fast import FAST_PASSES
     from ..run.warmup import warm_up
 
-    from ..run.outputs import check_output_dir
-
-    check_run_options(args, "games")
-    check_output_dir(args.out, name="--out")  # before anything is compiled or played
     check_figures(args.games, args.seed, args.jobs)  # a run too large for memory: refused before compiling
     runs = runs_dir() if args.cache else None
     cached_before = runs is not None and _size(runs) > 0
