@@ -107,10 +107,14 @@ def build_atlas(root=None, *, n_jobs=None, progress=False, max_deals=None) -> No
     from ..game.checks import check_n_jobs, whole
     from ..run.census import census
     from ..run.cycles import loop_cycles
+    from ..run.progress import check_progress
     from ..run.summary import load_summary
 
-    n_jobs = check_n_jobs(n_jobs)
+    n_jobs, progress = check_n_jobs(n_jobs), check_progress(progress)
     max_deals = whole("max_deals", max_deals, 1, none=True)
+    if root is not None and (not isinstance(root, (str, os.PathLike)) or not str(root).strip()):
+        raise ValueError(f"The value for `root` must be a folder's path or None (data/census/), but {root!r} was "
+                         f"passed.")
     root = Path(root or ATLAS_DIR)
     root.mkdir(parents=True, exist_ok=True)
     on_file = [census_file(*d, root=root) for d in ATLAS_DECKS if os.path.lexists(census_file(*d, root=root))]
