@@ -50,6 +50,13 @@ def run(args) -> int:
 
     check_run_options(args, "games")
     try_output_dir(args.out, name="--out")  # a file written there before anything is imported, compiled or played
+    if args.cache:
+        from ..run.paths import RUNS_ENV, runs_dir
+
+        try:
+            try_output_dir(runs_dir(), name="--cache folder")
+        except ValueError as exc:  # said as the cache it is, with the variable that moves it
+            raise ValueError(f"{str(exc).rstrip('.')} (the run cache; {RUNS_ENV} moves it).") from None
 
     from ..report.figures import FIGURES, make_figures
     from ..report.figures import check_figures
