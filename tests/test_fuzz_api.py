@@ -1,9 +1,10 @@
 """Every callable of `beggarstats.__all__`, and the atlas runner's `build_atlas` (issue #51), fuzzed
 (issue #40, item 8): a call that works, with one or two of its arguments replaced by a wrong type,
-NaN, an infinity, a negative or huge integer, text or an empty container. Each call must return or raise TypeError / ValueError (the package's DealError
-and StoreError are ValueErrors) with a message; never another exception, never a hang (each call
-runs in a thread with a timeout), and a value no parameter can mean (NaN, an infinity, 10**30,
-2**64, an object) is never accepted. Seeded, so a failure repeats; the counts are printed."""
+NaN, an infinity, a negative or huge integer, text or an empty container. Each call must return or
+raise TypeError / ValueError (the package's DealError and StoreError are ValueErrors) with a message;
+never another exception, never a hang (each call runs in a thread with a timeout), and a value no
+parameter can mean (NaN, an infinity, 10**30, 2**64, an object) is never accepted. Seeded, so a
+failure repeats; the counts are printed."""
 
 from __future__ import annotations
 

@@ -164,7 +164,7 @@ def test_fuzz_every_subcommand_slow(tmp_path):
 
 
 @pytest.mark.parametrize("argv, says", [
-    (["play", "--rank", "73439", "--counts", "9223372036854775808,1,1,1,1"], "numbers"),
+    (["play", "--rank", "73439", "--counts", "9223372036854775808,1,1,1,1"], "The number cards of --counts"),
     (["figures", "--out", "/dev/null/x"], "--out"),
     (["simulate", "--games", "10", "--store", ""], "--store"),
     (["summarize", "--games", "9223372036854775808"], "--games"),

@@ -115,7 +115,8 @@ def run(args) -> int:
         message = str(exc)
         for name in ("store", "top", "start", "stop", "max_deals"):
             message = message.replace(f"`{name}`", "--" + name.replace("_", "-"))
-        message = message.replace("Use summarize() for shuffling rules", "Use `beggarstats summarize` for shuffling rules")
+        message = message.replace("Use summarize() for shuffling rules",
+                                  "Use `beggarstats summarize` for shuffling rules")
         raise ValueError(message.replace("`device=", "`--device=")) from None
     print(census_text(s))
     if args.store is not None:

@@ -56,7 +56,8 @@ def run(args) -> int:
         try:
             try_output_dir(runs_dir(), name="--cache folder")
         except ValueError as exc:  # said as the cache it is, with the variable that moves it
-            raise ValueError(f"{str(exc).rstrip('.')} (the run cache; {RUNS_ENV} moves it).") from None
+            message = f"{str(exc).rstrip('.')} (the run cache; {RUNS_ENV} moves it)."
+            raise ValueError(message) from None  # names: --cache
 
     from ..report.figures import FIGURES, make_figures
     from ..report.figures import check_figures
