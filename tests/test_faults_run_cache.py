@@ -151,6 +151,18 @@ def test_what_cannot_be_mended_is_refused_naming_the_entry(tmp_path):
     assert len(err.getvalue().splitlines()) == 1  # the try to mend it, said
 
 
+@pytest.mark.parametrize("make", ["file", "fifo", "link"])
+def test_an_entry_that_is_not_a_folder_is_refused_in_the_caches_words(tmp_path, make):
+    path = tmp_path / "runs" / store_key(RULES, SEED)
+    path.parent.mkdir()
+    {"file": lambda: path.write_text("x"), "fifo": lambda: os.mkfifo(path),
+     "link": lambda: path.symlink_to(tmp_path / "gone")}[make]()
+    with pytest.raises(store_module.StoreError) as info:
+        cached_simulate(N, rules=RULES, seed=SEED, n_jobs=1, store=path, stream=io.StringIO())
+    assert str(info.value).startswith(f"The run cache entry {str(path)!r} is not a folder")
+    assert "`store`" not in str(info.value) and os.path.lexists(path)
+
+
 @pytest.mark.parametrize("lose", ["seats", "games"])
 def test_a_per_seat_entry_missing_one_half_of_a_chunk_is_mended(tmp_path, clean, lose):
     path = _entry(tmp_path, per_seat=True)

@@ -21,6 +21,7 @@ the ones that were: a chunk cut short is counted as played.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -43,6 +44,10 @@ def cached_simulate(n: int, *, rules, seed: int, n_jobs=None, per_seat: bool = F
     if store is None:
         return simulate(n, rules=rules, seed=seed, n_jobs=n_jobs, per_seat=per_seat), n
     path, said, mended = Path(store), set(), False
+    if os.path.lexists(path) and not path.is_dir():
+        raise StoreError(f"The run cache entry {str(path)!r} is not a folder (a file, pipe or link is there): delete "
+                         f"it (the run cache holds only games that are played again) and run the same command "
+                         f"again.")  # names: the entry by its path
     while True:
         try:
             played = _to_play(path, rules, seed, per_seat, n)
