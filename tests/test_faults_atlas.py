@@ -46,6 +46,7 @@ def _one_line(err):
     (["--jobs", "0"], "--jobs"), (["--jobs", "-99"], "--jobs"), (["--jobs", str(10**20)], "--jobs"),
     (["--jobs", "10^20"], "--jobs"), (["--jobs", "x"], "--jobs"), (["--max-deals", "0"], "--max-deals"),
     (["--max-deals", "-5"], "--max-deals"), (["--max-deals", "1e11"], "--max-deals"), (["--bogus"], "--bogus"),
+    (["--max-deals", str(10**30)], "--max-deals"),
 ])
 @pytest.mark.parametrize("on_file", [False, True], ids=["missing", "nothing missing"])
 def test_bad_arguments_are_one_line_before_anything(tiny_atlas, tmp_path, capsys, argv, says, on_file):

@@ -40,8 +40,9 @@ def test_the_limit_is_the_users_to_raise():
         bs.search_long(seed=3, deals=3000, strategy="random", max_deals=1000)
     df = bs.search_long(seed=3, deals=3000, strategy="random", max_deals=3000, top=2)
     assert df.attrs["deals"] == 3000 and df.attrs["stopped"] == "deals"
-    with pytest.raises(ValueError, match="`max_deals` must be a whole number >= 1"):
-        bs.search_long(seed=3, deals=10, strategy="random", max_deals=0)
+    for nonsense in (0, 2**63, 10**30):
+        with pytest.raises(ValueError, match="`max_deals` must be a whole number from 1 to"):
+            bs.search_long(seed=3, deals=10, strategy="random", max_deals=nonsense)
 
 
 def test_a_time_budget_is_a_stated_end():

@@ -111,7 +111,7 @@ def build_atlas(root=None, *, n_jobs=None, progress=False, max_deals=None) -> No
     from ..run.summary import load_summary
 
     n_jobs, progress = check_n_jobs(n_jobs), check_progress(progress)
-    max_deals = whole("max_deals", max_deals, 1, none=True)
+    max_deals = whole("max_deals", max_deals, 1, 2**63 - 1, none=True)  # (past it: no census ends)
     if root is not None and (not isinstance(root, (str, os.PathLike)) or not str(root).strip()):
         raise ValueError(f"The value for `root` must be a folder's path or None (data/census/), but {root!r} was "
                          f"passed.")
@@ -214,8 +214,9 @@ def main(argv=None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     try:
         check_n_jobs(args.jobs, name="--jobs")  # before the censuses on file are read: now, and in the flag's words
-        if args.max_deals is not None and args.max_deals < 1:
-            raise ValueError(f"--max-deals must be a whole number >= 1, but {args.max_deals} was passed.")
+        if args.max_deals is not None and not 1 <= args.max_deals <= 2**63 - 1:
+            raise ValueError(f"--max-deals must be a whole number from 1 to {2**63 - 1}, but {args.max_deals} was "
+                             f"passed.")
         build_atlas(args.root, n_jobs=args.jobs, progress=args.progress, max_deals=args.max_deals)
     except (ValueError, OSError) as exc:  # StoreError (a damaged census or store) is a ValueError
         message = " ".join(str(exc).split())

@@ -168,7 +168,7 @@ def search_long(rules: RulesLike = None, *, seed: int | None = None, deals: int 
     nodes = whole("nodes", nodes, 1, MAX_NODES)
     top = whole("top", top, 1)
     n_jobs = check_n_jobs(n_jobs)
-    max_deals = MAX_DEALS if max_deals is None else whole("max_deals", max_deals, 1)
+    max_deals = MAX_DEALS if max_deals is None else whole("max_deals", max_deals, 1, MAX_GAME_ID)
     if deals is not None and deals > max_deals and seconds is None and wall_seconds is None:
         rate = _rate(rules, seed, n_jobs, device)
         raise ValueError(f"A search of {deals:,} random deals ({deals:.3g}) is more than `max_deals` = {max_deals:,}: "
