@@ -46,7 +46,7 @@ _LAZY = {
     "save": (".run.store", "save"),
     "verify": (".run.store", "verify"),
     "Summary": (".run.summary", "Summary"),
-    "summarize": (".run.summary", "summarize"),
+    "summarize": (".run.summarize", "summarize"),
     "compare": (".run.compare", "compare"),
     "search_long": (".run.search", "search_long"),
     "run_back": (".run.run_back", "run_back"),
@@ -73,7 +73,8 @@ if TYPE_CHECKING:  # what type checkers see of the names loaded on first use (te
     from .run.search import search_long as search_long
     from .run.simulate import replay as replay, simulate as simulate, simulate_to_store as simulate_to_store
     from .run.store import load as load, save as save, verify as verify
-    from .run.summary import Summary as Summary, summarize as summarize
+    from .run.summarize import summarize as summarize
+    from .run.summary import Summary as Summary
 
 __all__ = [
     "analysis", "plots", "DealError", "parse_deal", "format_deal", "random_deal", "deal_rank", "deal_at", "n_deals",

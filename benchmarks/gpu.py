@@ -298,7 +298,9 @@ def main(argv=None) -> int:
     if args.deadline > 0:
         seconds = min(seconds, args.deadline - (time.perf_counter() - started))
     if seconds > 0:
-        frontier(seconds, args.out, HERE.parent / "data", args.step, max(1, args.step // 4))
+        from beggarstats.run.committed_data import data_folder
+
+        frontier(seconds, args.out, data_folder(), args.step, max(1, args.step // 4))
     print("\nidentical on every check, every timed chunk launched once" if ok else "\nDIFFERENCES FOUND")
     return 0 if ok else 1
 

@@ -9,7 +9,7 @@ and read the process's peak RSS since then (``VmHWM``; ``getrusage`` where it ca
 what the operating system had to provide). ``peak`` is peak RSS minus baseline;
 ``frame`` is ``memory_usage(deep=True)`` of the returned frame(s); the target is peak <= 2x frame.
 A matches row measures `simulate_matches` the same way, against its frame (target 1.3x). A store
-row measures what ``beggarstats simulate --store`` runs (`run.summary.store_and_summarize` into a
+row measures what ``beggarstats simulate --store`` runs (`run.summarize.store_and_summarize` into a
 fresh directory): it returns no frame, so its peak is per game and should not grow with the games
 (``--store-games`` gives the sizes: the same peak at every size is constant memory).
 """
@@ -27,7 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _CHILD = r"""
 import json, resource, sys, tempfile
 import beggarstats as bs
-from beggarstats.run.summary import store_and_summarize
+from beggarstats.run.summarize import store_and_summarize
 
 def rss():
     with open("/proc/self/statm") as f:

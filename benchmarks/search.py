@@ -33,9 +33,9 @@ import pandas as pd
 import beggarstats as bs
 from beggarstats.analysis.longest import expected_longest
 from beggarstats.analysis.summaries import tail_rate
+from beggarstats.run.committed_data import data_path
 from beggarstats.run.summary import load_summary
 
-ROOT = Path(__file__).resolve().parents[1]
 SEED = 26
 HOUR_NODES = 10**6  # states per extended deal in the long run: every ancestor tree measured was smaller
 
@@ -49,7 +49,7 @@ def runs(seconds: float, short: float, hour: float = 7200.0, wall: float | None 
               dict(seed=s, seconds=hour, wall_seconds=wall, strategy="backward", min_cards=3000, nodes=HOUR_NODES,
                    n_jobs=2)) for s in (SEED, 28, 29, 30, 31, 32))]
     for p in range(2, 7):
-        out.append((f"p{p}-committed", dict(summary=load_summary(ROOT / f"data/summary-p{p}.json"),
+        out.append((f"p{p}-committed", dict(summary=load_summary(data_path(f"summary-p{p}.json")),
                                               min_cards=1, nodes=HOUR_NODES)))
     for p in range(3, 7):
         out.append((f"p{p}-backward", dict(rules=bs.Rules(players=p), seed=SEED, seconds=short,
@@ -151,7 +151,7 @@ def table(figures: dict) -> str:
     for name, r in figures.items():
         exp = ""
         if r["strategy"] == "random" and r["players"] == 2:
-            e = expected_longest(load_summary(ROOT / "data/summary-p2.json"), r["deals"]).iloc[0]
+            e = expected_longest(load_summary(data_path("summary-p2.json")), r["deals"]).iloc[0]
             exp = f"{e['mean']:.0f} [{e['low']:.0f}, {e['high']:.0f}]"
         lines.append(f"{name:<16}{r['deals']:>15,}{r['states']:>12,}{r['longest']:>9,}{r['longest_cpu_seconds']:>10.1f}"
                      f"{r['cpu_seconds']:>9.1f}{r['wall_seconds']:>9.1f}{exp:>22}")
@@ -160,7 +160,7 @@ def table(figures: dict) -> str:
 
 @functools.lru_cache(maxsize=None)
 def _summary(players: int):
-    return load_summary(ROOT / f"data/summary-p{players}.json")
+    return load_summary(data_path(f"summary-p{players}.json"))
 
 
 def _expected(r: dict):

@@ -35,9 +35,9 @@ from beggarstats.analysis.summaries import tail_rate
 from beggarstats.engine.backward_kernel import extend_deal_hands
 from beggarstats.engine.deals import random_deal
 from beggarstats.engine.rank import hand_sizes
+from beggarstats.run.committed_data import data_path
 from beggarstats.run.summary import load_summary
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def cpu() -> float:
@@ -75,7 +75,7 @@ def measure(seed: int, deals: int, min_cards: int, nodes: int) -> tuple[pd.DataF
 def figures(df: pd.DataFrame, deals=(1e9, 5e9)) -> dict:
     """K = E[exp(b G)] with its interval, the gain's quantiles and its correlation with length, and
     the longest expected of ``deals`` random deals with and without the gain."""
-    s = load_summary(ROOT / "data" / "summary-p2.json")
+    s = load_summary(data_path("summary-p2.json"))
     p = float(tail_rate(s, start=0.99).iloc[0]["rate"])
     b = -np.log1p(-p)
     w = np.exp(b * df["gain"].to_numpy(float))

@@ -37,7 +37,7 @@ SEED = 12345
 
 def child(n: int, jobs: int) -> None:
     """Run summarize(n) here and print JSON: seconds, games/s, peak RSS in MB."""
-    from beggarstats.run.summary import summarize
+    from beggarstats.run.summarize import summarize
 
     summarize(1000, seed=SEED, n_jobs=1)  # loads the compiled kernels
     t0 = time.perf_counter()
@@ -56,7 +56,7 @@ def throughput(n: int, jobs: int, repeats: int = 5) -> dict:
     from beggarstats.game.rules import Rules
     from beggarstats.run.parallel import chunks as _chunks
     from beggarstats.run.simulate import simulate
-    from beggarstats.run.summary import summarize
+    from beggarstats.run.summarize import summarize
 
     rules = Rules()
 

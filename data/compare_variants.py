@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import beggarstats as bs
+from beggarstats.run.committed_data import source_data_folder
 from beggarstats.run.compare import PairedMoments, load_moments
 from beggarstats.run.variants import STANDARD_VARIANTS, compare_to_detect, parse_variant
 
@@ -30,7 +31,7 @@ TARGET = 0.3
 MAX_PAIRS = 40_000_000
 PILOT = 20_000
 FAMILY = 2 * len(STANDARD_VARIANTS) * len(PLAYERS)
-HERE = Path(__file__).resolve().parent
+HERE = source_data_folder("python data/compare_variants.py")  # the source tree's data/; an installed copy is refused
 
 
 def shuffle_path(players, out=HERE):

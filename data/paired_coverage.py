@@ -17,14 +17,14 @@ About 10 CPU-minutes.
 
 import json
 import time
-from pathlib import Path
 
 import numpy as np
 from scipy import stats
 
 import beggarstats as bs
 from beggarstats.run.compare import t_sample_size
-from beggarstats.run.simulate import batch_engine
+from beggarstats.run.committed_data import source_data_folder
+from beggarstats.run.device import batch_engine
 
 SEED = 2026
 A, B = bs.Rules(end="empty"), bs.Rules()
@@ -76,7 +76,7 @@ def main():
     out["rows"].append(_row("BCa bootstrap", n, lows, highs, mu))
     out["rows"].append(t_row(d, 30_000, mu))
     out["cpu_seconds"] = round(time.process_time() - started)
-    path = Path(__file__).resolve().parent / "paired-coverage.json"
+    path = source_data_folder("python data/paired_coverage.py") / "paired-coverage.json"
     path.write_text(json.dumps(out, indent=1) + "\n")
     print(json.dumps(out, indent=1))
 

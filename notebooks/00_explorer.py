@@ -6,7 +6,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -21,16 +21,24 @@
 # *running* meanwhile) and shows the distribution of game length, the survival curve, every seat's win
 # rate with its 95% Wilson interval, and the comparison with the standard game at the same player
 # count. A value the explorer cannot run (a deck it cannot deal, more games than its box allows) is
-# said in red and clears the results below, so that no stale answer stays on screen. Game *g* of a table is dealt from (seed, g) alone, so rules that keep the
-# deck play **the very same deals** as the standard game (jokers are slipped into them), and the
-# comparison is paired, deal by deal (paired intervals); another deck deals other games, and the comparison is
-# then between independent samples (Welch and Newcombe intervals).
+# said in red and clears the results below, so that no stale answer stays on screen.
+#
+# The comparison follows the package's own design. Game *g* of a table is dealt from (seed, *g*) alone,
+# and jokers are slipped into the deal without them, so every rule option but the deck (jokers
+# included) plays **the very same deals** as the standard game: the explorer compares them paired,
+# deal by deal, by the same reduction and rows as `bs.compare` and `beggarstats compare` (paired t
+# interval of the length difference, none where the pairs are fewer than the differences' skewness
+# needs; Tango's score interval of seat 0's win rate; Holm over the two rows; for jokers also the
+# cards played per card dealt). Only another deck deals other games: then the samples are independent
+# (Welch and Newcombe intervals), and the comparison says so.
 #
 # The second part replays one deal: paste a deal, or pick a seed and a game of any table, and step
-# through it trick by trick. The widgets need a running kernel (JupyterLab: `jupyter lab notebooks/`);
-# until then each panel shows a picture of itself as it was saved. The cells after each panel show,
-# without running anything, what it displays for one choice: they compute it with a panel of their
-# own, so that the live panels stay as they start (standard rules; no deal replayed yet).
+# through it trick by trick. The widgets need a running kernel: *Run All* (JupyterLab: `jupyter lab
+# notebooks/`; without JupyterLab, `beggarstats explore` serves the explorer as a page of its own).
+# Until then each panel shows a picture of itself as the notebook was saved, which says so. The cells
+# after each panel show, without running anything, what it displays for one choice: they compute it
+# with a panel of their own, so that the live panels stay as they start (standard rules; no deal
+# replayed yet).
 
 # %% tags=["parameters"]
 import os
@@ -47,6 +55,7 @@ print(f"N_GAMES = {N_GAMES:_}")
 from IPython.display import Markdown, display
 
 from beggarstats.report.explore import Explorer, Replayer
+from beggarstats.report.explore_compare import holm_level
 
 explorer = Explorer(games=N_GAMES // 2, seed=SEED, n_jobs=N_JOBS)
 explorer  # the live panel, and a picture of it for a reader who has not run the notebook
@@ -68,11 +77,21 @@ for item in example.shown["seats"] + example.shown["comparison"]:
 # %%
 c = example.tables["comparison"].set_index("metric")
 m, w = c.loc["mean_length_diff"], c.loc["seat0_win_diff"]
-def verdict(r):
-    return "no detectable difference" if r.low <= 0 <= r.high else "a detectable difference"
-Markdown(f"""**Reading.** On the same {int(m.n):,} finished deals, shuffling the pile changes the mean length by
-{m.estimate:+.1f} cards (95% paired interval {m.low:+.1f} to {m.high:+.1f}: {verdict(m)}), and seat 0's win rate
-by {100 * w.estimate:+.2f} percentage points ({100 * w.low:+.2f} to {100 * w.high:+.2f}: {verdict(w)}).
+
+
+def finding(r, scale=1, unit=" cards"):
+    if r.interval == "too skewed for the t interval":
+        return f"no interval: the t interval needs {r.pairs_needed:,.0f} pairs at this skewness"
+    said = f"95% paired interval {scale * r.low:+.2f} to {scale * r.high:+.2f}{unit}, Holm p {r.p_holm:.2g}: {r.verdict}"
+    if r.verdict == "not detected":  # what the test could miss, at the level it was held to
+        said += (f"; it could miss a change below ±{scale * r.detectable:.2g}{unit} at 80% power, at Holm's strictest "
+                 f"level, 5% over the two rows ({holm_level(r.level)})")
+    return said
+
+
+Markdown(f"""**Reading.** On the same {int(m.n):,} deals, finished under both rules, shuffling the pile changes
+the mean length by {m.estimate:+.1f} cards ({finding(m)}), and seat 0's win rate by {100 * w.estimate:+.2f}
+percentage points ({finding(w, 100, " pp")}): the numbers `bs.compare` gives for the same seed and size.
 This update ({example.controls["games"].value:,} games of each, {example.rules.players} players) took
 {example.elapsed:.1f} s.""")
 

@@ -6,7 +6,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -59,12 +59,18 @@ an.seat_fairness_test(games, by="players")
 
 # %% [markdown]
 # Seat 0's edge over its fair share 1/n, in percentage points, for each player count. These are five
-# tests of one question, so the p-values are adjusted (Holm) before calling any edge real.
+# tests of one question, so the p-values are adjusted (Holm) before calling any edge real, and an edge
+# not detected says what it could miss: the smallest edge its test detects with the power of
+# `beggarstats.report.findings.POWER` at Holm's strictest level, the family-wise level over the five
+# tests (`detectable`, from the standard error behind the Wilson interval; the reading names it).
 
 # %%
 adv = an.first_player_advantage(games, by="players")
 adv["p_holm"] = multipletests(adv["p_value"], method="holm")[1]
-adv.assign(**{c: 100 * adv[c] for c in ("rate", "advantage", "low", "high")}).round(3)  # percent
+LEVEL = 0.05 / len(adv)  # Holm's strictest level: Holm rejects at it whatever the other tests give
+adv["detectable"] = an.variants.detectable_effect((adv["high"] - adv["low"]) / (2 * an.intervals.z_value(0.95)),
+                                                  alpha=LEVEL)
+adv.assign(**{c: 100 * adv[c] for c in ("rate", "advantage", "low", "high", "detectable")}).round(3)  # percent
 
 # %%
 two = rates[(rates.players == 2) & (rates.seat == 0)].iloc[0]
@@ -72,7 +78,8 @@ half = 100 * (two.high - two.low) / 2
 a2 = adv.set_index("players")
 def edge(p):
     r = a2.loc[p]
-    verdict = "an edge" if r.p_holm < 0.05 and r.advantage > 0 else "a handicap" if r.p_holm < 0.05 else "not distinguishable from 0"
+    verdict = ("an edge" if r.p_holm < 0.05 and r.advantage > 0 else "a handicap" if r.p_holm < 0.05 else
+               f"not distinguishable from 0: it could miss ±{100 * r.detectable:.2f} pp at 80% power at 0.05/{len(adv)}")
     return f"{100 * r.advantage:+.2f} pp with {p} players ({verdict}, Holm p = {r.p_holm:.3g})"
 where = "excludes" if not (two.low <= 0.5 <= two.high) else "includes"
 lead = ("leading is a small but real *disadvantage*" if two.high < 0.5 else

@@ -6,7 +6,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -21,10 +21,12 @@
 # variant plays **the same deals** as the standard game; jokers are slipped into the standard deal
 # (docs/RULES.md, random streams), so they too are compared deal by deal (paired). The answer comes from
 # the committed paired runs (`data/compare_variants.py`), the same table
-# as the figure, findings.csv and the README (`beggarstats.report.variant_data.variant_table`):
-# paired t for the length, Tango's score interval for seat 0's win rate, Holm over the whole family,
-# and for each row the smallest change it could detect at Holm's strictest level (its power is in
-# `run.variants.POWER`).
+# as the figure, findings.csv and the README (`beggarstats.report.variant_data.variant_table` with the
+# verdicts of `figures/findings.csv`): paired t for the length, Tango's score interval for seat 0's win
+# rate, Holm over the one family of the findings (every test of an effect there; a row whose pairs never
+# differ is an exact statement, "identical in every pair", outside it), and for each row the smallest
+# change it could detect with the power of `beggarstats.report.findings.POWER` at that family's
+# strictest level (column `level`: the family-wise level over the family's size).
 # `beggarstats compare --players 2-6` reruns it at any size. The later sections play small samples.
 
 # %% tags=["parameters"]
@@ -45,16 +47,21 @@ from IPython.display import Markdown
 from beggarstats import Deck, Rules
 from beggarstats import analysis as an
 from beggarstats import plots
+from beggarstats.report.findings import read_findings
 from beggarstats.report.variant_data import (draw_variant_figure, joker_sentence, rule_sentence, shuffle_sentences,
                                              variant_table)
+from beggarstats.run.committed_data import findings_path
 from beggarstats.run.simulate import simulate
 
 pd.set_option("display.width", 160)
 pd.set_option("display.max_columns", 20)
 
 # %%
-effects = variant_table()  # the committed paired runs under data/
-columns = ["variant", "players", "pairs", "estimate", "low", "high", "p_value", "p_holm", "verdict", "detectable"]
+# the committed paired runs (data/, installed with the package), with the verdicts of the findings' Holm
+# family (figures/findings.csv, installed with them)
+effects = variant_table(findings=read_findings(findings_path()))
+columns = ["variant", "players", "pairs", "estimate", "low", "high", "p_value", "p_holm", "verdict", "detectable",
+           "level"]
 effects[effects.metric == "mean_length_diff"][columns + ["per_card"]].round(4)
 
 # %%

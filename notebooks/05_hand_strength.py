@@ -6,7 +6,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -73,13 +73,17 @@ tribute = an.hand_strength(seats, predictors=("tribute_total",), by="players")
 two = seats[seats.players == 2]
 no_ace = two[two.aces == 0]
 both = fits2[(fits2.players == 2) & (fits2.term == "aces")].iloc[0]
-sign = "negative" if both.high < 0 else "positive" if both.low > 0 else "not distinguishable from zero"
+# one test at its own level (two-sided 5%): the smallest Ace coefficient it detects at 80% power, as an odds ratio
+missed = np.exp(an.variants.detectable_effect(both.se))
+sign = ("negative" if both.high < 0 else "positive" if both.low > 0 else
+        f"not distinguishable from zero (it could miss an odds ratio within {1 / missed:.3f} to {missed:.3f} per Ace at "
+        "80% power, two-sided 5%)")
 slopes = fits[fits.term == "aces"].set_index("players")["odds_ratio"]
 Markdown(f"""**Reading ({n:,} games per player count, 95% Wald intervals).** With 2 players each Ace dealt
 multiplies the odds of winning by {odds(fits, 2, "aces")}, each tribute point by {odds(tribute, 2, "tribute_total")};
 a 2-player hand with no Ace still wins {100 * no_ace.won.mean():.1f}% of the time. Fitted together, the Ace
 coefficient is {sign} (odds ratio {both.odds_ratio:.3f}): for a given tribute total, having it in Aces
-rather than in more, smaller penalty cards {"is worse — more penalty cards give more chances to counter" if both.high < 0 else "makes no detectable difference" if both.low <= 0 else "is better"}.
+rather than in more, smaller penalty cards {"is worse — more penalty cards give more chances to counter" if both.high < 0 else "makes no difference this run tells apart (what it could miss: the odds ratios above)" if both.low <= 0 else "is better"}.
 The odds ratio per Ace for 3–6 players: {", ".join(f"{slopes[p]:.3f}" for p in PLAYERS if p > 2)}
 (hands are smaller and the cards circulate many times before anyone is out).""")
 

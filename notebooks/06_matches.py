@@ -6,7 +6,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -46,7 +46,9 @@ import seaborn as sns
 from IPython.display import Markdown
 from statsmodels.stats.multitest import multipletests
 
+from beggarstats.analysis.intervals import z_value
 from beggarstats.analysis.match_stats import first_leader_edge, leader_round_rates, match_seat_rates, match_summary
+from beggarstats.analysis.variants import detectable_effect
 from beggarstats.run.matches import simulate_matches
 from beggarstats.game.rules import Rules
 
@@ -80,7 +82,8 @@ length[["format", "players", "matches", "rounds_mean", "rounds_low", "rounds_hig
 
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-sns.pointplot(data=matches, x="players", y="rounds", hue="format", errorbar=("ci", 95), ax=axes[0])
+# its 95% intervals are bootstrapped: seeded, the same picture every run
+sns.pointplot(data=matches, x="players", y="rounds", hue="format", errorbar=("ci", 95), seed=SEED, ax=axes[0])
 axes[0].set(ylabel="dealt rounds per match (mean, 95% CI)")
 sns.boxplot(data=matches, x="players", y="cards", hue="format", showfliers=False, ax=axes[1])
 axes[1].set(ylabel="cards played per match")
@@ -120,6 +123,8 @@ g.set_axis_labels("physical seat (seat 0 leads round 1)", "match-win rate (95% W
 g.axes.flat[-1].legend(fontsize=8)
 edge = first_leader_edge(matches, by=("players", "format"))
 edge["p_holm"] = multipletests(edge["p_value"], method="holm")[1]
+# the smallest edge each row detects at 80% power at Holm's strictest level (0.05 over the rows)
+edge["detectable"] = detectable_effect((edge["high"] - edge["low"]) / (2 * z_value(0.95)), alpha=0.05 / len(edge))
 edge[["format", "players", "games", "rate", "expected", "advantage", "low", "high", "p_value", "p_holm"]].round(4)
 
 # %%
@@ -131,6 +136,8 @@ def rows(frame):
 Markdown((f"**Seat 0 over a whole match.** After the Holm adjustment over the {len(edge)} rows, "
           + (f"seat 0's match-win rate differs from 1/n in: {rows(real)}." if len(real) else
              "no row shows seat 0 winning more or less often than 1/n: this run supports no match edge.")
+          + (f" Where no edge is detected, the run could miss an edge of up to ±{edge.loc[edge.p_holm >= 0.05, 'detectable'].max():.4f} "
+             f"at 80% power at Holm's strictest level 0.05/{len(edge)}." if (edge.p_holm >= 0.05).any() else "")
           + (f" Unadjusted, {rows(raw)} would pass p < 0.05 — not enough among {len(edge)} comparisons." if len(raw) else "")
           + " The two formats share deals (round r of match m is the same deal in both), so their rows are not independent."))
 
@@ -147,8 +154,10 @@ lead = leader_round_rates(rounds[rounds["format"] == FORMATS[-1]], by=("players"
 lead.round(4)
 
 # %%
-def leader(r):
-    where = "above" if r.low > r.expected else "below" if r.high < r.expected else "not distinguishable from"
+def leader(r):  # each row's own 95% interval, so each row's own level: two-sided 5%
+    missed = detectable_effect((r.high - r.low) / (2 * z_value(0.95)))
+    where = ("above" if r.low > r.expected else "below" if r.high < r.expected else
+             f"it could miss ±{missed:.4f} at 80% power, two-sided 5%: not distinguishable from")
     return f"{r.players} players {r.rate:.4f} [{r.low:.4f}, {r.high:.4f}] ({where} the fair {r.expected:.4f})"
 Markdown("**Reading.** Round leaders win: " + "; ".join(leader(r) for r in lead.itertuples()) + ". "
          "With 3 players the leader of a round is also the one seat dealt an extra card (a 52-card deck), so lead "

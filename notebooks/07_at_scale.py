@@ -6,7 +6,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -19,7 +19,8 @@
 # `beggarstats.summarize` plays random games chunk by chunk and keeps only fixed-size aggregates:
 # outcome counts, wins per seat, the exact length distribution (histograms up to a cap, the few longer
 # games one by one), every loop, and the longest games by id. This notebook reads the summaries
-# committed in `data/` (made with `beggarstats summarize`, commands in `docs/scaling.md`) instead of
+# committed in `data/` and installed with the package (made with `beggarstats summarize`, commands in
+# `docs/scaling.md`; `beggarstats.run.committed_data` finds them) instead of
 # replaying them, and asks the questions only scale answers: how often does a random deal never end,
 # how fast does the tail of game length thin out, and how many random deals would one have to play to
 # expect a game longer than the longest known game (the record of the records table, printed below)?
@@ -37,29 +38,29 @@ N_JOBS = -1  # all cores
 print(f"N_GAMES = {N_GAMES:_}")
 
 # %%
-from pathlib import Path
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 import beggarstats as bs
 from beggarstats.analysis import summaries as sa
-from beggarstats.run.summary import load_summary, summarize
+from beggarstats.run.committed_data import data_paths
+from beggarstats.run.summarize import summarize
+from beggarstats.run.summary import load_summary
 
 pd.set_option("display.width", 160)
 pd.set_option("display.max_columns", 20)
 pd.set_option("display.max_colwidth", 70)
 
-DATA = Path(bs.__file__).resolve().parents[1] / "data"
 LONGEST = max((r for r in bs.load_records() if r["outcome"] == "win" and r["deck"] == "standard"),
               key=lambda r: r["cards"])
 RECORD = int(LONGEST["cards"])  # cards: the longest known game
 print(f"the record: {LONGEST['name']}, {RECORD:,} cards")
-summaries = {s.rules.players: s for s in map(load_summary, sorted(DATA.glob("summary-p*.json")))}
+loaded = [(load_summary(path), path) for path in data_paths("summary-p*.json")]
+summaries = {s.rules.players: s for s, _ in loaded}
 big = summaries[2]
-for p, s in summaries.items():
-    print(s, f"- {Path(DATA / f'summary-p{p}.json').stat().st_size / 1024:.0f} KB on disk")
+for s, path in loaded:
+    print(s, f"- {path.stat().st_size / 1024:.0f} KB on disk")
 
 # %% [markdown]
 # ## Outcomes and lengths

@@ -6,7 +6,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -42,14 +42,15 @@ from IPython.display import Markdown
 import beggarstats as bs
 from beggarstats.analysis.coverage import interval_coverage
 from beggarstats.analysis.exact import exact_loop_share
-from beggarstats.report.atlas import ATLAS_DIR, census_file, deck_markdown, load_atlas
+from beggarstats.report.atlas import census_file, deck_markdown, load_atlas
 from beggarstats.run.census import census
+from beggarstats.run.committed_data import data_path
 from beggarstats.run.cycles import loop_cycles
 from beggarstats.run.summary import load_summary
 
 pd.set_option("display.width", 160)
 pd.set_option("display.max_columns", 24)
-atlas = pd.read_csv(ATLAS_DIR / "atlas.csv")
+atlas = pd.read_csv(data_path("census", "atlas.csv"))
 censuses = load_atlas()
 atlas[["players", "deck", "deals", "loops", "cycles", "seat0_share", "mean_cards", "sd_cards", "max_cards",
        "longest_rank"]]
@@ -179,7 +180,7 @@ with three or four players loops with two.""")
 
 # %%
 half = load_summary(census_file(2, (18, 2, 2, 2, 2), "trick"))
-runtimes = pd.read_csv(ATLAS_DIR / "runtimes.csv")
+runtimes = pd.read_csv(data_path("census", "runtimes.csv"))
 runs = runtimes[runtimes.file == census_file(2, (18, 2, 2, 2, 2), "trick").name].set_index("machine")
 quiet, shared = runs.loc["quiet"], runs.loc["shared"]
 Markdown(deck_markdown(2, (18, 2, 2, 2, 2)) + f"""

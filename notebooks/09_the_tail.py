@@ -6,7 +6,7 @@
 #       extension: .py
 #       format_name: percent
 #       format_version: '1.3'
-#       jupytext_version: 1.19.6
+#       jupytext_version: 1.19.7
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -35,7 +35,6 @@ print(f"N_GAMES = {N_GAMES:_}")
 
 # %%
 import json
-from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -44,15 +43,15 @@ from IPython.display import Markdown, display
 
 import beggarstats as bs
 from beggarstats.analysis.chain import TailChain, chain_markdown, mixing_test
+from beggarstats.run.committed_data import data_path
 from beggarstats.run.summary import load_summary
 from beggarstats.run.tail_chain import load_cells
 
-DATA = Path(bs.__file__).resolve().parents[1] / "data"
-results = json.loads((DATA / "tail" / "results.json").read_text())
-chains = {int(h): TailChain.from_cells(load_cells(DATA / "tail" / f"chain-p2-h{h}.npz")) for h in results["horizons"]}
-sample = pd.read_csv(DATA / "tail" / "mixing.csv.gz")
+results = json.loads(data_path("tail", "results.json").read_text())
+chains = {int(h): TailChain.from_cells(load_cells(data_path("tail", f"chain-p2-h{h}.npz"))) for h in results["horizons"]}
+sample = pd.read_csv(data_path("tail", "mixing.csv.gz"))
 mixing = mixing_test(sample, chains[max(chains)])
-big = load_summary(DATA / "summary-p2.json")
+big = load_summary(data_path("summary-p2.json"))
 print(big)
 
 # %% [markdown]
@@ -117,7 +116,7 @@ plt.show()
 # %%
 from beggarstats.analysis.chain_players import odds_markdown, players_markdown
 
-players = json.loads((DATA / "tail" / "results-players.json").read_text())
+players = json.loads(data_path("tail", "results-players.json").read_text())
 display(Markdown(players_markdown(players)))
 display(Markdown(odds_markdown(players)))
 agree = [f"{p} players, horizon {h}" for p, e in players["players"].items() if "chain" in e
@@ -136,7 +135,7 @@ display(Markdown("Chains that agree with their run: " + (", ".join(agree) if agr
 # %%
 from beggarstats.analysis.chain_cards import cards_markdown
 
-cards = json.loads((DATA / "tail" / "results-cards.json").read_text())
+cards = json.loads(data_path("tail", "results-cards.json").read_text())
 display(Markdown(cards_markdown(cards, results)))
 
 # %% [markdown]
@@ -153,8 +152,8 @@ display(Markdown(cards_markdown(cards, results)))
 # %%
 from beggarstats.analysis.longest import expected_longest
 
-runs = pd.DataFrame.from_dict(json.loads((DATA / "search" / "runs.json").read_text()), orient="index")
-tails = {p: load_summary(DATA / f"summary-p{p}.json") for p in sorted(runs["players"].unique())}
+runs = pd.DataFrame.from_dict(json.loads(data_path("search", "runs.json").read_text()), orient="index")
+tails = {p: load_summary(data_path(f"summary-p{p}.json")) for p in sorted(runs["players"].unique())}
 expected = pd.concat([expected_longest(tails[r.players], r.deals) for r in runs.itertuples()], ignore_index=True)
 table = runs[["players", "strategy", "deals", "states", "longest", "cpu_seconds", "stopped"]].copy()
 table["random deals would give (5%, mean, 95%)"] = [f"{lo:,.0f}, {m:,.0f}, {hi:,.0f}" for lo, m, hi in
@@ -166,7 +165,7 @@ table
 # (`bs.play`): a deal of this table plays exactly as many cards as it says.
 
 # %%
-found = pd.read_csv(DATA / "search" / "longest.csv", keep_default_na=False, na_values=[""])
+found = pd.read_csv(data_path("search", "longest.csv"), keep_default_na=False, na_values=[""])
 best = (found[found["outcome"] == "win"].sort_values("cards", ascending=False, kind="stable")
         .groupby("players").head(1).sort_values("players"))
 best["replayed"] = [bs.play(deal).cards for deal in best["deal"]]
@@ -196,7 +195,7 @@ for r in bs.load_records():
         loops = back
         assert all(bs.play(d).outcome == "loop" for d in back["deal"])
 display(pd.DataFrame(rows))
-published = pd.read_csv(DATA / "search" / "published.csv").set_index("name")
+published = pd.read_csv(data_path("search", "published.csv")).set_index("name")
 assert len(loops) + 1 == published.loc["Casella et al. 2024", "cards"]
 display(Markdown(f"The deal that never ends has {len(loops):,} other deals running into its loop of "
                  f"{int(loops['loop_cards'].iloc[0]):,} cards: {len(loops) + 1:,} with it, the count its published "

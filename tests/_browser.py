@@ -1,6 +1,6 @@
 """A real browser for the slow tests: Debian's Chromium driven by playwright-python (no browser
-download: the executable is the system's), a JupyterLab server on 127.0.0.1, and a static file
-server, each started on a free port and stopped after the test.
+download: the executable is the system's), a JupyterLab server on 127.0.0.1, a static file server
+and `beggarstats explore`, each started on a free port and stopped after the test.
 
 Install what it needs (`.ci/run` does): ``apt-get install chromium`` and ``pip install ".[browser]"``.
 A missing piece fails the test with what to install; it is never skipped.
@@ -12,8 +12,10 @@ import contextlib
 import functools
 import http.server
 import os
+import queue
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -22,7 +24,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-__all__ = ["chromium_path", "free_port", "jupyter_lab", "static_server", "launch", "Console", "screenshot_dir"]
+__all__ = ["chromium_path", "free_port", "jupyter_lab", "static_server", "explore_server", "launch", "Console",
+           "screenshot_dir"]
 
 CHROMIUM_CANDIDATES = ("chromium", "chromium-browser")
 
@@ -114,6 +117,59 @@ def static_server(root: Path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+class Served:
+    """A `beggarstats explore` process: its address (``url``), and what it printed (``lines``, ``err``)."""
+
+    def __init__(self, proc, url: str, lines: list[str], err: Path):
+        self.proc, self.url, self.lines, self._err = proc, url, lines, err
+
+    def interrupt(self, timeout: float = 60) -> int:
+        """Ctrl-C, as a terminal sends it (SIGINT to the process group); its exit status."""
+        os.killpg(self.proc.pid, signal.SIGINT)
+        return self.proc.wait(timeout=timeout)
+
+    @property
+    def err(self) -> str:
+        return self._err.read_text()
+
+
+@contextlib.contextmanager
+def explore_server(cwd: Path, *args: str, timeout: float = 120):
+    """`beggarstats explore --port <free> ARGS` as a user starts it: the installed command (the
+    console script beside this Python), run from ``cwd``, nothing on PYTHONPATH, in a process group
+    of its own (so that SIGINT reaches it as Ctrl-C does). Yields a `Served` once it printed its
+    address."""
+    script = Path(sys.executable).with_name("beggarstats")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    err = cwd / "explore.err"
+    proc = subprocess.Popen([str(script), "explore", "--port", str(free_port()), *args], cwd=cwd, env=env,
+                            stdout=subprocess.PIPE, stderr=open(err, "w"), text=True, start_new_session=True)
+    lines: list[str] = []
+    said: queue.Queue = queue.Queue()
+
+    def read():
+        for line in proc.stdout:
+            lines.append(line.rstrip("\n"))
+            said.put(line)
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        try:
+            first = said.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"beggarstats explore printed no address within {timeout:.0f} s: {err.read_text()}")
+        assert " is at http://127.0.0.1:" in first, (first, err.read_text())
+        # printed once the server listens; a request here would run the page in a kernel for nothing
+        yield Served(proc, first.split(" is at ", 1)[1].split()[0], lines, err)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGINT)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
 
 
 @contextlib.contextmanager

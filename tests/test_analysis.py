@@ -460,8 +460,8 @@ def test_hand_strength_recovers_known_effect():
 def test_logistic_fit_test_keeps_a_true_logistic_and_rejects_a_bend():
     """#38 item 4: the hand-strength figure says where a logistic in one predictor fails. The
     cells are the observed shares with Wilson intervals; the test is the clustered Wald test of the
-    saturated model's extra terms, on the rank of their covariance (2 players: the two hands mirror
-    each other, so about half the values less two)."""
+    saturated model's extra terms, with the degrees of freedom of the design (2 players: the two
+    hands mirror each other, so the mirror pairs of the values less one)."""
     seats = _two_player_seats(n_games=6000)
     cells = A.hand_strength_cells(seats, vary="tribute_total", min_seats=50)
     by_hand = seats.groupby("tribute_total")["won"].agg(["mean", "size"])
@@ -473,7 +473,8 @@ def test_logistic_fit_test_keeps_a_true_logistic_and_rejects_a_bend():
     tests, curve = A.logistic_fit_test(seats, vary="tribute_total", min_seats=50)
     t = tests.iloc[0]
     assert t["p_value"] > 0.05 and t["cells"] == cells["fitted"].sum() == 31
-    assert t["dof"] == 15 and t["seats"] == 12000 and t["games"] == 6000   # mirrored: 29 terms of rank 15
+    # mirrored: 31 values, 15 pairs {v, 40 - v} (20 is its own mirror), 14 antisymmetric constraints of a line
+    assert t["dof"] == 14 and t["seats"] == 12000 and t["games"] == 6000
     assert curve["probability"].is_monotonic_increasing and set(curve["value"]) == set(cells["value"])
     # a step, not a logistic: seat 0 wins 20% below 20 points and 80% above; the test rejects it
     rng = np.random.default_rng(5)
@@ -494,6 +495,63 @@ def test_logistic_fit_test_keeps_a_true_logistic_and_rejects_a_bend():
     # too few seats for two cells: nothing tested, the tables keep their columns (the figures' small runs)
     none, flat = A.logistic_fit_test(three, vary="aces", min_seats=10**6)
     assert none.empty and list(none.columns[:3]) == ["players", "chi2", "dof"] and flat.empty and "value" in flat
+
+
+def test_line_constraints_by_hand():
+    """`line_constraints`: the rows vanish on every line; with the mirror, the one constraint of
+    values 0-4 about T = 4 is (theta(1) - theta(3)) / -2 = (theta(0) - theta(4)) / -4, worked out
+    by hand; the symmetric second differences are not among them."""
+    from beggarstats.analysis.hands import line_constraints
+
+    values = np.array([0.0, 1, 2, 3, 4])
+    assert line_constraints(values, 4.0) == pytest.approx(np.array([[0.25, -0.5, 0, 0.5, -0.25]]))
+    generic = line_constraints(values)
+    assert generic.shape == (3, 5) and np.linalg.matrix_rank(generic) == 3
+    for grid, total in ((values, None), (values, 4.0), (np.arange(5.0, 36), 40.0)):
+        c = line_constraints(grid, total)
+        assert c @ (-2 + 0.1 * grid) == pytest.approx(np.zeros(len(c)), abs=1e-12)  # every line passes
+        if total:  # an antisymmetric bend does not
+            assert not np.allclose(c @ (grid - total / 2) ** 3, 0)
+    assert len(line_constraints(np.arange(5.0, 36), 40.0)) == 14
+    assert len(line_constraints(np.array([1.0, 3]), 4.0)) == 0  # one pair: any antisymmetric pair is a line
+    with pytest.raises(ValueError, match="mirror T - v"):
+        line_constraints(np.array([0.0, 1, 2]), 4.0)
+
+
+def test_logistic_fit_test_degrees_of_freedom_by_construction(monkeypatch):
+    """#52 item 3: with two players the clustered covariance of the saturated model's extra terms is
+    singular by construction, and its numerical rank was decided at rounding noise (aces printed 1
+    df here and 2 on another machine). The degrees of freedom now come from the design: the same
+    under a covariance perturbed far above rounding, where the numerical rank of the old test
+    changes, with the statistic unmoved."""
+    import statsmodels.api as sm
+
+    seats = _two_player_seats(n_games=6000)
+    aces = seats.assign(aces=np.column_stack([x := np.random.default_rng(3).integers(0, 5, 6000), 4 - x]).ravel())
+    clean = {v: A.logistic_fit_test(d, vary=v, min_seats=50)[0].iloc[0]
+             for v, d in (("tribute_total", seats), ("aces", aces))}
+    assert (clean["tribute_total"]["dof"], clean["aces"]["dof"]) == (14, 1)
+    assert A.hands.mirror_total(seats, "tribute_total") == 40 and A.hands.mirror_total(aces, "aces") == 4
+    original, ranks = sm.Logit.fit, []
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+
+        def noisy(self, *args, **kwargs):
+            res = original(self, *args, **kwargs)
+            c = res.cov_params_default
+            e = rng.normal(size=c.shape) * 1e-10 * np.abs(c).max()
+            res.cov_params_default = c + (e + e.T) / 2
+            extra = np.eye(c.shape[0])[2:]  # the old test: the extra terms, on their numerical rank
+            ranks.append((c.shape[0] - 2, np.linalg.matrix_rank(extra @ res.cov_params_default @ extra.T)))
+            return res
+
+        monkeypatch.setattr(sm.Logit, "fit", noisy)
+        for v, d in (("tribute_total", seats), ("aces", aces)):
+            t = A.logistic_fit_test(d, vary=v, min_seats=50)[0].iloc[0]
+            assert t["dof"] == clean[v]["dof"] and t["chi2"] == pytest.approx(clean[v]["chi2"], rel=1e-4), (v, seed)
+        monkeypatch.setattr(sm.Logit, "fit", original)
+    # the perturbation reaches the old test: its rank became the full count of terms (29 and 3)
+    assert {r for r in ranks if r[0] > 1} >= {(29, 29), (3, 3)}
 
 
 def test_hand_strength_clusters_by_game():

@@ -8,9 +8,10 @@ import pytest
 import beggarstats as bs
 from beggarstats.analysis.exact import ATLAS_COLUMNS, exact_loop_share, exact_row, exact_table
 from beggarstats.engine.census_kernel import play_ranks
-from beggarstats.report.atlas import ATLAS_DECKS, ATLAS_DIR, atlas_rules, census_file, deck_markdown, load_atlas
+from beggarstats.report.atlas import ATLAS_DECKS, atlas_dir, atlas_rules, census_file, deck_markdown, load_atlas
 from beggarstats.run.census import census
-from beggarstats.run.cycles import loop_cycles
+from beggarstats.engine.cycles import cycle_states
+from beggarstats.run.cycles import loop_cycles, seats_in_view
 from beggarstats.run.summary import load_summary
 
 ON_FILE = [d for d in ATLAS_DECKS if census_file(*d).exists()]
@@ -23,7 +24,7 @@ def test_every_deck_of_the_atlas_is_on_file_and_a_census():
 
 
 def test_the_table_is_generated_from_the_files():
-    table = pd.read_csv(ATLAS_DIR / "atlas.csv")
+    table = pd.read_csv(atlas_dir() / "atlas.csv")
     assert list(table.columns) == list(ATLAS_COLUMNS)
     summaries = load_atlas()
     want = exact_table(summaries, [len(loop_cycles(s)[1]) if s.outcomes[1] < 200 else int(c)
@@ -115,7 +116,7 @@ def test_readme_numbers_come_from_the_atlas():
              int(cycles["tricks"][0]), int(cycles["cards"][0]), len(ON_FILE),
              max(c[0] for _, c, _ in two if c[1] == 1), max(c[0] for _, c, _ in two if c[1] == 2 and c[0] != 18),
              bs.n_deals(bs.Rules(deck=bs.Deck(18, 2, 2, 2, 2))), 95, 2, 8}  # §2, 95%, 08_exact
-    runtimes = pd.read_csv(ATLAS_DIR / "runtimes.csv")
+    runtimes = pd.read_csv(atlas_dir() / "runtimes.csv")
     runs = runtimes[runtimes["file"] == "2p-18-2-2-2-2.json"].set_index("machine")
     for machine in ("quiet", "shared"):  # minutes, to one decimal, in the order wall, CPU
         wall, cpu = (round(runs.loc[machine, c] / 60, 1) for c in ("wall_seconds", "cpu_seconds"))
@@ -172,9 +173,26 @@ def test_readme_numbers_come_from_the_atlas():
     at = {p: load_summary(census_file(p, (again, 2, 2, 2, 2), "trick")) for p in (2, 3, 4)}
     k, t, c = cycles_said(at[2])
     assert (f"With {again} number cards, deals loop again: {int(at[2].outcomes[1])} of its {at[2].n_games:,} deals "
-            f"for two players, {int(at[3].outcomes[1])} for three and {int(at[4].outcomes[1])} for four, in {k} cycles "
-            f"of {t} tricks ({c} cards)") in prose
+            f"for two players, {int(at[3].outcomes[1])} for three and {int(at[4].outcomes[1])} for four, all in the "
+            f"{k} cycles of the two-player game, {t} tricks ({c} cards) each") in prose
     facts |= {again, *(int(s.outcomes[1]) for s in at.values()), at[2].n_games}
+    # #52 item 6: what the atlas counts for three and four players (its `cycles` column): the same
+    # two-player cycles, told apart by the pair of seats still in the game, every pair of seats
+    table = pd.read_csv(atlas_dir() / "atlas.csv")
+    counted = {p: int(table[(table["players"] == p) & (table["deck"] == f"{again}/2/2/2/2")
+                            & (table["end"] == "trick")]["cycles"].iloc[0]) for p in (3, 4)}
+    pairs = {p: p * (p - 1) // 2 for p in (3, 4)}
+    for p in (3, 4):
+        view = seats_in_view(at[p], at[2])
+        assert len(view) == counted[p] == k * pairs[p] and view["in_fewer"].all() and (view["seats_in"] == 2).all()
+        first = loop_cycles(at[p])[0].drop_duplicates("cycle")  # a deal reaching each cycle
+        seats = {cycle_states(bs.deal_at(int(d.rank), at[p].rules), at[p].rules, int(d.loop_start_tricks),
+                              int(d.loop_tricks))[0][1] for d in first.itertuples()}
+        assert len(seats) == pairs[p]  # every pair of seats plays them
+    assert (f"The atlas counts {counted[3]} and {counted[4]} distinct cycles for three and four players: a cycle there "
+            "is also told apart by the seats still in the game, and the same "
+            f"{k} cycles are played by each of the {pairs[3]} and {pairs[4]} pairs of seats.") in prose
+    facts |= {*counted.values(), *pairs.values()}
     # two players alone beyond it: which decks loop, then the run that does not
     alone = {k: load_summary(census_file(2, (k, 2, 2, 2, 2), "trick")) for k in past if k > top_two}
     looped = [k for k, s in alone.items() if s.outcomes[1]]
@@ -342,7 +360,7 @@ def test_runtimes_cover_every_large_census_of_the_atlas():
     count the census's, and the half deck both on the shared machine and on a quiet one."""
     from beggarstats.report.atlas import RUNTIME_COLUMNS
 
-    runtimes = pd.read_csv(ATLAS_DIR / "runtimes.csv")
+    runtimes = pd.read_csv(atlas_dir() / "runtimes.csv")
     assert list(runtimes.columns) == list(RUNTIME_COLUMNS)
     assert not runtimes.duplicated(["file", "machine"]).any()
     large = {census_file(*d).name: bs.n_deals(atlas_rules(*d)) for d in ATLAS_DECKS

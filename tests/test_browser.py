@@ -1,28 +1,32 @@
-"""The explorer as a reader meets it: JupyterLab in headless Chromium (issue #25).
+"""The explorer as a reader meets it: in JupyterLab, and as a page of its own (`beggarstats explore`),
+in headless Chromium (issues #25, #38, #50).
 
-The test copies ``notebooks/00_explorer.ipynb`` into a temporary folder (the test saves it; the
-committed notebook stays as it is; autosave is off), serves it with JupyterLab on 127.0.0.1 with a random token,
-opens it in the system's Chromium through playwright, and checks what a reader sees (issue #38 item 5):
+`test_explorer_in_jupyterlab` copies ``notebooks/00_explorer.ipynb`` into a temporary folder (the
+test saves it; the committed notebook stays as it is; autosave is off), serves it with JupyterLab on
+127.0.0.1 with a random token, opens it in the system's Chromium through playwright, and checks what
+a reader sees:
 
-* opened as committed, before anything runs (a notebook JupyterLab does not trust, which draws no
-  widget view): each panel's saved picture - status line, figure, tables - and nowhere the widget's
-  text ``VBox(children=...``;
-* after *Run All*: the live panels as they start (standard rules, the notebook's games and seed,
+* opened as committed, the kernel started and idle (a notebook JupyterLab does not trust, which
+  draws no widget view): each panel's saved picture - status line, figure, tables - saying that it
+  is a picture and not the live panel, and nowhere the widget's text ``VBox(children=...``;
+* the picture's one button (*Run all cells*, confirmed in JupyterLab's dialog for a notebook it does
+  not trust): the live panels as they start (standard rules, the notebook's games and seed,
   comparison "nothing to compare", no deal replayed), whatever the example cells below them compute;
-* after reloading the page without saving: the pictures again (the file is still the committed one);
-* after running all again, saving and reloading the page: the live panels again, drawn from the
-  kernel, and live - the rest of the test drives them on the reloaded page.
+* the page reloaded without saving, the kernel still running and idle: the pictures again, and the
+  button brings the live panels back; a control changed there moves the figure;
+* saved (JupyterLab signs what it ran) and reloaded: the live panels by themselves, drawn from the
+  kernel as the reader left them, and live - the rest of the test drives them on the reloaded page.
 
-It then changes the controls as a reader would - players, a variant, the deck, the seed - and checks
-that the status line, the figure and the tables change each time; that a bad value shows its message
-and clears the stale result (explorer and replayer); that the replayer plays a game; and that the
-page logs no console or page error.
+It then changes the controls as a reader would - a variant, the deck, the seed - and checks that the
+status line, the figure and the tables change each time; that a bad value shows its message and
+clears the stale result (explorer and replayer); that the replayer plays a game; and that the page
+logs no console or page error. `test_explore_page` does the same for `beggarstats explore`.
 
-Screenshots of the explorer after each change are kept in ``screenshots/explorer`` under pytest's
-base temporary directory (``BEGGARSTATS_SCREENSHOTS=DIR`` puts them in ``DIR/explorer``).
-Needs Debian's ``chromium`` and ``pip install ".[browser]"`` (`.ci/run` installs both):
+Screenshots after each change are kept in ``screenshots/explorer`` and ``screenshots/explore`` under
+pytest's base temporary directory (``BEGGARSTATS_SCREENSHOTS=DIR`` puts them under ``DIR``).
+Needs Debian's ``chromium`` and ``pip install ".[test]"`` (`.ci/run` installs both):
 
-    python -m pytest tests/test_browser.py -s
+    python -m pytest -m browser tests/test_browser.py -s
 """
 
 import os
@@ -31,7 +35,7 @@ from pathlib import Path
 
 import pytest
 
-from _browser import Console, jupyter_lab, launch, screenshot_dir, static_server
+from _browser import Console, explore_server, jupyter_lab, launch, screenshot_dir, static_server
 from _scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -80,6 +84,15 @@ def _fill(page, control: str, value: str) -> None:
     box.press("Enter")
 
 
+def _slide(page, control: str, value: int) -> None:
+    """A slider set as a reader types into its readout."""
+    readout = page.locator(f".bs-explorer .bs-control-{control} .widget-readout").first
+    readout.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.type(str(value))
+    page.keyboard.press("Enter")
+
+
 def _refused(page, control: str, value: str, *, says: str) -> dict:
     """Type a value the explorer refuses: its message comes, and every stale result goes."""
     _fill(page, control, value)
@@ -113,13 +126,22 @@ def _no_widget_text(page) -> None:
     assert shown == [], f"a panel is shown as its widget's text: {shown}"
 
 
-def _run_all(page) -> None:
-    page.evaluate("async () => { await window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
-    # the last cell replays the never-ending deal of the record table (with a replayer of its own)
-    page.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output')]"
-                           ".some(e => e.textContent.includes('cycle of'))", timeout=WAIT)
+KERNEL_ID = "() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.id"
+
+
+def _run_from_picture(page) -> None:
+    """Click the explorer picture's button, confirm JupyterLab's question (the notebook is not
+    trusted: "Run Once"), and wait until every cell has run."""
+    button = page.locator(".bs-explorer-snapshot button.bs-run-all").first
+    assert button.is_visible() and button.inner_text() == "Run all cells"
+    button.click()
+    dialog = page.locator(".jp-Dialog")
+    dialog.wait_for(timeout=WAIT)
+    assert "Run All Cells" in dialog.inner_text()
+    dialog.locator("button", has_text="Run Once").click()
+    page.wait_for_selector(".bs-explorer .bs-status", state="attached", timeout=WAIT)  # the explorer's cell ran
     page.wait_for_function("() => ![...document.querySelectorAll('.jp-InputArea-prompt')]"
-                           ".some(e => e.textContent.includes('*'))", timeout=WAIT)
+                           ".some(e => e.textContent.includes('*'))", timeout=WAIT)  # and the cells queued after it
 
 
 def _reload(page) -> None:
@@ -130,7 +152,8 @@ def _reload(page) -> None:
 
 
 def _pictures(page, shots: Path, name: str) -> dict:
-    """The committed notebook as a reader first opens it: each panel's saved picture, not its text."""
+    """The committed notebook as a reader first opens it (or reopens it unsaved): each panel's saved
+    picture, not its text."""
     page.wait_for_selector(".bs-explorer-snapshot", state="attached", timeout=WAIT)
     picture = page.locator(".bs-explorer-snapshot").first
     picture.scroll_into_view_if_needed()
@@ -140,8 +163,11 @@ def _pictures(page, shots: Path, name: str) -> dict:
              "replayer": page.locator(".bs-replayer-snapshot").first.text_content()}
     assert page.locator(".bs-explorer-snapshot img").first.get_attribute("src").startswith("data:image/png")
     assert "2 players, standard" in texts["explorer"] and "win rate %" in texts["explorer"]
-    assert "nothing to compare" in texts["explorer"] and "need a running kernel" in texts["explorer"]
-    assert "no game played yet" in texts["replayer"]
+    # what the picture is, true whether the kernel runs or not; and the one button that brings the panel back
+    for text in texts.values():
+        assert "as this notebook was saved, not the live panel" in text and "are run in JupyterLab" in text
+    assert "nothing to compare" in texts["explorer"] and "no game played yet" in texts["replayer"]
+    assert page.locator(".bs-explorer-snapshot button.bs-run-all").first.is_visible()
     assert page.locator(".bs-explorer").count() == 0  # no widget view: the notebook is not trusted yet
     mimes = [o["mime"] for o in _outputs(page) if "A picture of the" in o["text"]]
     assert mimes == ["text/html", "text/html"], mimes
@@ -186,43 +212,47 @@ def test_explorer_in_jupyterlab(tmp_path, tmp_path_factory):
 
         page.goto(f"{url}/lab/tree/{NOTEBOOK.name}?token={token}", timeout=WAIT)
         _notebook_ready(page)
-        # the committed notebook as a reader first opens it, nothing run: the panels' saved pictures
+        # the committed notebook as a reader first opens it, its kernel idle, nothing run: the panels'
+        # saved pictures, and the one button that brings the live panels
         _pictures(page, shots, "00-opened-pictures")
         page.screenshot(path=shots / "00-opened-page.png")
-
-        _run_all(page)
+        _run_from_picture(page)
         # Run All leaves the live panels as they start, not as the example cells below them set theirs
-        _starts_as_written(page, shots, "01-run-all")
+        _starts_as_written(page, shots, "01-run-from-button")
 
-        # reloaded without saving (the page asks whether to leave: yes): the notebook on disk is still
-        # the committed one, not trusted, so the panels' pictures again - never the widgets' text
+        # reloaded without saving (the page asks whether to leave: yes), the kernel running and idle: the
+        # notebook on disk is still the committed one, not trusted, so the pictures again - never the
+        # widgets' text - and their button brings the live panels back
         assert page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.dirty")
+        kernel = page.evaluate(KERNEL_ID)
         page.once("dialog", lambda dialog: dialog.accept())
         _reload(page)
+        assert page.evaluate(KERNEL_ID) == kernel  # the same kernel, which ran every cell
+        page.wait_for_function("() => window.jupyterapp.shell.currentWidget.sessionContext.session.kernel.status"
+                               " === 'idle'", timeout=WAIT)
         _pictures(page, shots, "01-reloaded-unsaved")
-
-        _run_all(page)
-        _starts_as_written(page, shots, "01-run-all-again")
-
-        # saved (JupyterLab signs what it ran) and reloaded: the live panels again, from the kernel
-        page.evaluate("async () => { await window.jupyterapp.commands.execute('docmanager:save'); }")
-        _reload(page)
-        page.wait_for_selector(".bs-explorer .bs-status", state="attached", timeout=WAIT)
-        page.locator(".bs-explorer").first.scroll_into_view_if_needed()
-        _starts_as_written(page, shots, "01-reloaded")
+        _run_from_picture(page)
+        _starts_as_written(page, shots, "01-run-again")
         start = _state(page)
 
         # players: the slider's readout, typed into as a reader does
-        readout = page.locator(".bs-explorer .bs-control-players .widget-readout").first
-        readout.click()
-        page.keyboard.press("Control+A")
-        page.keyboard.type("3")
-        page.keyboard.press("Enter")
+        _slide(page, "players", 3)
         _answered(page, contains="3 players")
         three = _state(page)
         _changed(start, three)
         assert "2" in three["seats"].split("seat", 1)[1]  # seats 0, 1 and 2
         shot("02-players-3")
+
+        # saved (JupyterLab signs what it ran) and reloaded: the live panels by themselves, from the kernel,
+        # as the reader left them
+        page.evaluate("async () => { await window.jupyterapp.commands.execute('docmanager:save'); }")
+        _reload(page)
+        page.wait_for_selector(".bs-explorer .bs-status", state="attached", timeout=WAIT)
+        page.locator(".bs-explorer").first.scroll_into_view_if_needed()
+        assert "3 players" in _answered(page, contains="3 players")
+        assert page.locator(".bs-explorer-snapshot").count() == 0
+        assert _state(page)["seats"] == three["seats"]
+        shot("02-reloaded-saved")
 
         # a variant on the same deals: a paired comparison appears
         page.locator(".bs-explorer .bs-control-shuffle_pile input[type=checkbox]").first.check()
@@ -285,6 +315,59 @@ def test_explorer_in_jupyterlab(tmp_path, tmp_path_factory):
         replayer.screenshot(path=shots / "09-replayer-bad-deal.png")
 
         assert console.errors == [], console.errors
+
+
+# -- `beggarstats explore`: the explorer as a page of its own (Voilà) ---------------------------------
+
+def test_explore_page(tmp_path, tmp_path_factory):
+    """`beggarstats explore` as a reader who does not use JupyterLab meets it: the installed command run
+    from another folder prints its address; the page there shows the explorer live; players, a variant
+    (a joker, compared paired on the same deals) and the seed each change the status line, the figure
+    and the tables; the page logs no error and loads nothing from outside; Ctrl-C stops it cleanly."""
+    shots = screenshot_dir(tmp_path_factory, "explore")
+    with explore_server(tmp_path, "--games", str(GAMES // 2), "--seed", "2026") as served, launch() as browser:
+        assert served.url.startswith("http://127.0.0.1:") and "?token=" in served.url
+        page = browser.new_page(viewport={"width": 1300, "height": 1000})
+        console = Console(page)
+        failed = []
+        page.on("requestfailed", lambda r: failed.append(f"{r.url}: {r.failure}"))
+        page.on("response", lambda r: failed.append(f"{r.url}: HTTP {r.status}") if r.status >= 400 else None)
+        page.goto(served.url, timeout=WAIT)
+        status = _answered(page, contains=f"{GAMES // 2:,} games")
+        assert f"2 players, standard: {GAMES // 2:,} games (seed 2026)" in status, status
+        start = _state(page)
+        assert start["plot"].startswith("data:image/png") and "nothing to compare" in start["comparison"]
+        assert "VBox(children" not in page.locator("body").inner_text()  # the widgets, not their text
+        panel = page.locator(".bs-explorer").first
+        panel.screenshot(path=shots / "00-opened.png")
+
+        _slide(page, "players", 3)
+        _answered(page, contains="3 players")
+        three = _state(page)
+        _changed(start, three)
+        assert "2" in three["seats"].split("seat", 1)[1]  # seats 0, 1 and 2
+        panel.screenshot(path=shots / "01-players-3.png")
+
+        # a variant: one joker, slipped into the same deals, so the comparison is paired as `bs.compare` pairs it
+        _slide(page, "jokers", 1)
+        _answered(page, contains="1 joker")
+        joker = _state(page)
+        _changed(three, joker, keys=("status", "plot", "seats", "comparison"))
+        assert "same deals (its jokers slipped into them)" in joker["comparison"]
+        assert "cards played per card dealt" in joker["comparison"]  # the row `beggarstats compare` adds for jokers
+        panel.screenshot(path=shots / "02-one-joker.png")
+
+        _fill(page, "seed", "7")
+        _answered(page, contains="seed 7")
+        seeded = _state(page)
+        _changed(joker, seeded, keys=("status", "plot", "seats", "comparison"))
+        panel.screenshot(path=shots / "03-seed-7.png")
+
+        assert console.errors == [], console.errors
+        assert failed == [], failed
+        # Ctrl-C with the page still open: the server and the page's kernel stop, quietly
+        assert served.interrupt() == 0, served.err
+        assert served.lines[-1] == "beggarstats explore: stopped" and "Traceback" not in served.err, served.err
 
 
 # -- the results site, built and opened in the same browser ------------------------------------------

@@ -14,6 +14,7 @@ import pytest
 import beggarstats as bs
 from beggarstats.analysis.chain import mixing_test
 from beggarstats.analysis.chain_cards import CardsChain, cards_markdown
+from beggarstats.report.record_frontier import chain_frontier
 from beggarstats.engine.reference import play_hands, trick_states
 from beggarstats.engine.uneven_kinds import kinds_deal, kinds_steps
 from beggarstats.run.summary import load_summary
@@ -192,7 +193,7 @@ def test_tail_page_section_is_generated_from_the_data():
     cards, sizes = _results()
     sample = pd.read_csv(ROOT / "data/tail/mixing.csv.gz")
     chain = CardsChain.from_cells(_committed(int(next(iter(cards["horizons"])))))
-    assert block == cards_markdown(cards, sizes, mixing_test(sample, chain))
+    assert block == cards_markdown(cards, sizes, mixing_test(sample, chain), frontier=chain_frontier(ROOT / "data"))
     section = text[text.index("## The chain on hand sizes and penalty cards"):]
     prose = re.sub(r"<!-- tailcards:begin -->.*?<!-- tailcards:end -->", " ", section, flags=re.S)
     assert not re.findall(r"\d", re.sub(r"`[^`]*`", " ", prose))  # every number of the section is generated

@@ -135,7 +135,7 @@ def test_rule_flags_give_back_the_rules():
 
 @pytest.mark.usefixtures("warm_kernels")  # plays 50 games
 def test_store_verify_on_a_summary_store_says_what_it_is(tmp_path, capsys):
-    from beggarstats.run.summary import summarize
+    from beggarstats.run.summarize import summarize
 
     summarize(50, seed=3, n_jobs=1, store=tmp_path / "s")
     assert main(["store", "verify", str(tmp_path / "s")]) == 0
@@ -173,6 +173,21 @@ def test_messages_name_flags_not_python_parameters():
     assert said == "pass another directory or the same rules, seed and --per-seat."
     assert flag_message("The value for `max_cards` must be at least 1", parser) == "--max-cards must be at least 1"
     assert flag_message("a store without per_seat: no seat rows", parser) == "a store without --per-seat: no seat rows"
+
+
+def test_a_parameter_given_a_value_is_the_flag_with_that_value():
+    """The API says `device='cuda'` (and "use device='cpu'"); the command line names its flag the way it
+    is typed, in every command that has it (the device's checks, the GPU's refusals of a deck)."""
+    from beggarstats.cli import flag_message
+
+    parser = _sub("summarize")
+    assert flag_message("`device='cuda'` found no usable NVIDIA GPU (no device, or no driver): run on a machine "
+                        "with one, or use device='cpu'.", parser) == (
+        "--device cuda found no usable NVIDIA GPU (no device, or no driver): run on a machine with one, or use "
+        "--device cpu.")
+    # a value as passed, a call in the text and a name the command has no flag for stay as they are
+    for text in ("variant 'shuffle_pile=maybe': bad", "summarize(device='cuda') keeps it", "rules='standard'"):
+        assert flag_message(text, parser) == text
 
 
 @pytest.mark.usefixtures("warm_kernels")  # plays 500 games

@@ -98,11 +98,27 @@ def test_a_shuffled_deal_plays_as_the_api_plays_it(capsys):
     (["play", "--max-cards", "0", RECORD], "--max-cards: must be a whole number from 1"),
     (["play", "--jokers", "5", RECORD], "--jokers: must be a whole number from 0 to 2"),
     (["play", RECORD, "--K/-"], "deal 2: the deal is missing"),
+    # #50: a '/' too many gave a 3-player game with an empty hand, exit 0
+    (["play", RECORD + "/"], "hand 2 is empty (a '/' too many at the end?): dealing the standard deck gives each of "
+                             "the 3 players a card"),
+    (["play", "/" + RECORD], "hand 0 is empty (a '/' too many at the start?)"),
+    (["play", RECORD.replace("/", "//")], "hand 1 is empty (two '/' in a row?)"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_an_empty_hand_is_refused_in_a_deal_of_the_deck_and_played_in_one_of_any_cards():
+    from beggarstats import DealError, play
+
+    for deal in (RECORD + "/", RECORD.replace("/", "//"), [[0] * 36 + [1, 2, 3, 4] * 4, []]):  # text or values
+        with pytest.raises(DealError, match=r"^hand [12] is empty .*only a deal of any cards \(any_deck=True\)"):
+            play(deal)
+    built = play(RECORD + "/", any_deck=True)  # docs/RULES.md §1: a position built by hand
+    assert len(built.place) == 3 and built.out_order[0] == (2,)  # the empty hand is out at the first trick
+    assert play("--J/", any_deck=True).winner == 0
 
 
 def test_bad_option_value_exits_2(capsys):

@@ -71,13 +71,21 @@ def test_a_custom_deck_is_labelled_once():
     assert bs.Rules(deck="italian").name == "italian deck"
 
 
+def _dealt(hands):
+    """The cards of a deal in the order they were dealt (one at a time round the table)."""
+    return [hand[i] for i in range(max(map(len, hands))) for hand in hands if i < len(hand)]
+
+
 def test_rules_that_keep_the_deck_deal_the_same_games():
     base = bs.Rules(players=3)
     for rules, same in ((bs.Rules(players=3, shuffle_pile=True), True), (bs.Rules(players=3, end="empty"), True),
-                        (bs.Rules(players=3, direction="ccw"), True), (bs.Rules(players=3, jokers=1), False),
+                        (bs.Rules(players=3, direction="ccw"), True), (bs.Rules(players=3, jokers=1), True),
+                        (bs.Rules(players=3, jokers=2, joker_mode="beggar"), True),
                         (bs.Rules(players=3, deck="italian"), False)):
         assert shares_deals(rules, base) is same
-        dealt = [random_deal(7, g, rules)[0] == random_deal(7, g, base)[0] for g in range(20)]
+        # jokers are slipped into the same deal (RULES_VERSION 3): without them, the cards come in the same order
+        dealt = [[c for c in _dealt(random_deal(7, g, rules)[0]) if c != 5] == _dealt(random_deal(7, g, base)[0])
+                 for g in range(20)]
         assert all(dealt) if same else not any(dealt)
     assert not shares_deals(bs.Rules(players=2), base)
 
@@ -88,55 +96,110 @@ SAME_DEALS = (bs.Rules(shuffle_pile=True), bs.Rules())  # rules that deal the st
 
 
 def test_paired_comparison_by_hand():
-    # lengths 10 12 15 20 vs 8 12 11 18: differences 2 0 4 2, mean 2, sd sqrt(8/3), se sqrt(8/3)/2
+    # 40 deals: lengths x of the chosen rules, y of the standard game; the last deal loops under the chosen rules
+    rng = np.random.default_rng(5)
+    y = rng.integers(100, 400, 40)
+    x = y + rng.integers(-30, 31, 40)
+    variant = frame(list(x), [int(v) for v in rng.integers(0, 2, 40)][:-1] + [None])
+    standard = frame(list(y), [int(v) for v in rng.integers(0, 2, 40)])
+    out = compare_with_standard(variant, standard, *SAME_DEALS).set_index("metric")
+    m = out.loc["mean_length_diff"]
+    assert m.n == 39 and m.design == "paired" and m.interval == "paired t"  # the loop (game 39) has no length
+    t = stats.ttest_rel(x[:39], y[:39])
+    ci = t.confidence_interval(0.95)
+    assert m.estimate == pytest.approx(np.mean(x[:39] - y[:39]))
+    assert (m.low, m.high, m.p_value) == pytest.approx((ci.low, ci.high, t.pvalue))
+    assert (m.value, m.baseline_value) == pytest.approx((x[:39].mean(), y[:39].mean()))
+    assert m.pairs_needed == pytest.approx(28 + 25 * stats.skew(x[:39] - y[:39]) ** 2)
+    # seat 0 won under one rule only: Tango's score interval for paired proportions, over the same 39 pairs
+    from beggarstats.run.paired_props import paired_proportion_test, tango_interval
+
+    wa = variant["winner"].to_numpy(dtype=float, na_value=np.nan)[:39] == 0
+    wb = standard["winner"].to_numpy(dtype=float, na_value=np.nan)[:39] == 0
+    k, l = int(np.sum(wa & ~wb)), int(np.sum(~wa & wb))
+    w = out.loc["seat0_win_diff"]
+    assert w.n == 39 and w.estimate == pytest.approx((k - l) / 39) and w.interval == "Tango score"
+    assert (w.low, w.high) == pytest.approx(tango_interval(k, l, 39))
+    assert w.p_value == pytest.approx(paired_proportion_test(k, l))
+    assert (w.value, w.baseline_value) == pytest.approx((wa.mean(), wb.mean()))
+    # Holm over the two rows
+    low, high = sorted([m.p_value, w.p_value])
+    assert sorted([m.p_holm, w.p_holm]) == pytest.approx([min(2 * low, 1), min(max(2 * low, high), 1)])
+    shown = readable_comparison(out.reset_index()).set_index("chosen minus standard")
+    assert shown.loc["mean length (cards)", "p (Holm)"] == f"{fmt_p(m.p_value)} ({fmt_p(m.p_holm)})"
+    assert shown.loc["seat 0 win rate (pp)", "estimate"] == f"{100 * w.estimate:.2f}"
+    assert shown.loc["seat 0 win rate (pp)", "chosen"] == f"{100 * wa.mean():.2f}%"
+
+
+def test_too_few_pairs_for_their_skewness_give_no_interval():
+    # lengths 10 12 15 20 vs 8 12 11 18: differences 2 0 4 2, mean 2; 4 pairs are fewer than the t interval
+    # needs at any skewness (28 + 25 g1^2), so, as `bs.compare` refuses it, the explorer gives none
     variant = frame([10, 12, 15, 20, 7], [0, 1, 0, 0, None])
     standard = frame([8, 12, 11, 18, 9], [0, 0, 1, 1, 0])
     out = compare_with_standard(variant, standard, *SAME_DEALS).set_index("metric")
-    # 4 pairs are fewer than the t interval needs at any skewness (28 + 25 g1^2): the BCa bootstrap
     m = out.loc["mean_length_diff"]
-    assert m.n == 4 and m.design == "paired" and m.interval == "BCa bootstrap"  # the loop (game 4) has no length
-    assert m.estimate == pytest.approx(2.0)
-    boot = stats.bootstrap((np.array([2.0, 0, 4, 2]),), np.mean, method="BCa", n_resamples=9999,
-                           rng=np.random.default_rng(0)).confidence_interval
-    assert (m.low, m.high) == pytest.approx((boot.low, boot.high))
-    assert m.value == pytest.approx(57 / 4) and m.baseline_value == pytest.approx(49 / 4)
-    # seat 0 won: 1 0 1 1 vs 1 1 0 0 on the four deals both decided: 2 discordant one way, 1 the other,
-    # (2 - 1) / 4 = 1/4, Tango's score interval for paired proportions
+    assert m.n == 4 and m.estimate == pytest.approx(2.0) and m.interval == "too skewed for the t interval"
+    assert np.isnan(m.low) and np.isnan(m.p_value) and m.pairs_needed == pytest.approx(28.0)
+    shown = readable_comparison(out.reset_index()).set_index("chosen minus standard")
+    assert shown.loc["mean length (cards)", "95% interval"] == "–"
+    assert "needs 28 pairs" in shown.loc["mean length (cards)", "verdict"]
+    # seat 0 won: 1 0 1 1 vs 1 1 0 0 on the four deals both finished: (2 - 1) / 4
     from beggarstats.run.paired_props import tango_interval
 
     w = out.loc["seat0_win_diff"]
-    assert w.n == 4 and w.estimate == pytest.approx(0.25) and w.interval == "Tango score"
-    assert (w.low, w.high) == pytest.approx(tango_interval(2, 1, 4))
-    assert (w.value, w.baseline_value) == pytest.approx((0.75, 0.5))
-    shown = readable_comparison(out.reset_index()).set_index("chosen minus standard")
-    assert shown.loc["mean length (cards)", "p"] == fmt_p(m.p_value)
-    assert shown.loc["seat 0 win rate (pp)", "estimate"] == "25.00"
-    assert shown.loc["seat 0 win rate (pp)", "chosen"] == "75.00%"
+    assert w.estimate == pytest.approx(0.25) and (w.low, w.high) == pytest.approx(tango_interval(2, 1, 4))
 
 
-def test_paired_comparison_without_spread_is_a_point():
-    out = compare_with_standard(frame([5, 6, 7], [0, 1, 0]), frame([4, 5, 6], [0, 1, 0]), *SAME_DEALS)
+def test_a_rule_that_changes_no_game_is_identical_in_every_pair():
+    out = compare_with_standard(frame([5, 6, 7], [0, 1, 0]), frame([5, 6, 7], [0, 1, 0]), *SAME_DEALS)
     out = out.set_index("metric")
-    assert (out.loc["mean_length_diff", "low"], out.loc["mean_length_diff", "high"]) == (1.0, 1.0)
+    assert (out.loc["mean_length_diff", "low"], out.loc["mean_length_diff", "high"]) == (0.0, 0.0)
+    assert out.loc["mean_length_diff", "verdict"] == "identical in every pair"
     assert out.loc["seat0_win_diff", "estimate"] == 0 and out.loc["seat0_win_diff", "p_value"] == 1.0
     shown = readable_comparison(out.reset_index())
-    assert list(shown["p"]) == ["< 1e-10", "1"]  # a p of exactly 0 is not printed as 0.0000
+    assert list(shown["p (Holm)"]) == ["1 (1)", "1 (1)"]
+
+
+@pytest.mark.parametrize("controls", [dict(jokers=1), dict(jokers=1, joker_mode="beggar"), dict(shuffle_pile=True)],
+                         ids=["super joker", "Beggar joker", "shuffle_pile"])
+def test_the_explorer_compares_as_bs_compare(controls):
+    # the explorer's paired comparison is `bs.compare`'s, on the same seed and size: every number equal
+    rules = bs.Rules(**controls)
+    ex = Explorer(games=3000, seed=11, n_jobs=1, panel=False, auto=False)
+    ex.set(**controls)
+    assert ex.rules == rules
+    table = ex.tables["comparison"].set_index("metric")
+    m = bs.compare(rules, bs.Rules(), 3000, seed=11)
+    assert set(table.design) == {"paired"}
+    length, seat0 = table.loc["mean_length_diff"], table.loc["seat0_win_diff"]
+    assert (length.n, length.estimate, (length.low, length.high), length.p_value) == \
+        (m.pairs, m.mean, m.interval(), m.p_value())
+    assert (seat0.n, seat0.estimate, (seat0.low, seat0.high), seat0.p_value) == \
+        (m.pairs, m.seat0_diff, m.seat0_interval(), m.seat0_p_value())
+    assert length.pairs_needed == m.t_pairs_needed
+    if rules.jokers:  # cards played per card dealt, as `beggarstats compare` prints for jokers
+        per = table.loc["per_card_dealt_diff"]
+        assert (per.estimate, per.low, per.high) == m.per_card_dealt()
+    assert "same deals" in ex.comparison_caption() and ("jokers slipped" in ex.comparison_caption()) == bool(rules.jokers)
 
 
 def test_compare_with_standard_picks_the_design():
     base = bs.Rules()
     standard = bs.simulate(3000, rules=base, seed=3)
-    shuffled = bs.Rules(shuffle_pile=True)
-    games = bs.simulate(3000, rules=shuffled, seed=3)
-    paired = compare_with_standard(games, standard, shuffled, base)
-    assert set(paired.design) == {"paired"} and list(paired.metric) == ["mean_length_diff", "seat0_win_diff"]
-    assert paired.n.iloc[0] == ((games.outcome == "win") & (standard.outcome == "win")).sum()
+    for rules in (bs.Rules(shuffle_pile=True), bs.Rules(jokers=2)):
+        games = bs.simulate(3000, rules=rules, seed=3)
+        paired = compare_with_standard(games, standard, rules, base)
+        assert set(paired.design) == {"paired"} and {"mean_length_diff", "seat0_win_diff"} <= set(paired.metric)
+        assert paired.n.iloc[0] == ((games.outcome == "win") & (standard.outcome == "win")).sum()
     italian = bs.Rules(deck="italian")
     other = compare_with_standard(bs.simulate(3000, rules=italian, seed=3), standard, italian, base)
-    assert set(other.design) == {"independent"}
+    assert set(other.design) == {"independent"} and set(other.interval) == {"Welch t", "Newcombe score"}
     m = other.set_index("metric").loc["mean_length_diff"]
     # the Italian deck has 40 cards and no Aces: its games are much shorter (notebook 03)
-    assert m.high < 0 and m.estimate == pytest.approx(m.value - m.baseline_value)
+    assert m.high < 0 and m.estimate == pytest.approx(m.value - m.baseline_value) and m.verdict == "detected"
+    with pytest.raises(ValueError, match="`games` and `baseline`"):
+        compare_with_standard(bs.simulate(3000, rules=bs.Rules(jokers=1), seed=3, start=1), standard,
+                              bs.Rules(jokers=1), base)
 
 
 def test_readable_seats_in_percent():
@@ -229,8 +292,8 @@ def test_explorer_compares_a_variant_deal_by_deal(explorer):
     np.testing.assert_allclose(table[cols].to_numpy(float), again[cols].to_numpy(float), rtol=1e-9)
     assert "same deals" in explorer.comparison_caption()
     shown = explorer.shown["comparison"][1]
-    assert list(shown.columns)[:4] == ["chosen minus standard", "estimate", "95% interval", "p"]
-    assert not any(p in ("0.0000", "0.0") for p in shown["p"])
+    assert list(shown.columns)[:4] == ["chosen minus standard", "estimate", "95% interval", "p (Holm)"]
+    assert not any("0.0000" in p or "0.0 " in p for p in shown["p (Holm)"])
     assert set(explorer.tables["lengths"]["sample"]) == {"chosen rules", "standard game"}
     lengths, survival = explorer.figure.axes
     assert len(survival.get_lines()) == 2  # one curve per sample
@@ -369,7 +432,10 @@ def test_explorer_output_is_the_widget_and_its_picture():
     bundle = ex._repr_mimebundle_()
     assert bundle[WIDGET_VIEW]["model_id"] == ex.widget.model_id
     picture = bundle["text/html"]
-    assert "bs-explorer-snapshot" in picture and "controls need a running kernel" in picture
+    assert "bs-explorer-snapshot" in picture and "not the live panel" in picture
+    # one button brings the live panel back in JupyterLab: the command of a command-linker button, which
+    # JupyterLab's sanitizer keeps in an output it does not trust (tests/test_browser.py clicks it)
+    assert picture.count("<button class='bs-run-all' data-commandlinker-command='notebook:run-all-cells'") == 1
     assert "2 players, standard: 1,000 games (seed 11)" in picture
     assert picture.count("<img src='data:image/png;base64,") == 1
     assert "win rate %" in picture and "nothing to compare" in picture  # the seat table and the comparison's caption
@@ -420,3 +486,73 @@ def test_replayer_without_widgets_steps_through_a_loop():
     assert _widget_count() == before
     assert rp.trick["trick"] == loop["loop_start_tricks"] + 1
     assert "cycle of" in rp.snapshot_html() and WIDGET_VIEW not in rp._repr_mimebundle_()
+
+
+# -- `beggarstats explore`: what it refuses before serving anything (it serves in tests/test_browser.py) --
+
+def _explore(argv, capsys):
+    from beggarstats.cli import main
+
+    code = main(["explore", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_explore_without_the_app_extra_says_what_to_install(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "voila", None)  # as if not installed: import and find_spec fail
+    code, out, err = _explore([], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert 'pip install "beggarstats[app]"' in err and "voila" in err and "Traceback" not in err
+
+
+def test_the_readme_gives_the_address_explore_prints():
+    from pathlib import Path
+
+    from beggarstats.cli.explore import DEFAULT_PORT, HOST
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    assert f"http://{HOST}:{DEFAULT_PORT}/?token=" in readme and 'pip install ".[app]"' in readme
+
+
+def test_explore_refuses_a_busy_port_in_one_line(capsys):
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        code, out, err = _explore(["--port", str(port)], capsys)
+    assert code == 2 and out == "" and err == (f"beggarstats explore: error: --port {port} on 127.0.0.1 is in use "
+                                               "(another server?): choose another with --port\n")
+
+
+@pytest.mark.parametrize("argv, says", [(["--games", "99"], "--games must be a whole number from 100"),
+                                        (["--seed", "-1"], "--seed"), (["--jobs", "0"], "--jobs"),
+                                        (["--port", "0"], "--port"), (["--port", "x"], "--port")])
+def test_explore_refuses_bad_options_before_serving(argv, says, capsys):
+    code, out, err = _explore(argv, capsys)
+    assert code == 2 and says in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_explore_page_is_made_from_the_package(tmp_path):
+    # no file of a source tree: the notebook and the template are written from the installed package
+    import json
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    from beggarstats.report.explore_app import TEMPLATE, write_app
+
+    path, data = write_app(tmp_path, games=1000, seed=5, n_jobs=1)
+    template = data / "voila" / "templates" / TEMPLATE
+    assert json.loads((template / "conf.json").read_text()) == {"base_template": "lab"}
+    index = (template / "index.html.j2").read_text()
+    assert index.startswith("{%- extends 'lab/index.html.j2' -%}") and index.count("cdn.jsdelivr.net") == 2
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, timeout=300, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    views = [o["data"][WIDGET_VIEW] for c in nb.cells if c.cell_type == "code" for o in c.outputs
+             if WIDGET_VIEW in o.get("data", {})]
+    assert len(views) == 2  # the explorer's and the replayer's widget, nothing else shown
+    assert not [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o["output_type"] in ("error", "stream")]

@@ -41,6 +41,7 @@ def verify(store, **kw):
 from _reference_batch import CountingEngine
 
 sim = importlib.import_module("beggarstats.run.simulate")
+device_module = importlib.import_module("beggarstats.run.device")  # the batch engine the runs play with
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -64,11 +65,11 @@ def _wait_for_chunks(store: Path, k: int, proc: subprocess.Popen, timeout: float
 
 @pytest.fixture
 def counting(monkeypatch):
-    real = sim._batch_engine()
+    real = device_module._batch_engine()
 
     def install():
         engine = CountingEngine(real)
-        monkeypatch.setattr(sim, "_batch_engine", lambda: engine)
+        monkeypatch.setattr(device_module, "_batch_engine", lambda: engine)
         return engine
 
     return install

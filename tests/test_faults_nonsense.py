@@ -15,7 +15,7 @@ import pytest
 
 import beggarstats as bs
 import beggarstats.run.census as census_module
-import beggarstats.run.summary as summary_module
+import beggarstats.run.summarize as summarize_module
 from beggarstats.cli import main
 from beggarstats.game.rules import Rules
 from beggarstats.run.compare import PairedMoments
@@ -123,8 +123,8 @@ def test_an_empty_store_path_is_refused(tmp_path, monkeypatch, capsys):
 def test_summarize_refuses_another_range_before_playing(tmp_path, monkeypatch):
     bs.summarize(100, seed=1, n_jobs=1, store=tmp_path)
     played = []
-    real = summary_module.summarize_chunk
-    monkeypatch.setattr(summary_module, "summarize_chunk", lambda *a, **k: played.append(a) or real(*a, **k))
+    real = summarize_module.summarize_chunk
+    monkeypatch.setattr(summarize_module, "summarize_chunk", lambda *a, **k: played.append(a) or real(*a, **k))
     with pytest.raises(ValueError, match="holds games"):
         bs.summarize(100, seed=1, n_jobs=1, start=1000, store=tmp_path)
     assert played == []

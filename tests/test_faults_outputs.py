@@ -24,6 +24,9 @@ from beggarstats.run.store import Store
 from _scripts import load_script
 
 summary_module = importlib.import_module("beggarstats.run.summary")
+summarize_module = importlib.import_module("beggarstats.run.summarize")
+device_module = importlib.import_module("beggarstats.run.device")
+summary_chunks = importlib.import_module("beggarstats.run.summary_chunks")
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -45,7 +48,7 @@ def test_a_store_that_is_not_a_directory_is_a_sentence(capsys, argv, says):
 
 
 def test_an_out_that_cannot_be_written_is_refused_before_the_run(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(summary_module, "_batch_engine", lambda: pytest.fail("a game was played"))
+    monkeypatch.setattr(device_module, "_batch_engine", lambda: pytest.fail("a game was played"))
     (tmp_path / "dir.json").mkdir()
     (tmp_path / "full.json").symlink_to("/dev/full")
     for out, says in ((tmp_path / "dir.json", "is a directory"), (tmp_path / "full.json", "not a regular file"),
@@ -104,7 +107,13 @@ def test_figures_write_atomically_and_mark_an_unfinished_folder(tmp_path, figure
     monkeypatch.setattr(figures_module, "_make", interrupted)
     with pytest.raises(KeyboardInterrupt):
         figures_module.make_figures(tmp_path, games=1000, seed=1, n_jobs=1, store=False, progress=False)
-    assert "did not finish" in (tmp_path / figures_module.INCOMPLETE).read_text()
+    said = (tmp_path / figures_module.INCOMPLETE).read_text()
+    # without a cache nothing is there to load the next time (#50: it said the games were loaded from the cache)
+    assert "did not finish" in said and "every game is played again" in said and "loaded from" not in said
+    with pytest.raises(KeyboardInterrupt):
+        figures_module.make_figures(tmp_path, games=1000, seed=1, n_jobs=1, store=tmp_path / "runs", progress=False)
+    said = (tmp_path / figures_module.INCOMPLETE).read_text()
+    assert "--cache: the games already played are loaded from the run cache" in said and "again:" not in said
     monkeypatch.setattr(figures_module, "_make", lambda *args: "table")
     assert figures_module.make_figures(tmp_path, games=1000, seed=1, n_jobs=1, store=False) == "table"
     assert not (tmp_path / figures_module.INCOMPLETE).exists()
@@ -117,6 +126,26 @@ def test_figures_too_large_is_refused_before_compiling(tmp_path, capsys, monkeyp
     err = _error(capsys, ["figures", "--games", "4294967296", "--out", str(tmp_path / "f")])
     assert "--games" in err and "simulate" not in err
     assert not (tmp_path / "f").exists()
+
+
+@pytest.mark.parametrize("out", ["/proc/x", "/proc/x/y", "/sys/beggarstats", "full"])
+def test_figures_out_that_cannot_be_written_is_refused_before_anything(tmp_path, capsys, monkeypatch, out):
+    """`figures --out /proc/x` gave a raw errno after 24 s (compiling, then the first file): a file is now
+    written there before anything runs (root's os.access says yes to /proc), and every folder the try
+    made is removed (issue #51 item 7). A full disk stands in through the temporary file's write."""
+    import beggarstats.run.warmup as warmup
+    import beggarstats.run.writable as writable
+
+    monkeypatch.setattr(warmup, "warm_up", lambda *a, **k: pytest.fail("compiled before refusing"))
+    if out == "full":
+        def full(*args, **kwargs):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        monkeypatch.setattr(writable.tempfile, "TemporaryFile", full)
+        out = str(tmp_path / "new" / "figures")
+    err = _error(capsys, ["figures", "--out", out, "--games", "1000"])
+    assert err.count("\n") == 1 and f"--out {out!r} cannot be written" in err and "nothing was run" in err
+    assert not (tmp_path / "new").exists()
 
 
 def _counting_reads(monkeypatch) -> list:
@@ -165,7 +194,7 @@ def test_store_and_summarize_equals_summarize(tmp_path):
 
     rules = bs.Rules(deck=Deck.from_counts([4, 2, 0, 0, 0]))  # loops: 6% of these games
     bs.simulate_to_store(3000, rules=rules, seed=7, store=tmp_path, chunk_size=700, n_jobs=1, start=10, per_seat=True)
-    st, s, played = summary_module.store_and_summarize(3000, rules=rules, store=tmp_path, start=500, n_jobs=2,
+    st, s, played = summarize_module.store_and_summarize(3000, rules=rules, store=tmp_path, start=500, n_jobs=2,
                                                        chunk_size=300, per_seat=True, cap=6, top=7)
     direct = bs.summarize(3000, rules=rules, seed=7, start=500, cap=6, top=7, n_jobs=1)
     assert direct.outcomes[1] > 0 and direct.over_cap["game"].size > 0
@@ -179,7 +208,7 @@ def test_store_and_summarize_keeps_no_summary_per_chunk(tmp_path, monkeypatch):
     (one kept per chunk grew by ~50 KB a chunk: 2 GB for a 3x10^9-game run)."""
     import weakref
 
-    real, parts, alive = summary_module._reduce, [], []
+    real, parts, alive = summarize_module.summarize_arrays, [], []
 
     def reduce(*args, **kwargs):
         alive.append(sum(ref() is not None for ref in parts))
@@ -187,8 +216,8 @@ def test_store_and_summarize_keeps_no_summary_per_chunk(tmp_path, monkeypatch):
         parts.append(weakref.ref(part))
         return part
 
-    monkeypatch.setattr(summary_module, "_reduce", reduce)
-    summary_module.store_and_summarize(2000, seed=2, store=tmp_path, n_jobs=1, chunk_size=200)
+    monkeypatch.setattr(summarize_module, "summarize_arrays", reduce)
+    summarize_module.store_and_summarize(2000, seed=2, store=tmp_path, n_jobs=1, chunk_size=200)
     assert len(parts) == 10 and max(alive) <= 3
 
 
@@ -199,7 +228,7 @@ def test_summarize_store_equals_summarize(tmp_path):
     bs.simulate_to_store(3000, rules=rules, seed=7, store=tmp_path, chunk_size=700, n_jobs=1, start=10)
     direct = bs.summarize(3000, rules=rules, seed=7, start=10, cap=6, top=7, n_jobs=1)
     assert direct.outcomes[1] > 0 and direct.over_cap["game"].size > 0
-    assert summary_module.summarize_store(tmp_path, cap=6, top=7) == direct
+    assert summary_chunks.summarize_store(tmp_path, cap=6, top=7) == direct
 
 
 def test_summarize_in_a_parquet_store_takes_its_seed(tmp_path):

@@ -14,7 +14,7 @@ from beggarstats.report.findings import COLUMNS, read_findings
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
 
 # The module, not the function `beggarstats.run.simulate` that the package exports under the same name.
-simulate_module = importlib.import_module("beggarstats.run.simulate")
+device_module = importlib.import_module("beggarstats.run.device")
 
 GAMES = "3000"
 
@@ -23,13 +23,13 @@ GAMES = "3000"
 def engine_calls(monkeypatch):
     """Count the games the batch engine is asked to play."""
     played = []
-    real = simulate_module._batch_engine()
+    real = device_module._batch_engine()
 
     def counting(rules, seed, ids, **kw):
         played.append(len(ids))
         return real(rules, seed, ids, **kw)
 
-    monkeypatch.setattr(simulate_module, "_batch_engine", lambda: counting)
+    monkeypatch.setattr(device_module, "_batch_engine", lambda: counting)
     return played
 
 
@@ -263,26 +263,6 @@ def test_the_figures_module_draws_nothing_itself():
     calls = sorted({node.func.attr for node in ast.walk(tree)
                     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)} & drawing)
     assert calls == []
-
-
-def test_an_installed_package_finds_the_large_runs_in_the_clone_it_runs_in(tmp_path, monkeypatch):
-    """The README's quick start installs with pip and runs in the clone: the findings table must
-    still get its "at scale" rows from the clone's data/ (the installed package has none)."""
-    import shutil
-
-    from beggarstats.report import figures
-
-    source = figures.ROOT / "data"
-    assert figures.data_folder() == source and figures.scale_rows(source)  # run from the source tree
-    clone = tmp_path / "clone"
-    (clone / "data").mkdir(parents=True)
-    shutil.copy(source / "summary-p2.json", clone / "data")
-    monkeypatch.setattr(figures, "ROOT", tmp_path / "site-packages")  # installed: no data/ beside it
-    monkeypatch.chdir(clone)
-    assert figures.data_folder() == clone / "data"
-    assert any(row["finding"].startswith("at scale:") for row in figures.scale_rows(figures.data_folder()))
-    monkeypatch.chdir(tmp_path)  # anywhere else: no large runs, no rows
-    assert figures.scale_rows(figures.data_folder()) == []
 
 
 def test_the_command_lines_defaults_pass_the_checks_and_a_missing_seed_is_named():

@@ -67,6 +67,28 @@ def test_the_doc_block_is_generated_from_the_runs():
     assert block == frontier_markdown()
 
 
+def test_every_out_of_sample_test_on_the_page_has_the_readme_verdict():
+    """#52 item 4: each test of docs/gpu.md's table says whether it rejects at README.md's level, and
+    each model's verdict is the rule applied to its tests (it fails where one of them rejects)."""
+    from beggarstats.analysis.tail import PASS_LEVEL
+
+    text = (ROOT / "docs" / "gpu.md").read_text()
+    block = text[text.index(BEGIN): text.index(END)]
+    tests = [row for row in block.splitlines() if re.match(r"\| [\d,]+-[\d,]+ \| (constant|log-linear) hazard", row)]
+    assert len(tests) >= 8
+    failing = set()
+    for row in tests:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        p, verdict = float(cells[-2]), cells[-1]
+        assert verdict == (f"rejected: the {cells[1]} fails" if p < PASS_LEVEL else "not rejected"), row
+        failing |= {cells[1]} if p < PASS_LEVEL else set()
+    assert failing == {"constant hazard", "log-linear hazard"}  # p 0.038 and 0.042 at 9.3e10 games: both fail
+    models = [row for row in block.splitlines() if re.match(r"\| (geometric|log-linear hazard) \| [\d,]+ \|", row)]
+    assert models and all(row.rstrip(" |").split("| ")[-1].startswith("fails (fitted up to 2,500 cards: p 0.038")
+                          for row in models)
+    assert f"rejects at {PASS_LEVEL:g}" in block and "README.md's rule" in block
+
+
 def _frontier_rates():
     runs = {int(p): (int(n.replace(",", "")), int(t)) for p, n, t in
             re.findall(r"^(\d) players: ([\d,]+) games \(ids [\d,]+ on\) in (\d+) s", LOG, re.M)}

@@ -216,11 +216,24 @@ def test_replay_option_only_matters_for_best_of():
 def test_reference_and_fast_engines_agree():
     for rules, fmt in ((Rules(), "best_of_3"), (Rules(players=4, max_cards=400), "first_to_2")):
         kw = dict(rules=rules, format=fmt, seed=21, return_rounds=True)
-        fast = simulate_matches(150, engine="fast", **kw)
-        ref = simulate_matches(150, engine="reference", **kw)
+        fast = simulate_matches(150, **kw)
+        with pytest.warns(FutureWarning, match=r"`engine='reference'` is deprecated .* `play_match` plays"):
+            ref = simulate_matches(150, engine="reference", **kw)
         assert fast[0].attrs["engine"] == "fast" and ref[0].attrs["engine"] == "reference"
         pd.testing.assert_frame_equal(fast[0], ref[0], check_exact=True)
         pd.testing.assert_frame_equal(fast[1], ref[1], check_exact=True)
+
+
+def test_engine_is_deprecated_for_device():
+    """`device` names where the games play, as in every batch entry point; the old `engine` still
+    works, saying what to pass instead (and 'reference' plays on the CPU only)."""
+    plain = simulate_matches(50, seed=3)
+    for old in ("auto", "fast"):
+        with pytest.warns(FutureWarning, match=r"^`engine` is deprecated .* on `device` \('cpu', the default, or 'cuda'\); leave `engine` out\.$"):
+            pd.testing.assert_frame_equal(simulate_matches(50, seed=3, engine=old), plain)
+    assert simulate_matches(50, seed=3, device="cpu").equals(plain)
+    with pytest.raises(ValueError, match="The value for `device` must be one of 'cpu', 'cuda', but 'gpu' was passed"):
+        simulate_matches(50, seed=3, device="gpu")
 
 
 def test_zero_matches():

@@ -129,8 +129,8 @@ def test_paired_proportions_name_their_counts():
 def test_variants_name_the_flag():
     from beggarstats.run.variants import parse_variant
 
-    for spec, match in [("end=foo", r"--variants: variant 'end=foo': end must be one of"),
-                        ("jokers=x", r"--variants: variant 'jokers=x': jokers takes a whole number"),
+    for spec, match in [("end=foo", r"--variants: variant 'end=foo': 'end' must be one of"),
+                        ("jokers=x", r"--variants: variant 'jokers=x': 'jokers' takes a whole number"),
                         ("ccw++", r"--variants: variant 'ccw\+\+' has an empty part"),
                         ("end=trick", r"--variants: variant 'end=trick' is the base rules themselves")]:
         with pytest.raises(ValueError, match=match) as info:

@@ -11,7 +11,7 @@ from beggarstats import analysis as an
 from beggarstats.cli.simulate import overview_text, summary
 from beggarstats.game.rules import Rules
 from beggarstats.run.simulate import simulate
-from beggarstats.run.summary import summarize
+from beggarstats.run.summarize import summarize
 
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
 

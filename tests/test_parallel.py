@@ -13,7 +13,7 @@ import pytest
 from beggarstats.run import parallel, tables
 from beggarstats.run.matches import simulate_matches
 from beggarstats.game.rules import Rules
-from beggarstats.run.summary import summarize
+from beggarstats.run.summarize import summarize
 
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
 

@@ -8,8 +8,10 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from beggarstats.analysis.variants import detectable_effect
 from beggarstats.report.findings import finding, findings_frame, read_findings
 from beggarstats.report.findings_prose import BLOCKS, block_pattern, render_blocks, stale_blocks, update_prose
 
@@ -79,10 +81,13 @@ def _toy_table(seat0=0.4977, p_seat0=1e-12):
     for rules, design, est, p in (("end=unable", "paired", 0.57, 1e-4), ("shuffle_pile", "paired", 0.1, 0.8)):
         rows += [finding(f"variant effect on mean length (cards): {rules}, 3 players (paired; paired t)", est,
                          est - 0.3, est + 0.3, 1000, "cards diff", key=f"variant_len:{rules}:3p", null=0, p_value=p,
-                         design=design, detectable=0.5),
+                         design=design, se=0.1),
                  finding(f"variant effect on seat 0's win rate: {rules}, 3 players (paired; Tango score)", 0.001,
                          -0.001, 0.003, 1000, "pp", key=f"variant_seat0:{rules}:3p", null=0, p_value=0.3,
-                         design=design, detectable=0.004)]
+                         design=design, se=0.001)]
+    rows += [finding("variant effect on mean length (cards): ccw, 2 players (paired; identical in every pair: exact, "
+                     "no test)", 0.0, 0.0, 0.0, 1000, "cards diff", key="variant_len:ccw:2p", null=0, design="paired",
+                     test="identical", interval="identical in every pair")]
     rows += [finding("odds aces", 1.11, 1.10, 1.12, 1000, "odds ratio", key="odds_aces_2p", null=1, p_value=1e-30),
              finding("odds tribute", 1.09, 1.08, 1.10, 1000, "odds ratio", key="odds_tribute_total_2p", null=1,
                      p_value=1e-30),
@@ -99,7 +104,7 @@ def _toy_table(seat0=0.4977, p_seat0=1e-12):
              finding("win rate of seat 1 minus seat 0, 3 players (one card fewer)", -0.01, -0.012, -0.008, 500, "pp",
                      key="step_1_of_3p", null=0, p_value=1e-12),
              finding("win rate of seat 1 minus seat 0, 4 players (same hand)", 0.001, -0.001, 0.003, 500, "pp",
-                     key="step_1_of_4p", null=0, p_value=0.5, detectable=0.002),
+                     key="step_1_of_4p", null=0, p_value=0.5, se=0.0005),
              finding("equal-hand steps between adjacent seats, 3-6 players: Cochran's Q of one constant step over the "
                      "2 steps (1 df; each count's steps with their multinomial covariance)", 9.0, np.nan, np.nan,
                      1000, "chi2", key="heterogeneity_steps", p_value=0.0027, test="fit"),
@@ -117,8 +122,11 @@ def test_wording_follows_the_holm_verdict():
     assert "wins slightly less than half the games, 49.770%" in reading
     assert "one rate does not fit every 100-card band (χ² = 109.0" in reading
     assert "end=unable: 3p +0.570 [+0.270, +0.870]" in reading
-    assert ("With 3 players: no detectable change (+0.100 cards [-0.200, +0.400], 1,000 pairs; it could miss a change "
-            "below ±0.50 cards at 80% power at Holm's level).") in reading
+    # one level for every "not detected": Holm's strictest over the family (here 11 tests), named each time
+    level = detectable_effect(1.0, alpha=0.05 / 11)
+    assert ("With 3 players: no detectable change (+0.100 cards [-0.200, +0.400], 1,000 pairs; Holm p 1: it could "
+            f"miss a change below ±{0.1 * level:.2f} cards at 80% power at Holm's strictest level 0.05/11).") in reading
+    assert "ccw: 3p" not in reading and "identical" in blocks["variants"]
     # the pooled seat model only beside its fit, which rejects it here; the within-n steps with Holm
     assert "multinomial (softmax) logit" in reading
     assert "does not fit the wins per player count and seat: G² 300.0 on 13 df" in reading
@@ -127,7 +135,8 @@ def test_wording_follows_the_holm_verdict():
     assert "intervals do not overlap" not in reading
     assert "are not tested" in reading and "raises the odds" not in reading
     assert "3p seat 1→2 +0.400 pp ✓" in reading and "3p seat 0→1 -1.000 pp ✓" in reading
-    assert "4p seat 0→1 +0.100 pp · (detectable ±0.200 pp)" in reading  # a step not detected says what it could
+    # a step not detected says what it could have missed, at the family's level
+    assert f"4p seat 0→1 +0.100 pp · (detectable ±{100 * 0.0005 * level:.3f} pp at 0.05/11)" in reading
     # an odds ratio per tribute point is an average where the logistic's own test rejects it
     assert "by 1.110 [1.100, 1.120] (the logistic passes its goodness-of-fit test, p 0.45)" in reading
     assert ("by 1.090 [1.080, 1.100] on average (the logistic is rejected by its goodness-of-fit test, p 0.019;"
@@ -146,6 +155,8 @@ def test_wording_follows_the_holm_verdict():
     readme = blocks["readme"]
     assert "12,200,000 distinct games, 13,550,000 played" in readme and readme.count("12,200,000") == 1
     assert "6 goodness-of-fit tests with their own p-values, outside the family" in readme
+    assert "11 of them tests of an effect, one family" in readme and "at Holm's strictest level 0.05/11" in readme
+    assert "1 comparisons identical in every pair of their run, exact statements outside it" in readme
     fair = render_blocks(_toy_table(seat0=0.4999, p_seat0=0.6))["reading"]
     assert "not distinguishable from half" in fair and "slightly less" not in fair
 
@@ -208,7 +219,7 @@ def test_small_deck_prose_says_exact_where_a_census_gave_the_share():
     rows = [r for r in _toy_table().to_dict("records") if not r["key"].startswith("loop_small:")]
     rows = [finding(r["finding"], r["estimate"], r["low"], r["high"], r["n_games"], r["unit"], key=r["key"],
                     null=r["null"], p_value=r["p_value"], design=r["design"] if isinstance(r["design"], str) else "",
-                    test=r["test"] or None, detectable=r["detectable"]) for r in rows]
+                    test=r["test"] or None, se=r["se"], interval=r["interval"]) for r in rows]
     shares = [(8, 0.0, "census", 28), (10, 9 / 45, "census", 45), (16, 0.0, "census", 120),
               (18, 49 / 153, "census", 153), (28, 0.0, "", 100_000)]
     rows += [finding(f"loop share {size}", v, v if d else 0.0, v if d else 3.8e-5, n, "share",
@@ -219,3 +230,120 @@ def test_small_deck_prose_says_exact_where_a_census_gave_the_share():
     assert ("no deal loops at 8, 16 and 28 cards (exactly; at 28 cards, from random deals: upper end of the 95% Wilson interval 3.8e-05), "
             "while the other sizes loop in 20.000% to 32.026%") in reading
     assert "differ (exactly, or beyond their 95% intervals)" in reading and "Monte Carlo shares" not in reading
+
+
+# -- #52 items 1 and 2: one level for every "not detected", the family counted once ---------------
+
+def _family(table):
+    effects = table[table["test"] == "effect"]
+    return len(effects), 0.05 / len(effects)
+
+
+def test_every_not_rejected_test_carries_its_level_matched_detectable_effect(table):
+    """Every test of an effect that Holm does not reject has the smallest effect it detects at 80%
+    power at one level, Holm's strictest over the whole family (0.05 / m), recomputed here from its
+    standard error: a detectable effect at unadjusted 5% (the seat steps before) or at another
+    family's level (the variant rows' 0.05/100 before) fails."""
+    m, level = _family(table)
+    effects = table[table["test"] == "effect"]
+    missed = effects[~effects["holm_reject"].astype(bool)]
+    assert len(missed) and missed["se"].notna().all() and (missed["detectable"] > 0).all()
+    assert np.allclose(effects["level"], level, rtol=1e-5)
+    np.testing.assert_allclose(missed["detectable"], detectable_effect(missed["se"].to_numpy(float), alpha=level),
+                               rtol=1e-5)
+    # the old levels give other numbers: the check has teeth
+    assert not np.allclose(missed["detectable"], detectable_effect(missed["se"].to_numpy(float)), rtol=1e-3)
+    assert not np.allclose(missed["detectable"], detectable_effect(missed["se"].to_numpy(float), alpha=0.05 / 100),
+                           rtol=1e-3)
+    assert table.loc[table["test"] != "effect", ["detectable", "level"]].isna().all().all()
+
+
+def test_no_identical_row_inside_the_family(table):
+    """The rows whose pairs never differ are exact statements: outside the Holm family, said as
+    identical. findings_frame refuses one inside it."""
+    same = table[table["finding"].str.contains("identical in every pair")]
+    assert len(same) and (same["test"] == "identical").all() and same["p_value"].isna().all()
+    assert not (table.loc[table["test"] == "effect", "interval"].astype(str).str.contains("identical")).any()
+    with pytest.raises(ValueError, match="identical in every pair inside the Holm family"):
+        findings_frame([finding("a variant row", 0.0, 0.0, 0.0, 100, "cards diff", key="v", null=0, p_value=1.0,
+                                interval="identical in every pair")])
+    with pytest.raises(ValueError, match="must be NaN for an identical row"):
+        finding("a variant row", 0.0, 0.0, 0.0, 100, "cards diff", key="v", p_value=1.0, test="identical")
+
+
+NOT_DETECTED = re.compile(r"not detected|not distinguishable|no detectable|could not detect|n\.d\.")
+
+
+def _not_detected_said_without_level(text: str, m: int, level_text: str) -> list[str]:
+    """Every "not detected" of ``text`` (and every '·' row of a table) that does not carry a
+    detectable effect (±) with the family's level (0.05/m) in its sentence, parenthesis or table
+    (whose header names the level)."""
+    bad = []
+    for para in re.split(r"\n\s*\n", text):
+        lines = para.splitlines()
+        if lines and lines[0].startswith("|"):  # a table: the header names the level, each · row has its ±
+            if "·" in para and level_text not in lines[0]:
+                bad.append(lines[0])
+            for row in lines[2:]:
+                cells = [c.strip() for c in row.strip("|").split("|")]
+                if any(c.endswith(" ·") for c in cells) and not any(c.startswith("±") for c in cells):
+                    bad.append(row)
+            continue
+        for hit in NOT_DETECTED.finditer(para):
+            window = para[hit.start(): hit.start() + 200]
+            window = window[: max(window.find(")"), window.find(";"), 0) + 1] if ")" in window else window
+            if "±" not in window or level_text not in window:
+                bad.append(para[max(0, hit.start() - 40): hit.start() + 120])
+        for hit in re.finditer(r" · \(", para):
+            if level_text not in para[hit.start(): hit.start() + 60]:
+                bad.append(para[max(0, hit.start() - 40): hit.start() + 80])
+        if re.search(r" ·[,;.]", para):
+            bad.append(para[: 120])
+    return bad
+
+
+def test_every_not_detected_in_the_prose_names_its_detectable_effect_and_level(table):
+    m, _ = _family(table)
+    level_text = f"0.05/{m}"
+    readme = _findings_section((ROOT / "README.md").read_text())
+    blocks = render_blocks(table)
+    # docs/FIGURES.md's findings are its generated blocks (its hand-written text states the rule itself)
+    texts = {"README.md findings": readme, "figures/findings.md": (ROOT / "figures" / "findings.md").read_text()}
+    texts.update({f"block {k}": v for k, v in blocks.items()})
+    for name, text in texts.items():
+        assert _not_detected_said_without_level(text, m, level_text) == [], name
+    # the check catches the old wording: a step at unadjusted 5%, a variant at 0.05/100, a bare ·
+    old = ("4p seat 0→1 +0.156 pp · (detectable ±0.279 pp), 4p not detected (±0.29); ccw: 3p not detected "
+           "(±0.30 at 0.05/100)")
+    assert len(_not_detected_said_without_level(old, m, level_text)) == 3
+    table_old = "| finding | Holm p | detectable |\n|---|---:|---:|\n| a step | 1 · | – |"
+    assert len(_not_detected_said_without_level(table_old, m, level_text)) == 2
+
+
+def test_the_notebooks_say_what_a_not_detected_could_miss():
+    """The notebooks' markdown, generated when they run: every "not detected" of their sources comes
+    with what the test could miss at 80% power, at a level it names."""
+    for path in sorted((ROOT / "notebooks").glob("*.py")):
+        text = re.sub(r"^#.*$", "", path.read_text(), flags=re.M)  # the code that writes the markdown, not comments
+        for hit in NOT_DETECTED.finditer(text):
+            window = text[max(0, hit.start() - 160): hit.start() + 260]  # the statement around it
+            assert "miss" in window and "80% power" in window and ("0.05/" in window or "5%" in window), \
+                (path.name, text[hit.start() - 60: hit.start() + 160])
+
+
+def test_the_family_is_counted_once_and_the_same_everywhere(table):
+    """#52 item 2: one family size, said once in the README and named by every table's level;
+    nothing quotes another family (the runs' own 100 variant rows) and no per-row interval is said
+    to be 'after Holm'."""
+    m, level = _family(table)
+    readme = (ROOT / "README.md").read_text()
+    section = _findings_section(readme)
+    assert section.count(f"{m} of them tests of an effect, one family") == 1
+    figures_md = (ROOT / "docs" / "FIGURES.md").read_text()
+    for text in (section, figures_md, (ROOT / "figures" / "findings.md").read_text()):
+        assert "0.05/100" not in text and "over the 100 variant rows" not in text
+        levels = set(re.findall(r"0\.05/(\d+)", text))
+        assert levels == {str(m)}, levels
+        assert not re.search(r"after Holm[^.;]{0,40}\[", text)  # "after Holm" before a per-row 95% interval
+    drawn = pd.read_csv(ROOT / "figures" / "variant_effects.csv")
+    assert np.allclose(drawn["level"].dropna(), level, rtol=1e-5)

@@ -114,3 +114,43 @@ def _check_workers(command):
     assert grouped, "no test is kept on one worker: the notebook tests should be"
     assert "--dist loadgroup" in command, grouped
     return True
+
+
+FIRST_STEPS = "## First steps in a notebook"
+FIRST_CALLS = {"simulate", "length_summary", "kaplan_meier", "first_player_advantage", "compare", "plot_survival"}
+
+
+def test_the_first_steps_run_and_answer_each_question(warm_kernels, monkeypatch, tmp_path):
+    """#50 item 6: a notebook user's first lines, calls and not names: a frame of games, the length
+    summary and survival, seat advantage, a paired comparison and one figure. Every line of the
+    README's block runs; each bare expression (what a notebook cell shows) answers with a non-empty
+    table, the comparison's numbers or a figure."""
+    import ast
+
+    import matplotlib
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    text = (ROOT / "README.md").read_text()
+    block = text.split(FIRST_STEPS, 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    tree = ast.parse(block)
+    called = {n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+    assert FIRST_CALLS <= called, sorted(FIRST_CALLS - called)
+    assert text.index(FIRST_STEPS) < text.index("## Play a deal")  # right after the quick start
+    monkeypatch.chdir(tmp_path)
+    matplotlib.use("Agg")
+    scope: dict = {}
+    shown = []
+    try:
+        for statement in tree.body:
+            if isinstance(statement, ast.Expr):
+                shown.append(eval(compile(ast.Expression(statement.value), "README", "eval"), scope))
+            else:
+                exec(compile(ast.Module([statement], []), "README", "exec"), scope)
+        assert len(scope["games"]) == 10_000 and not list(tmp_path.iterdir())  # nothing written
+        tables, (mean, (low, high), p), figure = shown[:3], shown[3], shown[4]
+        assert all(isinstance(t, pd.DataFrame) and len(t) for t in tables)
+        assert low < mean < high and 0 <= p <= 1
+        assert isinstance(figure, matplotlib.figure.Figure) and figure.axes
+    finally:
+        plt.close("all")

@@ -73,18 +73,102 @@ def test_the_record_table_says_distance_then_fits_by_cut_then_out_of_sample(odds
 
 
 def test_the_prose_says_the_record_odds_in_order():
+    """#52 item 4: the record's odds from the games on file (data/frontier) first, the committed CPU
+    run's beside them, in the order the data allow."""
     readme = (ROOT / "README.md").read_text()
     text = re.search(r"The record game \(.*?\n", readme).group(0)
-    order = ["cards longer than the longest of the", "Geometric tails fitted beyond", "sampling error only",
-             "Out of sample", "mechanism-based", "With 3, 4, 5 and 6 players",
-             "The log-linear hazard fails its out-of-sample test with 3, 4 and 5 players"]
+    order = ["cards longer than the longest of the", "two-player deals on file", "Geometric tails fitted beyond",
+             "sampling error only", "Out of sample", "mechanism-based", "Beside them, the committed CPU run",
+             "With 3, 4, 5 and 6 players"]
     at = [text.index(o) for o in order]
     assert at == sorted(at)
     rows = _findings()
-    assert f"{int(rows.loc['scale_record_beyond_p2', 'estimate']):,} cards longer" in text
+    assert f"{int(rows.loc['frontier_record_beyond_p2', 'estimate']):,} cards longer" in text
+    assert f"the longest of the {int(rows.loc['frontier_record_beyond_p2', 'n_games']):,} two-player deals" in text
     # no point estimate leads the 3-6 player odds: the span of the fits only
     tail = text[text.index("With 3, 4, 5 and 6 players"):]
     assert "one random deal in" not in tail and "deals: no one number says more than that" in tail
+    # every model verdict said is the rule applied to the out-of-sample rows: none rejects at 5%
+    for p in range(2, 7):
+        for model, name in (("constant", "constant hazard"), ("loglinear", "log-linear hazard")):
+            tests = rows.loc[[k for k in rows.index if k.startswith(f"frontier_prediction_{model}_")
+                              and k.endswith(f"_p{p}")]]
+            assert len(tests) >= 4 and (tests["test"] == "fit").all()
+            fails = bool((tests["p_value"] < T.PASS_LEVEL).any())
+            if p == 2:  # the runs on file, before the CPU run's figures beside them
+                said = re.search(rf"the {name}(?:, one in [^]]*\] by its fit,)? (passes|fails)",
+                                 text[: text.index("Beside them")]).group(1)
+                assert said == ("fails" if fails else "passes"), name
+            else:
+                assert (f"The {name} fails its out-of-sample test with" in tail) == any(
+                    (rows.loc[[k for k in rows.index if k.startswith(f"frontier_prediction_{model}_")
+                               and k.endswith(f"_p{q}")], "p_value"] < T.PASS_LEVEL).any() for q in range(3, 7))
+    # two players on file: both curve models fail (p 0.038 fitted up to 2,500 cards), so no curve fit
+    # gives the odds; the chain, whose check against the same games holds, does
+    assert "so no curve fit gives the record's odds" in text
+    assert f"{rows.loc['frontier_chain_record_p2', 'low']:.3g}" in text
+
+
+def test_readme_record_table_is_generated_from_the_runs_on_file():
+    from beggarstats.report.record_frontier import BEGIN, END, record_markdown
+
+    readme = (ROOT / "README.md").read_text()
+    block = readme[readme.index(BEGIN) + len(BEGIN): readme.index(END)].strip("\n")
+    assert block == record_markdown(ROOT / "data")
+    # the hand-written sentence before it: the sizes of the runs on file
+    from beggarstats.report.frontier import frontier_summaries
+
+    runs = frontier_summaries()
+    readme = " ".join(readme.split())
+    assert f"({runs[2][0].n_games:,} two-player games" in readme
+    low, high = (f(runs[p][0].n_games for p in range(3, 7)) / 1e9 for f in (min, max))
+    assert f"{low:.1f} to {high:.1f} billion for three to six players" in readme
+
+
+def test_the_chain_checked_against_the_games_on_file():
+    """#52 item 4: the penalty-card chain's survival check made again against the 9.33e10 games of
+    data/frontier: the chain as committed (its expected count per game), the counts of the larger run;
+    the allowance these counts ask for, and the record odds with it, in the findings."""
+    from beggarstats.analysis.chain_record import recheck
+    from beggarstats.report.record_frontier import chain_frontier
+
+    res = json.loads((ROOT / "data" / "tail" / "results-cards.json").read_text())
+    big = load_summary(ROOT / "data" / "frontier" / "summary-p2.json")
+    got = chain_frontier(ROOT / "data")
+    assert got == recheck(res["survival"], res["games"], big) and got["games"] == big.n_games
+    x, c = big.frequencies("cards", ("win", "loop", "cutoff"))
+    for k, old in zip(got["checks"], res["survival"]["checks"]):
+        assert k["seen"] == int(c[x > k["cards"]].sum())
+        assert k["expected"] == pytest.approx(old["expected"] * big.n_games / res["games"], rel=1e-12)
+        lo, hi = allowance(k["seen"], k["expected_low"], k["expected_high"])
+        assert (k["ratio_low"], k["ratio_high"]) == pytest.approx((lo, hi))
+        assert lo < 1 < hi  # the chain holds at every length checked, 93 times the games
+    a, old = got["allowance"], res["survival"]["allowance"]
+    assert old[0] < a[0] < 1 < a[1] < old[1]  # the larger run narrows the allowance (3 games beyond 4,000 set the old)
+    assert got["with_allowance"] == pytest.approx([res["survival"]["sampling"][0] * a[0],
+                                                   res["survival"]["sampling"][1] * a[1]])
+    rows = _findings()
+    assert rows.loc["frontier_chain_record_p2", "low"] == pytest.approx(1 / got["with_allowance"][1], rel=1e-5)
+    assert rows.loc["frontier_chain_record_p2", "high"] == pytest.approx(1 / got["with_allowance"][0], rel=1e-5)
+    for k in got["checks"]:
+        assert rows.loc[f"frontier_chain_check{k['cards']}_p2", "estimate"] == pytest.approx(k["ratio"], rel=1e-5)
+    with pytest.raises(ValueError, match="two-player run"):
+        recheck(res["survival"], res["games"], load_summary(ROOT / "data" / "frontier" / "summary-p3.json"))
+
+
+def test_the_frontier_rows_are_the_runs_on_file():
+    from beggarstats.report.record_frontier import frontier_record, frontier_rows
+
+    rows = _findings()
+    for r in frontier_rows(ROOT / "data"):
+        row = rows.loc[r["key"]]
+        assert row["finding"] == r["finding"] and row["n_games"] == r["n_games"], r["key"]
+        assert row["estimate"] == pytest.approx(r["estimate"], rel=1e-5), r["key"]
+    record = frontier_record(ROOT / "data" / "frontier")
+    for p, rec in record.items():
+        s = rec["summary"]
+        assert rec["frontier"]["beyond"] == 8344 - int(s.longest["cards"][0])
+        assert rows.loc[f"frontier_record_beyond_p{p}", "n_games"] == s.n_games
 
 
 def test_allowance_is_the_exact_poisson_range_by_hand():

@@ -53,9 +53,9 @@ def test_engine_releases_the_gil():
 
     import numpy as np
 
-    from beggarstats.run.simulate import _batch_engine
+    from beggarstats.run.device import batch_engine
 
-    engine, rules = _batch_engine(), Rules()
+    engine, rules = batch_engine(), Rules()
     engine(rules, 1, np.arange(10))  # compiled
     n = 2000
     while True:  # a call long enough to see a stall clearly

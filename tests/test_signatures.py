@@ -58,7 +58,7 @@ def _having(param):
 
 def test_the_walk_finds_the_batch_entry_points():
     names = {name for name, _ in _having("n_jobs")}
-    for entry in ("run.simulate.simulate", "run.summary.summarize", "run.census.census", "run.compare.compare",
+    for entry in ("run.simulate.simulate", "run.summarize.summarize", "run.census.census", "run.compare.compare",
                   "run.search.search_long", "run.matches.simulate_matches", "analysis.chain.tail_chain"):
         assert f"beggarstats.{entry}" in names
 

@@ -21,7 +21,7 @@ from _reference_batch import play_games as reference_batch
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
 
 # `beggarstats.run.simulate` as an attribute is the function; the module is reached by name
-sim = importlib.import_module("beggarstats.run.simulate")
+device_module = importlib.import_module("beggarstats.run.device")  # the batch engine the runs play with
 
 LOOPY = Deck.from_counts((4, 2, 0, 0, 0))  # ~7% of its 2-player deals loop
 
@@ -88,7 +88,7 @@ def test_every_row_is_the_reference_replay(rules):
 def test_agrees_with_the_reference_batch_stand_in(monkeypatch):
     rules = Rules(deck=LOOPY, players=3)
     fast = simulate(150, rules=rules, seed=5, per_seat=True)
-    monkeypatch.setattr(sim, "_batch_engine", lambda: reference_batch)
+    monkeypatch.setattr(device_module, "_batch_engine", lambda: reference_batch)
     slow = simulate(150, rules=rules, seed=5, per_seat=True)
     pd.testing.assert_frame_equal(fast[0], slow[0])
     pd.testing.assert_frame_equal(fast[1], slow[1])
@@ -154,7 +154,7 @@ def _fake_engine(rules, seed, games, *, per_seat=False):
 
 
 def test_bytes_per_game(monkeypatch):
-    monkeypatch.setattr(sim, "_batch_engine", lambda: _fake_engine)
+    monkeypatch.setattr(device_module, "_batch_engine", lambda: _fake_engine)
     df = simulate(200_000, seed=1)
     per_game = df.memory_usage(deep=True).sum() / len(df)
     # Measured 26.5: 4 (game) + 1 + 1 + 1 + 1 (winner, no nulls here) + 4 (cards) + 2 (tricks)

@@ -67,7 +67,9 @@ def repo(tmp_path):
                                     "text/plain": "VBox(children=(...))"}, execution_count=2)], execution_count=2),
         nbformat.v4.new_code_cell("pictured", outputs=[nbformat.v4.new_output(
             "execute_result", data={site.WIDGET_VIEW: {"model_id": "def", "version_major": 2, "version_minor": 0},
-                                    "text/html": "<div class='bs-panel-snapshot'>the panel as saved</div>",
+                                    "text/html": "<div class='bs-panel-snapshot'>the panel as saved <button "
+                                                 "class='bs-run-all' data-commandlinker-command='x'>Run all cells"
+                                                 "</button></div>",
                                     "text/plain": "VBox(children=(...))"}, execution_count=3)], execution_count=3)])
     nbformat.write(nb, root / "notebooks" / "01_a.ipynb")
     return root
@@ -93,6 +95,7 @@ def test_build_links_pages_and_copies_linked_files(repo, tmp_path):
     assert not re.search(r'<script[^>]*src="https?://', notebook)  # nothing loaded from outside
     assert "A live panel is drawn here" in notebook and "VBox(children" not in notebook
     assert re.search(r"""<div class=["']bs-panel-snapshot["']>the panel as saved</div>""", notebook)  # its picture
+    assert "Run all cells" not in notebook  # its button runs the notebook in JupyterLab: not on a static page
     assert notebook.count("A live panel is drawn here") == 1
 
 

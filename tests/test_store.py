@@ -19,7 +19,7 @@ from _reference_batch import CountingEngine
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
 
 # `beggarstats.run.simulate` as an attribute is the function; the module is reached by name
-sim = importlib.import_module("beggarstats.run.simulate")
+device_module = importlib.import_module("beggarstats.run.device")  # the batch engine the runs play with
 
 RULES = Rules(players=3)
 
@@ -27,11 +27,11 @@ RULES = Rules(players=3)
 @pytest.fixture
 def counting(monkeypatch):
     """Install a counting wrapper around the real engine; returns a factory for fresh counters."""
-    real = sim._batch_engine()
+    real = device_module._batch_engine()
 
     def install(interrupt_at=None):
         engine = CountingEngine(real, interrupt_at)
-        monkeypatch.setattr(sim, "_batch_engine", lambda: engine)
+        monkeypatch.setattr(device_module, "_batch_engine", lambda: engine)
         return engine
 
     return install
@@ -165,7 +165,7 @@ def test_frames_built_in_place_equal_frames_read_from_a_store(tmp_path, monkeypa
     """`simulate` fills the frame's columns in place (memory); a store goes through Arrow tables and
     `to_frame`: the two give the same frame, dtypes included (16-bit trick counts widened to 32
     when a later chunk needs it, nulls where no loop or no winner)."""
-    monkeypatch.setattr(sim, "_batch_engine", lambda: _wide_engine)
+    monkeypatch.setattr(device_module, "_batch_engine", lambda: _wide_engine)
     in_memory = simulate(n, seed=1, chunk_size=50, n_jobs=2)
     pd.testing.assert_frame_equal(in_memory, simulate(n, seed=1, chunk_size=50, store=tmp_path))
     wide = str(in_memory["tricks"].dtype) == "uint32[pyarrow]"

@@ -24,7 +24,8 @@ from beggarstats.engine.fast import OUTCOME_CODES
 from beggarstats.game.decks import Deck
 from beggarstats.game.rules import Rules
 from beggarstats.run.simulate import simulate
-from beggarstats.run.summary import GAME_COLUMNS, LOOP_COLUMNS, Summary, load_summary, summarize
+from beggarstats.run.summarize import summarize
+from beggarstats.run.summary import GAME_COLUMNS, LOOP_COLUMNS, Summary, load_summary
 
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
 
@@ -188,13 +189,14 @@ def test_store_resumes_and_refuses_another_run(tmp_path):
 
 _KILLED_RUN = """
 import sys, time
-import beggarstats.run.summary as summary
-real = summary._batch_engine()
+import beggarstats.run.device as device
+import beggarstats.run.summarize as summarize
+real = device._batch_engine()
 def slow(rules, seed, ids, **kw):
     time.sleep(0.05)
     return real(rules, seed, ids, **kw)
-summary._batch_engine = lambda: slow
-summary.summarize(200_000, seed=11, n_jobs=1, chunk_size=1000, store=sys.argv[1], checkpoint=0)
+device._batch_engine = lambda: slow
+summarize.summarize(200_000, seed=11, n_jobs=1, chunk_size=1000, store=sys.argv[1], checkpoint=0)
 """
 
 
@@ -219,20 +221,20 @@ _INTERRUPTED_RUN = """
 import signal, sys, time
 signal.signal(signal.SIGINT, signal.default_int_handler)  # as on a terminal: a shell that ran the tests in the background left it ignored
 from pathlib import Path
-import beggarstats.run.summary as summary
+import beggarstats.run.device as device
+import beggarstats.run.summarize as summarize
 from beggarstats.cli import main
-real, calls = summary._batch_engine(), []
+real, calls = device._batch_engine(), []
 def slow(rules, seed, ids, **kw):
     calls.append(1)
-    if len(calls) == 6:
-        Path(sys.argv[1], "started").touch()
-    if len(calls) > 6:  # the 7th chunk waits for the Ctrl-C (at most 120 s), however loaded the machine
-        deadline = time.monotonic() + 120
+    if len(calls) > 6:  # one worker: the 6 chunks before this one are finished and added up
+        Path(sys.argv[1], "started").touch()  # the test's cue for Ctrl-C, which this chunk waits for
+        deadline = time.monotonic() + 120  # (at most 120 s), however loaded the machine
         while time.monotonic() < deadline:
             time.sleep(0.05)
     return real(rules, seed, ids, **kw)
-summary._batch_engine = lambda: slow
-summary.DEFAULT_CHECKPOINT = 10**6
+device._batch_engine = lambda: slow
+summarize.DEFAULT_CHECKPOINT = 10**6
 sys.exit(main(["summarize", "--games", "200000", "--seed", "11", "--jobs", "1", "--chunk-size", "1000",
                "--store", sys.argv[1]]))
 """
@@ -240,7 +242,10 @@ sys.exit(main(["summarize", "--games", "200000", "--seed", "11", "--jobs", "1", 
 
 def test_ctrl_c_saves_everything_finished(tmp_path):
     """Ctrl-C (SIGINT) on the command line: exit status 130, and the summary of every finished chunk
-    is saved on the way out (no periodic save happens in this run), so nothing computed is lost."""
+    is saved on the way out (no periodic save happens in this run), so nothing computed is lost.
+    The Ctrl-C comes while the 7th chunk waits for it, after the 6th has finished (with one worker a
+    chunk starts once the one before is added up), so exactly 6 chunks are done: no race with the
+    machine's load (#50: the cue was once given as the 6th chunk started, and 5,000 games were saved)."""
     proc = subprocess.Popen([sys.executable, "-c", _INTERRUPTED_RUN, str(tmp_path)], cwd=ROOT,
                             stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 300

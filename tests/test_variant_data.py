@@ -9,23 +9,24 @@ import pandas as pd
 import pytest
 
 import beggarstats as bs
-from beggarstats.report.findings import read_findings
+from beggarstats.report.findings import family_level, read_findings
 from beggarstats.report.findings_prose import _Rows, variant_frame
-from beggarstats.report.variant_data import (figure_frame, joker_sentence, rule_sentence, shuffle_sentences,
-                                             variant_table)
+from beggarstats.report.variant_data import (figure_frame, finding_key, joker_sentence, rule_sentence,
+                                             shuffle_sentences, variant_table)
 from beggarstats.run.variants import STANDARD_VARIANTS
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def table():
-    return variant_table(ROOT / "data")
+def findings():
+    return read_findings(ROOT / "figures" / "findings.csv")
 
 
 @pytest.fixture(scope="module")
-def findings():
-    return read_findings(ROOT / "figures" / "findings.csv")
+def table(findings):
+    """The committed runs with the verdicts of the findings' one Holm family."""
+    return variant_table(ROOT / "data", findings=findings)
 
 
 def test_every_variant_and_player_count_is_in_the_committed_runs(table):
@@ -42,9 +43,24 @@ def test_the_figure_plots_the_table(table):
     drawn = pd.read_csv(ROOT / "figures" / "variant_effects.csv")
     want = figure_frame(table)
     assert list(drawn.columns) == list(want.columns) and len(drawn) == len(want)
-    for c in ("estimate", "low", "high", "detectable"):
+    for c in ("estimate", "low", "high", "detectable", "level"):
         np.testing.assert_allclose(drawn[c].to_numpy(float), want[c].to_numpy(float), rtol=1e-5, equal_nan=True)
     assert drawn["verdict"].tolist() == want["verdict"].tolist()
+
+
+def test_the_figure_says_the_findings_verdicts(table, findings):
+    """#52 items 1-2: the figure's filled and open markers are the findings' Holm verdicts (one family),
+    its detectable effects are at that family's level, and its crosses are the rows outside it."""
+    f = findings.set_index("key")
+    runs_alone = variant_table(ROOT / "data")
+    for r in table.itertuples(index=False):
+        row = f.loc[finding_key(r)]
+        if r.verdict == "identical in every pair":
+            assert row["test"] == "identical" and np.isnan(row["p_value"]) and np.isnan(row["detectable"])
+        elif r.verdict in ("detected", "not detected"):
+            assert (r.verdict == "detected") == bool(row["holm_reject"]) and r.level == row["level"]
+    assert (table["family"] == family_level(findings)[0]).all()
+    assert set(runs_alone["family"]) == {len(runs_alone)}  # the runs alone: Holm over their own rows (compare's)
 
 
 def test_findings_hold_every_row_of_the_table(table, findings):
@@ -58,7 +74,7 @@ def test_findings_hold_every_row_of_the_table(table, findings):
             assert (row["low"], row["high"]) == pytest.approx((r.low, r.high), rel=1e-5, abs=1e-12), key
         if np.isfinite(r.detectable):
             assert row["detectable"] == pytest.approx(r.detectable, rel=1e-5), key
-        assert f"at 0.05/{r.family}" in row["finding"], key  # the level of the detectable effect is named
+            assert row["level"] == pytest.approx(0.05 / r.family, rel=1e-5), key  # the level of the detectable effect
     # every row of the findings that is a variant row comes from the table: nothing superseded is left
     keys = [k for k in f.index if k.startswith(("variant_len:", "variant_seat0:", "shuffle_answer_"))]
     assert len(keys) == len(table)
@@ -85,10 +101,15 @@ def test_readme_docs_and_notebook_say_the_same(table, findings):
         assert f"| {r.label} | {r.players} | {r.pairs:,} |" in figures_md, (r.variant, r.players)
 
 
-def test_every_not_detected_row_has_its_detectable_effect(findings):
+def test_every_not_detected_row_has_its_detectable_effect(findings, table):
     rows = findings[findings["key"].str.startswith(("variant_len:", "variant_seat0:"))]
-    missed = rows[(rows["holm_reject"] == False) & ~rows["finding"].str.contains("identical in every pair")]  # noqa: E712
-    assert missed["detectable"].notna().all() and (missed["detectable"] > 0).all()
+    missed = rows[(rows["holm_reject"] == False) & (rows["test"] == "effect")]  # noqa: E712
+    assert len(missed) and missed["detectable"].notna().all() and (missed["detectable"] > 0).all()
+    assert np.allclose(missed["level"], family_level(findings)[1], rtol=1e-5)
+    # the identical rows are exact statements outside the family: no p-value, no detectable effect
+    same = rows[rows["finding"].str.contains("identical in every pair")]
+    assert len(same) == (table["verdict"] == "identical in every pair").sum() > 0  # 17 in the committed runs
+    assert (same["test"] == "identical").all() and same["p_value"].isna().all() and same["detectable"].isna().all()
 
 
 def test_seat0_coverage_in_the_docs_is_the_committed_one():
@@ -109,3 +130,37 @@ def test_seat0_coverage_in_the_docs_is_the_committed_one():
         assert r["samples"] >= 1000 and r["covered"] + r["below"] + r["above"] == r["samples"]
         if r["interval"] == "Tango score":  # covers at least close to its level (Clopper-Pearson upper end)
             assert proportion_confint(r["covered"], r["samples"], method="beta")[1] >= 0.94, r
+
+
+def test_tango_covers_the_few_discordant_regime_exactly():
+    """#52 item 6: between the committed rows (a fraction of a discordant pair at 300 pairs of end=empty,
+    hundreds for the joker) lies a regime of 1 to 40 expected discordant pairs, where Tango's exact
+    coverage is at least 93% at every split of the changed winners tried; two cases recomputed here,
+    and the exact sum checked against a brute-force enumeration of a tiny case."""
+    from itertools import product
+
+    from _scripts import load_script
+
+    from beggarstats.run.paired_props import tango_interval
+
+    script = load_script("data/seat0_coverage.py")
+    few = json.loads((ROOT / "data" / "seat0-coverage.json").read_text())["few_discordant"]
+    rows = few["rows"]
+    assert sorted({r["expected_discordant"] for r in rows}) == list(range(1, 41))
+    assert {r["split"] for r in rows if not r["own"]} == {0.75, 0.9, 1.0} and sum(r["own"] for r in rows) == 40
+    assert all(r["covered"] >= 0.93 and abs(r["covered"] + r["below"] + r["above"] - 1) < 1e-6 for r in rows)
+    for lam, split in ((4, 1.0), (1, None)):
+        row = next(r for r in rows if r["expected_discordant"] == lam and (r["own"] if split is None else
+                                                                          r["split"] == split and not r["own"]))
+        q = few["own_split"] if split is None else split
+        got = script.exact_coverage(row["pairs"], few["discordant_share"] * q, few["discordant_share"] * (1 - q))
+        assert got["covered"] == pytest.approx(row["covered"], abs=1e-7) and got["below"] == pytest.approx(row["below"],
+                                                                                                          abs=1e-7)
+    # the exact sum against every outcome of 6 pairs, each (first only, second only, neither) enumerated
+    pb, pc, n = 0.2, 0.1, 6
+    want = 0.0
+    for pairs in product((0, 1, 2), repeat=n):
+        b, c = pairs.count(0), pairs.count(1)
+        low, high = tango_interval(b, c, n)
+        want += (pb ** b) * (pc ** c) * ((1 - pb - pc) ** (n - b - c)) * (low <= pb - pc <= high)
+    assert script.exact_coverage(n, pb, pc)["covered"] == pytest.approx(want, abs=1e-12)

@@ -356,24 +356,25 @@ def mixing_test(sample, chain: "TailChain | None" = None) -> pd.DataFrame:
     with ``chain``, a third: the long games' split (the leader's cards, in the categories of
     `SPLIT_BINS`) against the chain's quasi-stationary split (scipy.stats.chisquare). Their
     p-values are Holm-adjusted together (statsmodels). Beside each, ``mde``: the difference in
-    the share that the test would detect at 80% power (two-sided 5%, statsmodels' NormalIndPower
-    for two samples, for the share of tricks of 5 cards and more, or taken by the leader; the
-    one-sample share of a leader holding 26 cards or more for the split). A random deal's trick that ended its game
+    the share that the test would detect at 80% power, two-sided at Holm's strictest level over
+    these tests, 0.05 / their number (``level``; statsmodels' NormalIndPower for two samples, for
+    the share of tricks of 5 cards and more, or taken by the leader; the one-sample share of a
+    leader holding 26 cards or more for the split). A random deal's trick that ended its game
     counts in its cards category and as taken by whoever won it. The long games' points are a few
     hundred cards apart within each game, not independent: the p-values assume they are.
 
     Returns one row per test: ``test``, ``long_games``, ``random_deals`` (tricks), ``share_long``,
     ``share_random`` (the share of tricks of 5 cards and more, or taken by the leader; for the
     split, of a leader with 26 cards or more, seen and quasi-stationary), ``chi2``, ``dof``,
-    ``p``, ``p_holm``, ``mde``.
+    ``p``, ``p_holm``, ``mde``, ``level``.
     """
     from scipy import stats
     from statsmodels.stats.multitest import multipletests
     from statsmodels.stats.power import NormalIndPower
 
-    def detectable(p0, n1, ratio):
+    def detectable(p0, n1, ratio, level):
         # ratio 0: one sample against a known share, the limit of a second sample without end
-        h = NormalIndPower().solve_power(nobs1=n1, ratio=ratio or 1e9, alpha=0.05, power=0.8)
+        h = NormalIndPower().solve_power(nobs1=n1, ratio=ratio or 1e9, alpha=level, power=0.8)
         # Cohen's h back to a share difference around p0
         return float(np.sin(np.arcsin(np.sqrt(p0)) + h / 2) ** 2 - p0)
 
@@ -388,7 +389,7 @@ def mixing_test(sample, chain: "TailChain | None" = None) -> pd.DataFrame:
         p0 = float(share[~real].mean())
         rows.append(dict(test=name, long_games=n1, random_deals=n2, share_long=float(share[real].mean()),
                          share_random=p0, chi2=float(chi2), dof=int(dof), p=float(p),
-                         mde=detectable(p0, n1, n2 / n1)))
+                         mde=(p0, n1, n2 / n1)))
     if chain is not None:
         qsd = chain.quasi_stationary()
         lead = sample.loc[real, "leader_cards"]
@@ -399,7 +400,10 @@ def mixing_test(sample, chain: "TailChain | None" = None) -> pd.DataFrame:
         p0 = float(qsd.loc[qsd["leader_cards"] >= 26, "share"].sum())
         rows.append(dict(test="the split against the quasi-stationary split", long_games=int(real.sum()),
                          random_deals=0, share_long=float((lead >= 26).mean()), share_random=p0,
-                         chi2=float(chi2), dof=len(SPLIT_BINS) - 1, p=float(p), mde=detectable(p0, int(real.sum()), 0)))
+                         chi2=float(chi2), dof=len(SPLIT_BINS) - 1, p=float(p), mde=(p0, int(real.sum()), 0)))
+    level = 0.05 / len(rows)  # Holm's strictest level: a "not told apart" says what it could miss at it
+    for r in rows:
+        r["mde"], r["level"] = detectable(*r["mde"], level), level
     df = pd.DataFrame(rows)
     df["p_holm"] = multipletests(df["p"], method="holm")[1]
     return df
@@ -454,8 +458,9 @@ def chain_markdown(results: dict, mixing: pd.DataFrame) -> str:
         else:
             lines.append(f"| tail chain, horizon {int(h):,} | none | - | not reported: the chain disagrees with "
                          f"the run (decay rate {row['rate'][0]:.6f} against {obs[0]:.6f}) |")
+    level = f"0.05/{len(mixing)}"
     lines += ["", "| test | long-game tricks | random-deal tricks | share, long games | share, random deals "
-              "(or quasi-stationary) | chi2 | dof | p | p (Holm) | detectable difference |",
+              f"(or quasi-stationary) | chi2 | dof | p | p (Holm) | detectable difference (80% power at {level}) |",
               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in mixing.itertuples():
         lines.append(f"| {r.test} | {r.long_games:,} | {r.random_deals:,} | {r.share_long:.3f} | {r.share_random:.3f} "

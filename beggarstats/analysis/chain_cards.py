@@ -142,11 +142,13 @@ def card_rate_results(chains: dict, summary, *, replicates: int = 50, seed: int 
     return out
 
 
-def cards_markdown(cards: dict, sizes: dict, mixing=None) -> str:
+def cards_markdown(cards: dict, sizes: dict, mixing=None, frontier: dict | None = None) -> str:
     """The tables of the penalty-card chain's section of docs/tail.md, from data/tail/results-cards.json
     (`card_results`, ``cards``) beside data/tail/results.json (the hand-size chain, ``sizes``); with
     ``mixing`` (`analysis.chain.mixing_test` of data/tail/mixing.csv.gz against the committed
-    penalty-card chain), the long games' split against that chain's quasi-stationary split."""
+    penalty-card chain), the long games' split against that chain's quasi-stationary split; with
+    ``frontier`` (`analysis.chain_record.recheck` of the chain's survival against the runs on file,
+    data/frontier), its check against those counts and the odds with that check's allowance."""
     lines = ["| census deck | horizon | length (cards) | exact survival | hand sizes: chain | 95% interval | "
              "exact / chain | hand sizes and penalty cards: chain | 95% interval | exact / chain |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
@@ -199,20 +201,27 @@ def cards_markdown(cards: dict, sizes: dict, mixing=None) -> str:
                   f"(bootstrap interval over its deals, {sv['replicates']} draws: sampling only) |",
                   f"| the same, with its misspecification allowance | {sci(sv['probability'])} | "
                   f"[{sci(sv['with_allowance'][0])}, {sci(sv['with_allowance'][1])}] | the interval times the lowest "
-                  f"and highest ratio of games seen to games expected at {checks} cards (x{a[0]:.2f} to "
-                  f"x{a[1]:.2f}, below) |"]
+                  f"and highest ratio of games seen to games expected at {checks} cards in the run of "
+                  f"{cards['games']:,} games (x{a[0]:.2f} to x{a[1]:.2f}, below) |"]
+        if frontier:
+            b = frontier["allowance"]
+            lines.append(f"| the same, with the allowance of its check against the games on file | "
+                         f"{sci(frontier['probability'])} | [{sci(frontier['with_allowance'][0])}, "
+                         f"{sci(frontier['with_allowance'][1])}] | the same ratios in the {frontier['games']:,} games "
+                         f"of data/frontier (x{b[0]:.2f} to x{b[1]:.2f}, below) |")
     else:
         for h, row in cards["horizons"].items():
             lines.append(f"| penalty-card chain, horizon {int(h):,} | none | - | not computed: the chain's survival "
                          f"at long lengths was not measured |")
     if sv:
-        lines += ["", f"| the penalty-card chain against the run: length (cards) | games seen longer | games the chain "
-                  "expects | 95% interval | seen / expected | 95% interval (with the count's Poisson range) |",
-                  "|---:|---:|---:|---:|---:|---:|"]
-        for c in sv["checks"]:
-            lines.append(f"| {c['cards']:,} | {c['seen']:,} | {c['expected']:,.1f} | [{c['expected_low']:,.1f}, "
-                         f"{c['expected_high']:,.1f}] | {c['ratio']:.3f} | [{c['ratio_low']:.3f}, "
-                         f"{c['ratio_high']:.3f}] |")
+        lines += ["", f"| the penalty-card chain against a run: games, length (cards) | games seen longer | games the "
+                  "chain expects | 95% interval | seen / expected | 95% interval (with the count's Poisson range) |",
+                  "|---|---:|---:|---:|---:|---:|"]
+        for games, run in ((cards["games"], sv), (frontier and frontier["games"], frontier)):
+            for c in (run or {}).get("checks", []):
+                lines.append(f"| {games:,}, {c['cards']:,} | {c['seen']:,} | {c['expected']:,.1f} | "
+                             f"[{c['expected_low']:,.1f}, {c['expected_high']:,.1f}] | {c['ratio']:.3f} | "
+                             f"[{c['ratio_low']:.3f}, {c['ratio_high']:.3f}] |")
     if mixing is not None:
         r = mixing.iloc[-1]
         lines += ["", "| test | long-game trick boundaries | share with the leader holding 26 cards or more, long games "
@@ -221,7 +230,7 @@ def cards_markdown(cards: dict, sizes: dict, mixing=None) -> str:
                   f"| the split against the penalty-card chain's quasi-stationary split (horizon "
                   f"{int(next(iter(cards['horizons']))):,}) | {r.long_games:,} | {r.share_long:.3f} | "
                   f"{r.share_random:.3f} | {r.chi2:.2f} | {r.dof} | {r.p:.3g} | {r.p_holm:.3g} |"]
-    return "\n".join(lines) + "\n\n" + cards_verdict(cards, sizes)
+    return "\n".join(lines) + "\n\n" + cards_verdict(cards, sizes, frontier)
 
 
 def _against(row) -> str:
@@ -233,9 +242,9 @@ def _against(row) -> str:
     return f"rate intervals {_overlap(row)} (no verdict: see the survival check)"
 
 
-def cards_verdict(cards: dict, sizes: dict) -> str:
+def cards_verdict(cards: dict, sizes: dict, frontier: dict | None = None) -> str:
     """The sentences under the tables of `cards_markdown`: how far each chain is from the truth,
-    from the same results."""
+    from the same results (and the check against the runs on file, ``frontier``)."""
     out = []
     for deck, row in cards["census"].items():
         for h, pair in row.items():
@@ -276,6 +285,15 @@ def cards_verdict(cards: dict, sizes: dict) -> str:
                    f"[{1 / sv['with_allowance'][1]:.3g}, {1 / sv['with_allowance'][0]:.3g}] lasts longer than "
                    f"{sv['record']:,} cards by the chain, beside the curve fit's "
                    f"{1 / cards['curve_fit'][0]:.3g} (`{sv['command']}`).")
+    if sv and frontier:
+        lo, hi = min(c["ratio"] for c in frontier["checks"]), max(c["ratio"] for c in frontier["checks"])
+        b, w = frontier["allowance"], frontier["with_allowance"]
+        out.append(f"- against the {frontier['games']:,} two-player games on file (data/frontier: the run above "
+                   f"continued on a GPU), the same check finds {lo:.2f} to {hi:.2f} times what the chain expects, "
+                   f"and an allowance of x{b[0]:.2f} to x{b[1]:.2f} in place of x{sv['allowance'][0]:.2f} to "
+                   f"x{sv['allowance'][1]:.2f}: one random deal in {1 / frontier['probability']:.3g} "
+                   f"[{1 / w[1]:.3g}, {1 / w[0]:.3g}] lasts longer than {frontier['record']:,} cards by the chain "
+                   "(`analysis.chain_record.recheck`: the chain as committed, the counts of the larger run).")
     return "\n".join(out)
 
 

@@ -27,7 +27,7 @@ from scipy import sparse, stats
 
 from ..run.tail_chain import ABSORBED
 
-__all__ = ["dominant_states", "merge_cells", "bounded_survival", "record_check", "allowance"]
+__all__ = ["dominant_states", "merge_cells", "bounded_survival", "record_check", "recheck", "allowance"]
 
 
 def _window_weights(chain, lengths, window: int) -> list:
@@ -126,6 +126,23 @@ def allowance(seen: int, expected_low: float, expected_high: float, *, confidenc
     return low / expected_high, high / expected_low
 
 
+def _checks(shares, summary, check) -> tuple[list, list, list]:
+    """The check rows of ``summary`` against the chain's survival ``shares`` [(share, low, high)]
+    past each length of ``check``: games seen longer, expected, its interval and the ratio's."""
+    x, c = summary.frequencies("cards", ("win", "loop", "cutoff"))
+    n = summary.n_games
+    rows, lows, highs = [], [], []
+    for L, (share, low, high) in zip(check, shares):
+        seen = int(c[x > L].sum())
+        exp, e_low, e_high = n * share, n * low, n * high
+        a, b = allowance(seen, e_low, e_high)
+        lows.append(a)
+        highs.append(b)
+        rows.append(dict(cards=int(L), seen=seen, expected=float(exp), expected_low=float(e_low),
+                         expected_high=float(e_high), ratio=seen / exp, ratio_low=float(a), ratio_high=float(b)))
+    return rows, lows, highs
+
+
 def record_check(bounds: dict, cards, summary, *, record: int, check=(2000, 3000, 4000)) -> dict:
     """The chain's survival (``bounds`` of `bounded_survival` at ``cards``, which hold L + 1 for each
     L of ``check`` and ``record`` + 1) against the games of ``summary`` longer than each check
@@ -133,19 +150,10 @@ def record_check(bounds: dict, cards, summary, *, record: int, check=(2000, 3000
     bootstrap intervals, widened by the allowance: the lowest and highest ratio of seen to expected
     over the check lengths (`allowance`). Returns a dict for results json."""
     cards = list(np.atleast_1d(cards))
-    x, c = summary.frequencies("cards", ("win", "loop", "cutoff"))
-    n = summary.n_games
-    rows, lows, highs = [], [], []
-    for L in check:
-        i = cards.index(L + 1)
-        seen = int(c[x > L].sum())
-        exp = n * (bounds["lower"][i] + bounds["upper"][i]) / 2
-        e_low, e_high = n * bounds["lower_low"][i], n * bounds["upper_high"][i]
-        a, b = allowance(seen, e_low, e_high)
-        lows.append(a)
-        highs.append(b)
-        rows.append(dict(cards=int(L), seen=seen, expected=float(exp), expected_low=float(e_low),
-                         expected_high=float(e_high), ratio=seen / exp, ratio_low=float(a), ratio_high=float(b)))
+    at = [cards.index(L + 1) for L in check]
+    shares = [((bounds["lower"][i] + bounds["upper"][i]) / 2, bounds["lower_low"][i], bounds["upper_high"][i])
+              for i in at]
+    rows, lows, highs = _checks(shares, summary, check)
     i = cards.index(record + 1)
     p = float((bounds["lower"][i] + bounds["upper"][i]) / 2)
     p_low, p_high = float(bounds["lower_low"][i]), float(bounds["upper_high"][i])
@@ -153,3 +161,23 @@ def record_check(bounds: dict, cards, summary, *, record: int, check=(2000, 3000
                 allowance=[float(min(lows)), float(max(highs))],
                 with_allowance=[p_low * min(lows), p_high * max(highs)],
                 bounds=[float(bounds["lower"][i]), float(bounds["upper"][i])])
+
+
+def recheck(survival: dict, games: int, summary) -> dict:
+    """`record_check` of a committed chain survival (``survival``: its dict, whose checks were made
+    against a run of ``games`` games) against another run of the same rules, ``summary`` (the
+    frontier's 9.33e10 two-player games): the chain's survival at each check length is the committed
+    expected count over ``games`` (with its interval), so nothing of the chain is measured again;
+    the games seen, the ratios, the allowance and the record odds with it are the new run's. The
+    chain's own record odds (``probability``, ``sampling``) are unchanged. Returns the same dict,
+    with ``games`` (the new run's)."""
+    if summary.rules.players != 2:
+        raise ValueError(f"The value for `summary` must be a two-player run like the chain's, but it has "
+                         f"{summary.rules.players} players.")
+    check = [k["cards"] for k in survival["checks"]]
+    shares = [(k["expected"] / games, k["expected_low"] / games, k["expected_high"] / games)
+              for k in survival["checks"]]
+    rows, lows, highs = _checks(shares, summary, check)
+    p_low, p_high = survival["sampling"]
+    return dict(survival, checks=rows, games=int(summary.n_games), allowance=[float(min(lows)), float(max(highs))],
+                with_allowance=[p_low * min(lows), p_high * max(highs)])

@@ -112,7 +112,7 @@ def interval_coverage(census, *, samples: int = 200, games: int = 1000, confiden
         Clopper-Pearson ``low``/``high`` over the samples, ``nominal`` (= ``confidence``).
     """
     from ..run.compare import compare
-    from ..run.summary import summarize
+    from ..run.summarize import summarize
 
     truth = exact_values(census, variant)
     u = tail_threshold(census)

@@ -10,7 +10,6 @@ sandwich estimator with its small-sample correction); intervals and p-values are
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -21,7 +20,7 @@ from ._checks import check_by, check_frame, check_level, group_items, numeric
 from .frames import check_games
 
 __all__ = ["hand_strength", "hand_strength_predictions", "hand_strength_cells", "logistic_fit_test", "decided_seats",
-           "game_groups"]
+           "game_groups", "mirror_total", "line_constraints"]
 
 PREDICTORS = ("tribute_total", "aces")
 
@@ -177,6 +176,63 @@ def hand_strength_cells(data: pd.DataFrame, *, vary: str = "tribute_total", by="
     return pd.DataFrame(rows)
 
 
+def mirror_total(rows: pd.DataFrame, vary: str) -> float | None:
+    """The total T of ``vary`` over both seats when every game of ``rows`` has exactly two seats
+    whose values add up to the same T and exactly one winner (two players: one hand is the deck
+    minus the other), else None. Such a design is symmetric under v -> T - v: every game puts a
+    seat at v and one at T - v, and exactly one of them wins."""
+    check_frame(rows, ["game", "won", vary])
+    groups = game_groups(rows)
+    if not len(groups) or not np.all(np.bincount(groups) == 2):
+        return None
+    x = numeric(rows[vary])
+    won = rows["won"].astype("boolean").fillna(False).to_numpy(dtype=float)
+    totals = np.bincount(groups, weights=x)
+    if np.isnan(totals).any() or not np.all(totals == totals[0]) or not np.all(np.bincount(groups, weights=won) == 1):
+        return None
+    return float(totals[0])
+
+
+def line_constraints(values, total: float | None = None) -> np.ndarray:
+    """The linear constraints on the cell log-odds theta (one per value of ``values``, in that
+    order) that hold exactly when logit P(win) is a line in the value: rows c with c . theta = 0.
+
+    Without symmetry (``total`` None) they are the K - 2 of a saturated model's extra terms (every
+    value but the first two, as `logistic_fit_test` parametrizes it), expressed on theta.
+
+    With the mirror symmetry of `mirror_total` the saturated fit is antisymmetric in every sample,
+    theta(T - v) = -theta(v) (the shares at v and T - v add up to one, game by game), and a game's
+    score, the residual of one seat times the difference of the two seats' design rows, lies in
+    the antisymmetric directions: the constraints' covariance has the rank of the constraints
+    that are antisymmetric under v -> T - v, and the symmetric ones hold exactly, with no
+    variance. The antisymmetric constraints of a line are that (theta(v) - theta(T - v)) / (2v - T)
+    is one slope for all P mirror pairs {v, T - v} of ``values`` (v < T - v; the value T / 2 is its
+    own mirror and drops out): P - 1 constraints, of full rank. That count, not a numerical rank of
+    a singular matrix, is the test's degrees of freedom (aces with two players: values 0-4, pairs
+    {0, 4} and {1, 3}, 1 df; 31 tribute totals: 15 pairs, 14 df).
+    """
+    values = np.asarray(values, dtype=float)
+    k = len(values)
+    if total is None:
+        # theta = L beta with beta's extra terms the indicators of values[2:]: beta_extra = 0 is
+        # c . theta = 0 for the c that pick each extra term out of theta (L's inverse, rows 2 on)
+        L = np.column_stack([np.ones(k), values] + [(values == v).astype(float) for v in values[2:]])
+        return np.linalg.solve(L, np.eye(k))[2:] if k > 2 else np.zeros((0, k))
+    where = {v: i for i, v in enumerate(values)}
+    missing = [v for v in values if total - v not in where]
+    if missing:
+        raise ValueError(f"The value for `values` must hold the mirror T - v of every value v (T = {total:g}) "
+                         f"under the mirror symmetry, but lacks the mirrors of {missing}.")
+    pairs = [(where[v], where[total - v], 2 * v - total) for v in sorted(values) if v < total - v]
+    rows = []
+    for (i0, j0, w0), (i, j, w) in zip(pairs[:1] * len(pairs), pairs[1:]):
+        c = np.zeros(k)
+        c[i], c[j] = 1 / w, -1 / w
+        c[i0], c[j0] = -1 / w0, 1 / w0
+        rows.append(c)
+    return np.array(rows).reshape(len(rows), k)
+
+
 def logistic_fit_test(data: pd.DataFrame, *, vary: str = "tribute_total", by="players", min_seats: int = 1,
                       confidence: float = 0.95) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Does win probability follow a logistic in ``vary`` alone? Its goodness of fit against the
@@ -185,15 +241,20 @@ def logistic_fit_test(data: pd.DataFrame, *, vary: str = "tribute_total", by="pl
     On the seats of the cells `hand_strength_cells` marks ``fitted`` (at least ``min_seats`` seats,
     winners and losers both), the logistic ``logit P(win) = b0 + b1 * vary`` is nested in the
     saturated model, one probability per value (``b0 + b1 * vary`` plus one term for every value but
-    two). The test is the Wald test that those terms are all zero, with the covariance clustered by
-    game (statsmodels ``wald_test`` of the clustered fit): the seats of a game are not independent,
-    so a likelihood-ratio test, which assumes they are, does not apply.
+    two). The test is the Wald test that the cell log-odds lie on a line (`line_constraints`), with
+    the covariance clustered by game (statsmodels ``wald_test`` of the clustered fit): the seats of
+    a game are not independent, so a likelihood-ratio test, which assumes they are, does not apply.
 
-    Returns ``(tests, curve)``: ``tests`` has ``by`` columns, ``chi2``, ``dof`` (the rank of the
-    terms' clustered covariance: values fitted minus two, about half that with 2 players, whose two
-    hands mirror each other), ``p_value``, ``cells``, ``seats``, ``games`` and ``max_gap`` (largest |observed share -
-    logistic| over the fitted cells, as a share); ``curve`` is `hand_strength_predictions` of the
-    logistic fitted on the same seats (its line and 95% band, clustered by game).
+    The degrees of freedom come from the design, never from a numerical rank: values fitted minus
+    two, or, where the two hands of every game add up to the deck (`mirror_total`: two players),
+    the mirror pairs of the values fitted minus one, since there the clustered covariance of the
+    extra terms is singular by construction and its rank, read off a matrix whose null directions
+    are rounding noise, would change from machine to machine.
+
+    Returns ``(tests, curve)``: ``tests`` has ``by`` columns, ``chi2``, ``dof``, ``p_value``,
+    ``cells``, ``seats``, ``games`` and ``max_gap`` (largest |observed share - logistic| over the
+    fitted cells, as a share); ``curve`` is `hand_strength_predictions` of the logistic fitted on the
+    same seats (its line and 95% band, clustered by game).
     """
     check_games(data)
     cols, alpha = check_by(data, by), 1 - check_level(confidence)
@@ -217,18 +278,16 @@ def logistic_fit_test(data: pd.DataFrame, *, vary: str = "tribute_total", by="pl
         X = np.column_stack([np.ones_like(xs), xs] + [(xs == v).astype(float) for v in extra])
         groups = game_groups(rows)
         fit = sm.Logit(y, X).fit(disp=0, cov_type="cluster", cov_kwds={"groups": groups})
-        if len(extra):
-            R = np.zeros((len(extra), X.shape[1]))
-            R[:, 2:] = np.eye(len(extra))
-            with warnings.catch_warnings():
-                # With 2 players one seat's hand is the deck minus the other's and one of them wins, so
-                # the terms of v and of (deck - v) move together and the clustered covariance has about
-                # half their rank: statsmodels tests on its rank (a pseudo-inverse), which is the dof.
-                warnings.filterwarnings("ignore", "covariance of constraints does not have full rank")
-                wald = fit.wald_test(R, use_f=False, scalar=True)
-            chi2, p, dof = float(wald.statistic), float(wald.pvalue), int(wald.df_denom)
+        cells_design = np.column_stack([np.ones_like(keep), keep] + [(keep == v).astype(float) for v in extra])
+        C = line_constraints(keep, mirror_total(rows, vary))
+        dof = len(C)
+        if dof:
+            # on the cell log-odds theta = cells_design @ beta; full rank by construction, so
+            # statsmodels' own rank check agrees, and the df is the count above whatever it finds
+            wald = fit.wald_test(C @ cells_design, use_f=False, scalar=True, df_constraints=dof)
+            chi2, p = float(wald.statistic), float(wald.pvalue)
         else:
-            chi2, p, dof = 0.0, 1.0, 0  # two values: the line goes through both, nothing is left to test
+            chi2, p = 0.0, 1.0  # the line goes through every value (or both of a mirrored pair): nothing to test
         fitted = curve.set_index("value")["probability"]
         shares = mine[mine["fitted"]].set_index("value")["share"]
         gap = float(np.max(np.abs(shares - fitted.reindex(shares.index))))

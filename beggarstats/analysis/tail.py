@@ -22,10 +22,12 @@ from .rates import poisson_rates
 from .survival import km_table
 
 __all__ = ["tail_rate", "geometric_tail", "hazard_bands", "tail_constancy_test", "poisson_rates", "tail_prediction",
-           "prediction_markdown", "record_odds", "record_range_markdown", "TAIL_MODELS", "PREDICTION_SPLITS"]
+           "prediction_markdown", "record_odds", "record_range_markdown", "model_verdict", "TAIL_MODELS",
+           "PREDICTION_SPLITS", "PASS_LEVEL"]
 
 TAIL_MODELS = ("constant hazard", "log-linear hazard")
 PREDICTION_SPLITS = (1500, 2000, 2500)  # cards: where the fit band of the committed 10^9 deals ends
+PASS_LEVEL = 0.05  # a tail model passes out of sample where none of its tests rejects at this level
 
 
 def geometric_tail(lengths, ended, *, threshold: float, confidence: float = 0.95,
@@ -296,21 +298,28 @@ def tail_prediction(summary, *, start: float = 0.99, fit_to: float = 2000, predi
     return pd.DataFrame(rows)
 
 
-def prediction_markdown(summary, splits=PREDICTION_SPLITS, *, span: float = 1000, start: float = 0.99) -> str:
+def prediction_markdown(summary, splits=PREDICTION_SPLITS, *, span: float = 1000, start: float = 0.99,
+                        verdicts: bool = False) -> str:
     """`tail_prediction` for each fit band ending at one of ``splits`` (predicting the next ``span``
-    cards and beyond), as the markdown table quoted in docs/scaling.md."""
+    cards and beyond), as the markdown table quoted in docs/scaling.md; ``verdicts`` adds a column
+    with each test's verdict under the record table's rule (`PASS_LEVEL`: a model passes where none
+    of its tests rejects), as docs/gpu.md quotes it."""
     lines = ["| fitted on (cards) | model | predicts (cards) | games still going | ended there: seen | expected | "
-             "longer: seen | expected | G (df) | p |", "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+             "longer: seen | expected | G (df) | p |" + (f" verdict at {PASS_LEVEL:g} |" if verdicts else ""),
+             "|---|---|---|---:|---:|---:|---:|---:|---:|---:|" + ("---|" if verdicts else "")]
     for m in splits:
         for r in tail_prediction(summary, start=start, fit_to=m, predict_to=m + span).itertuples():
             p = "< 1e-10" if r.p_value < 1e-10 else f"{r.p_value:.2g}"
+            said = f" rejected: the {r.model} fails |" if r.p_value < PASS_LEVEL else " not rejected |"
+            said = said if verdicts else ""
             lines.append(f"| {r.fit_from:,.0f}-{r.fit_to:,.0f} | {r.model} | {r.fit_to:,.0f}-{r.predict_to:,.0f} | "
                          f"{r.at_risk:,} | {r.ended:,} | {r.expected:,.1f} | {r.beyond:,} | {r.expected_beyond:,.1f} | "
-                         f"{r.deviance:.1f} ({r.dof}) | {p} |")
+                         f"{r.deviance:.1f} ({r.dof}) | {p} |" + said)
     return "\n".join(lines)
 
 
-def record_odds(summary, *, splits=PREDICTION_SPLITS, span: float = 1000, level: float = 0.05) -> dict:
+def record_odds(summary, *, splits=PREDICTION_SPLITS, span: float = 1000, level: float = PASS_LEVEL,
+                thresholds=None) -> dict:
     """The record's odds as the data allow, in the order they are to be said:
 
     * ``longest`` (cards, the longest game seen), ``record`` and ``beyond`` (cards the
@@ -319,23 +328,25 @@ def record_odds(summary, *, splits=PREDICTION_SPLITS, span: float = 1000, level:
       hazard beyond the longest 1%), each with its games and its sampling interval, and ``passes``:
       whether its model passes the out-of-sample test;
     * ``tests``: each model's out-of-sample test (`tail_prediction` fitted up to each of ``splits``,
-      predicting the next ``span`` cards and beyond): ``model``, ``fit_to``, ``p_value``; a model
-      passes where no split's p-value is below ``level``.
-    """
-    from .summaries import RECORD_CARDS, record_range
+      predicting the next ``span`` cards and beyond; its columns); a model passes where no split's
+      p-value is below ``level``.
 
-    tests = pd.concat([tail_prediction(summary, fit_to=m, predict_to=m + span)[["model", "fit_to", "p_value"]]
-                       for m in splits], ignore_index=True)
+    ``thresholds``: the cuts of the geometric fits (default `summaries.RECORD_CUTS`).
+    """
+    from .summaries import RECORD_CARDS, RECORD_CUTS, record_range
+
+    tests = pd.concat([tail_prediction(summary, fit_to=m, predict_to=m + span) for m in splits], ignore_index=True)
     passes = {m: bool((tests.loc[tests["model"] == m, "p_value"] >= level).all()) for m in TAIL_MODELS}
-    fits = record_range(summary)
+    fits = record_range(summary, thresholds=RECORD_CUTS if thresholds is None else thresholds)
     fits["passes"] = [passes[TAIL_MODELS[0] if m == "geometric" else m] for m in fits["model"]]
     longest = int(summary.longest["cards"][0])
     return dict(players=summary.rules.players, games=int(summary.n_games), longest=longest, record=RECORD_CARDS,
                 beyond=RECORD_CARDS - longest, fits=fits, tests=tests, passes=passes)
 
 
-def _verdict(odds, model) -> str:
-    """A model's out-of-sample verdict as the record table says it."""
+def model_verdict(odds, model) -> str:
+    """A model's out-of-sample verdict (`record_odds`) as the record tables say it: 'passes (lowest p
+    0.35)' or 'fails (fitted up to 2,500 cards: p 0.038)'."""
     t = odds["tests"][odds["tests"]["model"] == model]
     worst = t.loc[t["p_value"].idxmin()]
     if odds["passes"][model]:
@@ -364,7 +375,7 @@ def record_range_markdown(summaries) -> str:
             head = (f"| {odds['players']} | {odds['longest']:,} of {odds['games']:,} | {odds['beyond']:,} cards "
                     f"({odds['record'] / odds['longest']:.2f}x) |") if first else "| | | |"
             name = "geometric (constant hazard)" if r.model == "geometric" else r.model
-            lines.append(f"{head} {name} | {r.threshold:,.0f} | {r.games:,} | {_verdict(odds, model)} | "
+            lines.append(f"{head} {name} | {r.threshold:,.0f} | {r.games:,} | {model_verdict(odds, model)} | "
                          f"{r.deals:.2g} [{r.deals_low:.2g}, {r.deals_high:.2g}] |")
             first = False
     return "\n".join(lines)

@@ -17,7 +17,8 @@ import sys
 __all__ = ["main", "COMMANDS", "build_parser", "flag_message"]
 
 # Sub-command modules, in the order `beggarstats --help` lists them.
-COMMANDS = ("play", "records", "simulate", "compare", "summarize", "census", "matches", "figures", "store", "search")
+COMMANDS = ("play", "records", "simulate", "compare", "summarize", "census", "matches", "figures", "explore", "store",
+            "search")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -60,6 +61,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 _FLAG_ALIASES = {"n_jobs": "--jobs", "n": "--games", "n_games": "--games", "n_matches": "--matches",
                  "replay_unfinished": "--no-replay"}
 _PARAMETER = re.compile(r"(?:The value for )?`(\w+)`")
+# a parameter with its value, quoted (`device='cuda'`) or bare (use device='cpu'): the flag and the value
+_ASSIGNED = re.compile(r"`(\w+)='([\w.-]*)'`|(?<![\w`'(-])(\w+)='([\w.-]*)'")
 
 
 def flag_message(message: str, parser: argparse.ArgumentParser | None) -> str:
@@ -72,14 +75,20 @@ def flag_message(message: str, parser: argparse.ArgumentParser | None) -> str:
 
     def swap(m):
         return flags.get(m.group(1), m.group(0))
-    swapped = _PARAMETER.sub(swap, message)
+
+    def assigned(m):
+        name, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        return f"{flags[name]} {value}" if name in flags else m.group(0)
+    swapped = _PARAMETER.sub(swap, _ASSIGNED.sub(assigned, message))
     if swapped != message:
         swapped = swapped.replace(" or None,", ",")  # a flag left out is None
-    # bare parameter names with an underscore (per_seat, max_cards) are identifiers, never words
+    # bare parameter names with an underscore (per_seat, max_cards) are identifiers, never words;
+    # text in single quotes is a value as passed ('shuffle_pile+end=empty'), never a parameter
     bare = [name for name in flags if "_" in name]
     if bare:
-        swapped = re.sub(r"(?<![\w`-])(" + "|".join(map(re.escape, bare)) + r")(?![\w`])",
-                         lambda m: flags[m.group(1)], swapped)
+        pattern = re.compile(r"(?<![\w`-])(" + "|".join(map(re.escape, bare)) + r")(?![\w`])")
+        swapped = "".join(part if i % 2 else pattern.sub(lambda m: flags[m.group(1)], part)
+                          for i, part in enumerate(re.split(r"('[^'\n]*')", swapped)))
     return swapped
 
 
@@ -108,6 +117,8 @@ def _protect_deals(argv):
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if sys.stderr is None:  # started with 2>&-: what would be said there is dropped, never mixed into the output
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
     # the top-level parser has no options but -h: the first other argument names the sub-command
     first = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(first if first in COMMANDS else "")
@@ -115,6 +126,10 @@ def main(argv=None) -> int:
         args = parser.parse_args(_protect_deals(argv))
     except SystemExit as exc:  # --help (0) or a usage error (2, already printed)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if sys.stdout is None:  # started with >&-: every line would be lost, and the final flush failed
+        print(f"beggarstats {args.command}: error: standard output is closed (>&-), so nothing could be printed: "
+              f"redirect it to a file, or to /dev/null to discard it", file=sys.stderr)
+        return 2
     try:
         code = int(args._run(args) or 0)
         sys.stdout.flush()

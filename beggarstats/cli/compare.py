@@ -35,7 +35,7 @@ def parse_players(text: str) -> list[int]:
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
-    from ..run.variants import STANDARD_VARIANTS
+    from ..run.variants import MAX_PAIRS, STANDARD_VARIANTS
 
     p = subparsers.add_parser(
         "compare", help=HELP,
@@ -53,10 +53,13 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     p.add_argument("--games", type=whole_number, default=None,
                    help="deals per variant and player count (default: sized by --detect from a pilot)")
     p.add_argument("--detect", type=positive_number("a number of cards"), default=0.3, metavar="CARDS",
-                   help="without --games: size each run to detect this change in mean length at 80%% power at "
-                        "Holm's strictest level (default 0.3)")
+                   help="without --games: size each run from its pilot to detect this change in mean length at "
+                        "80%% power at Holm's strictest level, and extend it until its own sd and skewness agree "
+                        "(default 0.3)")
     p.add_argument("--max-games", type=whole_number, default=None,
-                   help="without --games: at most this many deals per row (default: no limit)")
+                   help="without --games: at most this many deals per row; the run stops there (default: a plan "
+                        f"of more than {MAX_PAIRS:.0e} deals a row is refused with its time, and a run extended "
+                        "that far stops there)")
     p.add_argument("--pilot", type=whole_number, default=PILOT,
                    help=f"without --games: pilot deals per row, reused by the run (default {PILOT})")
     p.add_argument("--seed", type=whole_number, default=None, help="table seed (default: fresh entropy, printed)")
@@ -78,17 +81,34 @@ def format_p(p: float) -> str:
     return f"{p:.1e}"
 
 
-def _line(r) -> str:
-    pct = r["unit"] == "proportion"
-    scale, unit = (100, " pp") if pct else (1, "")
+def _cells(r) -> list[str]:
+    scale, unit = (100, " pp") if r["unit"] == "proportion" else (1, "")
     if math.isfinite(r["low"]):
         ci = f"{scale * r['estimate']:+.3f} [{scale * r['low']:+.3f}, {scale * r['high']:+.3f}]{unit}"
     else:
         ci = f"{scale * r['estimate']:+.3f}{unit} (no interval)"
-    verdict = r["verdict"]
     det = f"{scale * r['detectable']:.3f}{unit}" if math.isfinite(r["detectable"]) else "-"
-    return (f"{r['label']:<16} {r['players']:>2}p {r['pairs']:>11,}  {ci:<34} {r['interval']:<29} "
-            f"p {format_p(r['p_value']):>8}  Holm {format_p(r['p_holm']):>8}  {verdict:<12}  detectable {det}")
+    return [r["label"], f"{r['players']}p", f"{r['pairs']:,}", ci, r["interval"], format_p(r["p_value"]),
+            format_p(r["p_holm"]), r["verdict"], det]
+
+
+# (header, alignment) of each column of the printout, the cells of `_cells`
+_COLUMNS = (("variant", "<"), ("players", ">"), ("pairs", ">"), ("estimate [95% interval]", "<"), ("interval", "<"),
+            ("p", ">"), ("Holm p", ">"), ("verdict", "<"), ("detectable", ">"))
+
+
+def _table(rows, columns=_COLUMNS, cells=_cells) -> list[str]:
+    """A header row and one line per row, each column as wide as its widest cell."""
+    body = [cells(r) for r in rows]
+    widths = [max(len(h), *(len(c[i]) for c in body)) for i, (h, _) in enumerate(columns)]
+
+    def line(values):
+        return "  ".join(f"{v:{a}{w}}" for v, (_, a), w in zip(values, columns, widths)).rstrip()
+    return [line([h for h, _ in columns])] + [line(c) for c in body]
+
+
+def _per_card_cells(r) -> list[str]:
+    return [r["label"], f"{r['players']}p", f"{r['per_card']:+.4f} [{r['per_card_low']:+.4f}, {r['per_card_high']:+.4f}]"]
 
 
 def table_text(rows, *, seed, base_name) -> str:
@@ -102,21 +122,30 @@ def table_text(rows, *, seed, base_name) -> str:
                           ("seat0_win_diff", "change in seat 0's win rate (percentage points)")):
         part = [r for r in rows if r["metric"] == metric]
         if part:
-            out += ["", title] + [_line(r) for r in part]
+            out += ["", title] + _table(part)
     per = [r for r in rows if "per_card" in r]
     if per:
         out += ["", "jokers per card dealt (cards played per card dealt, variant minus base; paired t)"]
-        out += [f"{r['label']:<16} {r['players']:>2}p  {r['per_card']:+.4f} [{r['per_card_low']:+.4f}, "
-                f"{r['per_card_high']:+.4f}]" for r in per]
+        out += _table(per, (("variant", "<"), ("players", ">"), ("estimate [95% interval]", "<")), _per_card_cells)
     return "\n".join(out)
 
 
 def run(args) -> int:
+    try:
+        return _run(args)
+    except ValueError as exc:  # name the flags, not the Python parameters of run.variants
+        message = str(exc)
+        for name, flag in (("target", "--detect"), ("max_pairs", "--max-games"), ("pilot", "--pilot")):
+            message = message.replace(f"`{name}`", flag)
+        raise ValueError(message) from None
+
+
+def _run(args) -> int:
     import time
 
     from ..run.compare import compare
     from ..run.seeds import fresh_seed
-    from ..run.variants import parse_variants, plan_pairs, variant_rows
+    from ..run.variants import MAX_PAIRS, compare_to_detect, parse_variants, plan_pairs, variant_rows, variant_spec
 
     if args.games is not None:
         check_run_options(args, "games")
@@ -134,6 +163,11 @@ def run(args) -> int:
     family = 2 * len(jobs)
     progress = progress_wanted(args)
     say = (lambda text: None) if args.json else print
+    said = set()
+    for spec, variant, base in jobs:
+        if spec not in said and variant.jokers != base.jokers and "jokers" not in spec:  # parse_variant added one
+            said.add(spec)
+            say(f"variant {spec!r} plays {variant_spec(variant, base)} (a joker mode without jokers gets one joker)")
     results = []
     if args.games is not None:
         for spec, variant, base in jobs:
@@ -141,19 +175,25 @@ def run(args) -> int:
     else:
         plans, pilot_seconds = [], 0.0
         for spec, variant, base in jobs:
-            n, pilot, seconds = plan_pairs(base, variant, target=args.detect, family=family, seed=seed,
-                                           pilot=args.pilot, max_pairs=args.max_games, n_jobs=args.jobs)
-            plans.append((spec, variant, base, n, pilot))
-            pilot_seconds += seconds
+            plan = plan_pairs(base, variant, target=args.detect, family=family, seed=seed, pilot=args.pilot,
+                              max_pairs=args.max_games, n_jobs=args.jobs)
+            plans.append((spec, variant, base, plan))
+            pilot_seconds += plan[2]
         rate = len(jobs) * args.pilot / max(pilot_seconds, 1e-9)  # pairs a second in the pilot
-        more = sum(n - args.pilot for *_, n, _ in plans)
+        more = sum(plan[0] - args.pilot for *_, plan in plans)
         say(f"pilot: {args.pilot:,} deals a row; to detect {args.detect:g} cards at Holm's level: "
-            + ", ".join(f"{spec} {base.players}p {n:,}" for spec, _, base, n, _ in plans)
-            + f" deals; {more:,} more pairs take about {_duration(more / rate)} at the pilot's pace")
+            + ", ".join(f"{spec} {base.players}p {plan[0]:,}" for spec, _, base, plan in plans)
+            + f" deals; {more:,} more deals a rule take about {_duration(more / rate)} at the pilots' pace")
+        cap = MAX_PAIRS if args.max_games is None else args.max_games
         started = time.perf_counter()
-        for spec, variant, base, n, pilot in plans:
-            m = pilot if n == args.pilot else pilot + compare(variant, base, n - args.pilot, seed=seed,
-                                                              start=args.pilot, n_jobs=args.jobs, progress=progress)
+        for spec, variant, base, plan in plans:
+            steps = []
+            m = compare_to_detect(base, variant, target=args.detect, family=family, seed=seed, pilot=args.pilot,
+                                  max_pairs=args.max_games, n_jobs=args.jobs, plan=plan, progress=progress,
+                                  saved=steps.append)
+            note = _after_plan(f"{spec} {base.players}p", plan, steps, m, args.detect, family, cap)
+            if note:
+                say(note)
             results.append((spec, m))
         say(f"ran in {_duration(time.perf_counter() - started)}")
     rows = variant_rows(results)
@@ -165,6 +205,39 @@ def run(args) -> int:
     else:
         print(table_text(rows, seed=seed, base_name=bases[args.players[0]].name))
     return 0
+
+
+def _short(m, target, family, floor) -> dict:
+    """The rules the run ``m`` falls short of, each with its numbers: 'sd' (it detects less than
+    ``target`` cards at Holm's strictest level) and 'skewness' (fewer pairs than the t interval needs
+    at its skewness, or than ``floor``, the pilot's need)."""
+    from ..run.variants import ALPHA, POWER
+
+    out = {}
+    if m.pairs >= 2 and m.sd > 0:
+        reach = m.detectable(power=POWER, alpha=ALPHA / family)
+        if reach > target:
+            out["sd"] = f"it detects {reach:.3g} cards, not {target:g}"
+        need = max(floor, m.t_pairs_needed if math.isfinite(m.skewness) else 0.0)
+        if m.pairs < need:
+            out["skewness"] = (f"its {m.pairs:,} pairs are fewer than the {need:,.0f} the t interval needs at its "
+                               f"skewness {m.skewness:.1f}")
+    return out
+
+
+def _after_plan(row, plan, steps, m, target, family, cap):
+    """What the run ``m`` of a row did beyond its plan (``steps``: the moments after each step), in a
+    line; None when it played its plan and met its rules."""
+    planned, pilot, _ = plan
+    floor = pilot.t_pairs_needed if pilot.pairs >= 2 and math.isfinite(pilot.skewness) else 0.0
+    left = _short(m, target, family, floor)
+    if left and m.games >= cap:
+        return f"{row}: stopped at {cap:,} deals (--max-games): " + "; ".join(left.values())
+    if m.games > planned:
+        why = {k for s in steps[:-1] for k in _short(s, target, family, floor)}
+        return (f"{row}: extended past its plan of {planned:,} to {m.games:,} deals: the run's own "
+                f"{' and '.join(sorted(why))} asked for more")
+    return None
 
 
 def _duration(seconds: float) -> str:

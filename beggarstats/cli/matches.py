@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from .options import (add_jobs_option, add_progress_option, add_rule_options, check_run_options, percent,
-                      progress_wanted, rules_from_args, whole_number)
+from .options import (add_device_option, add_jobs_option, add_progress_option, add_rule_options, check_run_options,
+                      percent, progress_wanted, rules_from_args, whole_number)
 
 __all__ = ["HELP", "add_parser", "run", "summary"]
 
@@ -23,6 +23,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         "or first_to_K (default best_of_3)")
     p.add_argument("--seed", type=whole_number, default=None, help="seed (default: fresh entropy, printed)")
     add_jobs_option(p)
+    add_device_option(p)
     p.add_argument("--chunk-size", type=whole_number, default=None, help="matches per task (default: automatic)")
     p.add_argument("--no-replay", dest="replay", action="store_false",
                    help="count a round without a winner as a round nobody won instead of replaying it "
@@ -63,15 +64,17 @@ def summary(matches) -> str:
 
 def run(args) -> int:
     from ..engine.fast import kernels_for
+    from ..run.device import choose_device
     from ..run.matches import MatchFormat, check_max_rounds, simulate_matches
     from ..run.warmup import warm_up
 
     check_run_options(args, "matches")
+    device = choose_device(args.device)
     rules = rules_from_args(args)
     check_max_rounds(args.max_rounds, MatchFormat.parse(args.format))  # bad input: before any compile
     warm_up(kernels_for(rules))
     df = simulate_matches(args.matches, rules=rules, format=args.format, seed=args.seed, n_jobs=args.jobs,
                           replay_unfinished=args.replay, max_rounds=args.max_rounds, chunk_size=args.chunk_size,
-                          progress=progress_wanted(args))
+                          progress=progress_wanted(args), device=device)
     print(summary(df))
     return 0

@@ -10,7 +10,7 @@ from pathlib import Path
 
 __all__ = ["add_rule_options", "rules_from_args", "check_run_options", "whole_number", "flag_of", "HELP",
            "add_jobs_option", "add_progress_option", "progress_wanted", "add_force_option", "check_overwrite",
-           "add_summary_outputs", "check_summary_out",
+           "add_summary_outputs", "check_summary_out", "add_device_option", "add_games_options",
            "percent", "JOBS_DEFAULT", "rule_flags", "positive_number"]
 
 JOBS_DEFAULT = None  # every batch command, as every n_jobs of the API: one core unless asked (a seed fixes
@@ -28,6 +28,17 @@ def add_device_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
                         help="play the games on the CPU or on an NVIDIA GPU (cuda: pip install "
                              "\"beggarstats[cuda]\"; the same results) (default cpu)")
+
+
+def add_games_options(parser: argparse.ArgumentParser) -> None:
+    """The run flags of `simulate` and `summarize`, which play the same games: ``--games``,
+    ``--seed``, ``--start``, ``--jobs``, ``--device``, ``--chunk-size``."""
+    parser.add_argument("--games", type=whole_number, default=10_000, help="number of games (default 10000)")
+    parser.add_argument("--seed", type=whole_number, default=None, help="table seed (default: fresh entropy, printed)")
+    parser.add_argument("--start", type=whole_number, default=0, help="first game id (default 0)")
+    add_jobs_option(parser)
+    add_device_option(parser)
+    parser.add_argument("--chunk-size", type=whole_number, default=None, help="games per task (default up to 65536)")
 
 
 def add_progress_option(parser: argparse.ArgumentParser) -> None:

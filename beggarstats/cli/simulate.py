@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .options import (add_device_option, add_force_option, add_jobs_option, add_progress_option, add_rule_options,
-                      check_overwrite, check_run_options, percent, progress_wanted, rules_from_args, whole_number)
+from .options import (add_force_option, add_games_options, add_progress_option, add_rule_options, check_overwrite,
+                      check_run_options, percent, progress_wanted, rules_from_args)
 
 __all__ = ["HELP", "add_parser", "run", "summary", "overview_text", "check_out_file"]
 
@@ -18,12 +18,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "simulate", help=HELP,
         description="Play random games (game g of a table is fixed by (seed, g)) and print outcomes, "
                     "lengths and seat win rates.")
-    p.add_argument("--games", type=whole_number, default=10_000, help="number of games (default 10000)")
-    p.add_argument("--seed", type=whole_number, default=None, help="table seed (default: fresh entropy, printed)")
-    p.add_argument("--start", type=whole_number, default=0, help="first game id (default 0)")
-    add_jobs_option(p)
-    add_device_option(p)
-    p.add_argument("--chunk-size", type=whole_number, default=None, help="games per task (default up to 65536)")
+    add_games_options(p)
     where = p.add_mutually_exclusive_group()
     where.add_argument("--out", metavar="FILE.parquet", default=None,
                        help="write the games to one parquet file (default: none, print only)")
@@ -84,32 +79,32 @@ def check_out_file(out: str, *, per_seat: bool = False) -> list[Path]:
 
 def run(args) -> int:
     from ..engine.fast import kernels_for
+    from ..run.device import choose_device
     from ..run.simulate import simulate
     from ..run.store import save
     from ..run.warmup import warm_up
 
     check_run_options(args, "games")
+    if args.store is not None and args.device == "cuda":  # the flags alone say it, on any machine
+        raise ValueError("--device cuda keeps no --store: use `beggarstats summarize --device cuda` for "
+                         "runs of any size in constant memory.")
+    device = choose_device(args.device)  # before the kernels compile
     if args.out is not None:
         check_overwrite(check_out_file(args.out, per_seat=args.per_seat), args)  # before any game is played
     rules = rules_from_args(args)
     warm_up(kernels_for(rules))
     options = dict(rules=rules, seed=args.seed, n_jobs=args.jobs, chunk_size=args.chunk_size,
                    progress=progress_wanted(args), per_seat=args.per_seat, start=args.start)
-    if args.device != "cpu":
-        if args.store is not None:
-            raise ValueError("--device cuda keeps no --store: use `beggarstats summarize --device cuda` for "
-                             "runs of any size in constant memory.")
-        options["device"] = args.device
     if args.store is not None:
         # Stream into the store, each chunk summarised as it is written (only the chunks a resumed
         # run finds stored are read back, one at a time): constant memory at any size.
-        from ..run.summary import store_and_summarize
+        from ..run.summarize import store_and_summarize
 
         st, total, played = store_and_summarize(args.games, store=args.store, **options)
         print(summary(total))  # a Summary
         print(f"store:    {st.path} ({args.games - played:,} games loaded, {played:,} played)")
         return 0
-    result = simulate(args.games, **options)
+    result = simulate(args.games, device=device, **options)
     games, seats = result if args.per_seat else (result, None)
     print(summary(games))
     if args.out is not None:

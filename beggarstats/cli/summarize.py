@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .options import (add_device_option, add_jobs_option, add_progress_option, add_rule_options, add_summary_outputs, check_summary_out,
+from .options import (add_games_options, add_progress_option, add_rule_options, add_summary_outputs, check_summary_out,
                       check_run_options, progress_wanted, rules_from_args, whole_number)
 from .simulate import overview_text
 
@@ -18,12 +18,7 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
         "summarize", help=HELP,
         description="Play random games (the same games as `simulate`: game g is fixed by (seed, g)), reducing "
                     "them chunk by chunk to histograms and counts, and print what `simulate` prints.")
-    p.add_argument("--games", type=whole_number, default=10_000, help="number of games (default 10000)")
-    p.add_argument("--seed", type=whole_number, default=None, help="table seed (default: fresh entropy, printed)")
-    p.add_argument("--start", type=whole_number, default=0, help="first game id (default 0)")
-    add_jobs_option(p)
-    add_device_option(p)
-    p.add_argument("--chunk-size", type=whole_number, default=None, help="games per task (default up to 65536)")
+    add_games_options(p)
     add_summary_outputs(p)
     p.add_argument("--top", type=whole_number, default=100, help="longest finished games kept (default 100)")
     add_progress_option(p)
@@ -39,7 +34,7 @@ def summary_text(s) -> str:
 
 
 def run(args) -> int:
-    from ..run.summary import summarize
+    from ..run.summarize import summarize
 
     check_run_options(args, "games")
     check_summary_out(args)  # before anything is played
@@ -49,8 +44,7 @@ def run(args) -> int:
                       progress=progress_wanted(args), start=args.start, store=args.store, top=args.top,
                       device=args.device)
     except ValueError as exc:  # name the flag, not the Python parameter
-        raise ValueError(str(exc).replace("`store`", "--store").replace("`top`", "--top")
-                         .replace("`device=", "`--device=")) from None
+        raise ValueError(str(exc).replace("`store`", "--store").replace("`top`", "--top")) from None
     print(summary_text(s))
     if args.store is not None:
         print(f"store:    {args.store}")

@@ -13,7 +13,7 @@ from ..game.cards import ACE, JACK, JOKER, KING, NUMBER, QUEEN
 __all__ = [
     "NUMBER", "JACK", "QUEEN", "KING", "ACE", "JOKER", "WIN", "LOOP", "CUTOFF", "OUTCOME_CODES",
     "DONE", "FALLBACK", "C_PAID", "C_WIN", "C_CUT", "C_LAPSED", "END_TRICK", "END_EMPTY",
-    "END_UNABLE", "LEADER_TAKER", "LEADER_NEXT", "NO_LIMIT", "PARAMS", "pack_params",
+    "LEADER_NEXT", "NO_LIMIT", "PARAMS", "pack_params",
     "R_CARDS", "R_TRICKS", "R_LOOP_START_TRICKS", "R_LOOP_START_CARDS", "R_LOOP_TRICKS", "R_LOOP_CARDS", "U32_ROWS",
     "R_OUTCOME", "R_WINNER", "R_LOOPED", "SMALL_ROWS", "SEAT_MIN", "SEAT_PLACE", "SEAT_OUT", "SEAT_ROWS",
     "INIT_HELD", "INIT_JACKS", "INIT_QUEENS", "INIT_KINGS", "INIT_ACES", "INIT_JOKERS", "INIT_TRIBUTE",
@@ -52,8 +52,8 @@ INIT_JACKS, INIT_QUEENS, INIT_KINGS, INIT_ACES, INIT_JOKERS = JACK, QUEEN, KING,
 INIT_ROWS = 7
 
 # -- the choices of `Rules`, as codes ------------------------------------------------------------
-END_TRICK, END_EMPTY, END_UNABLE = 0, 1, 2          # Rules.end: 'trick', 'empty', 'unable'
-LEADER_TAKER, LEADER_NEXT = 0, 1                    # Rules.leader: 'taker', 'next'
+END_TRICK, END_EMPTY = 0, 1                         # Rules.end: 'trick', 'empty' ('unable' is 2)
+LEADER_NEXT = 1                                     # Rules.leader: 'next' ('taker' is 0)
 NO_LIMIT = np.int64(2**62)                          # "no cut-off" as a card count
 
 # -- the parameter array: one slot per option ----------------------------------------------------

@@ -1,26 +1,39 @@
 """The exact atlas: censuses of the small decks of the standard family, kept in data/census/.
 
+Read from the committed data (`run.committed_data`: ``census/`` there, `atlas_dir`); the runner
+writes into the source tree's ``data/census/`` and refuses an installed copy.
+
 One file per census, ``<players>p-<numbers>-<J>-<Q>-<K>-<A>[-empty].json`` (`Summary.save`: JSON with
 a checksum), and ``atlas.csv``, the table of `analysis.exact.exact_table` over them with the
-distinct cycles of `run.cycles.loop_cycles`. ``python -m beggarstats.report.atlas [--jobs N]``
-computes the censuses not yet on file, the smallest first (each resumable through its own store),
-adds the wall and CPU time of each large one to ``runtimes.csv``, and rewrites the table;
-`load_atlas` reads the censuses back.
+distinct cycles of `run.cycles.loop_cycles`. ``python -m beggarstats.report.atlas [--jobs N]
+[--max-deals N]`` computes the censuses not yet on file, the smallest first (each resumable through its
+own store), adds the wall and CPU time of each large one to ``runtimes.csv``, and rewrites the table;
+`load_atlas` reads the censuses back. Its arguments are checked as the command line's are (exit status
+2 and one line, as is a damaged census file, before any census runs).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["ATLAS_DIR", "ATLAS_DECKS", "FIGURE_DECKS", "RUNTIME_COLUMNS", "RECORDED_DEALS", "atlas_rules",
+from ..run.committed_data import InstalledCopy, data_folder, data_path, source_data_folder
+
+__all__ = ["atlas_dir", "ATLAS_DECKS", "FIGURE_DECKS", "RUNTIME_COLUMNS", "RECORDED_DEALS", "atlas_rules",
            "census_file", "build_atlas", "load_atlas", "record_runtime", "deck_markdown"]
 
-ATLAS_DIR = Path(__file__).resolve().parents[2] / "data" / "census"
+ATLAS = "census"  # the atlas's folder in the committed data
+RUNNER = "python -m beggarstats.report.atlas"
+
+
+def atlas_dir() -> Path:
+    """The committed atlas: ``census/`` of the committed data (`run.committed_data.data_folder`)."""
+    return data_folder() / ATLAS
 
 # (players, deck counts, end). Three and four players: one of each penalty card up to 60 number cards
 # (64 cards, the census kernels' limit; 15,249,024 deals), two of each up to 14 (805,820,400 deals), the
@@ -56,7 +69,7 @@ def atlas_rules(players, counts, end):
 
 def census_file(players, counts, end, root=None) -> Path:
     name = f"{players}p-{'-'.join(map(str, counts))}{'' if end == 'trick' else '-' + end}.json"
-    return Path(root or ATLAS_DIR) / name
+    return Path(root or atlas_dir()) / name
 
 
 def load_atlas(root=None) -> list:
@@ -79,7 +92,7 @@ def record_runtime(row: dict, root=None) -> Path:
         raise ValueError(f"The value for `row` must have exactly the columns {RUNTIME_COLUMNS}, but it has {sorted(row)}.")
     if row["machine"] not in ("quiet", "shared"):
         raise ValueError(f"The value for `machine` must be 'quiet' or 'shared', but {row['machine']!r} was passed.")
-    path = Path(root or ATLAS_DIR) / "runtimes.csv"
+    path = Path(root or source_data_folder(RUNNER) / ATLAS) / "runtimes.csv"
     table = pd.read_csv(path) if path.exists() else pd.DataFrame(columns=list(RUNTIME_COLUMNS))
     table = table[(table["file"] != row["file"]) | (table["machine"] != row["machine"])]
     table = pd.concat([table, pd.DataFrame([row], columns=list(RUNTIME_COLUMNS))], ignore_index=True)
@@ -87,25 +100,38 @@ def record_runtime(row: dict, root=None) -> Path:
     return path
 
 
-def build_atlas(root=None, *, n_jobs=None, progress=False) -> None:
+def build_atlas(root=None, *, n_jobs=None, progress=False, max_deals=None) -> None:
     """Run every census of `ATLAS_DECKS` not yet on file, the fewest deals first (what finishes in a
     limited time is then as many decks as possible), then write ``atlas.csv`` in the order of
     `ATLAS_DECKS`. A census of at least `RECORDED_DEALS` deals adds its wall and process CPU time (the
-    kernels run in threads) to ``runtimes.csv`` as run on a 'shared' machine."""
+    kernels run in threads) to ``runtimes.csv`` as run on a 'shared' machine. ``max_deals`` goes to
+    every `census` (default None: its limit, which refuses a deck of more than 10^10 deals). The
+    arguments, and every census already on file (a damaged one raises, naming it), are checked
+    before any census runs."""
     import resource
     import shutil
-    import sys
 
     import joblib
 
     from ..analysis.exact import exact_table
     from ..engine.rank import n_deals
+    from ..game.checks import check_n_jobs, whole
     from ..run.census import census
     from ..run.cycles import loop_cycles
+    from ..run.progress import check_progress
+    from ..run.summary import load_summary
 
-    root = Path(root or ATLAS_DIR)
+    n_jobs, progress = check_n_jobs(n_jobs), check_progress(progress)
+    max_deals = whole("max_deals", max_deals, 1, 2**63 - 1, none=True)  # (past it: no census ends)
+    if root is not None and (not isinstance(root, (str, os.PathLike)) or not str(root).strip()):
+        raise ValueError(f"The value for `root` must be a folder's path or None (data/census/), but {root!r} was "
+                         f"passed.")
+    root = Path(root) if root is not None else source_data_folder(RUNNER) / ATLAS
     root.mkdir(parents=True, exist_ok=True)
-    missing = sorted((d for d in ATLAS_DECKS if not census_file(*d, root=root).exists()),
+    on_file = [census_file(*d, root=root) for d in ATLAS_DECKS if os.path.lexists(census_file(*d, root=root))]
+    for path in on_file:  # a damaged file is said now, not after hours of censuses
+        load_summary(path)
+    missing = sorted((d for d in ATLAS_DECKS if census_file(*d, root=root) not in on_file),
                      key=lambda d: n_deals(atlas_rules(*d)))  # stable: ties keep the order of ATLAS_DECKS
     for deck in missing:
         path = census_file(*deck, root=root)
@@ -113,7 +139,7 @@ def build_atlas(root=None, *, n_jobs=None, progress=False) -> None:
         resumed = store.exists()
         load = os.getloadavg()[0]
         t0, c0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
-        s = census(atlas_rules(*deck), n_jobs=n_jobs, progress=progress, store=store)
+        s = census(atlas_rules(*deck), n_jobs=n_jobs, progress=progress, store=store, max_deals=max_deals)
         c1 = resource.getrusage(resource.RUSAGE_SELF)
         wall, cpu = time.perf_counter() - t0, (c1.ru_utime + c1.ru_stime) - (c0.ru_utime + c0.ru_stime)
         s.save(path)
@@ -122,7 +148,9 @@ def build_atlas(root=None, *, n_jobs=None, progress=False) -> None:
             record_runtime({
                 "file": path.name, "deals": s.n_games, "wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1),
                 "jobs": joblib.effective_n_jobs(n_jobs), "machine": "shared",
-                "source": (f"python -m beggarstats.report.atlas --jobs {n_jobs} (niceness {os.nice(0)}), other work "
+                "source": (f"python -m beggarstats.report.atlas --jobs {n_jobs}"
+                           + ("" if max_deals is None else f" --max-deals {max_deals}")
+                           + f" (niceness {os.nice(0)}), other work "
                            f"sharing the 2-core machine; wall and process CPU (resource.getrusage) around census(); "
                            f"1-minute load average {load:.1f} at its start, {os.getloadavg()[0]:.1f} at its end"
                            + ("; resumed from its store, so the times are those of the rest only" if resumed else ""))},
@@ -141,7 +169,7 @@ def deck_markdown(players, counts, end="trick", root=None) -> str:
     with its rank. Exact values, printed to 6 significant digits."""
     import pandas as pd
 
-    table = pd.read_csv(Path(root or ATLAS_DIR) / "atlas.csv")
+    table = pd.read_csv(Path(root) / "atlas.csv" if root else data_path(ATLAS, "atlas.csv", made_by=RUNNER))
     keys = dict(zip(("numbers", "jacks", "queens", "kings", "aces"), counts))
     hit = table[(table["players"] == players) & (table["end"] == end)
                 & np.logical_and.reduce([table[k] == v for k, v in keys.items()])]
@@ -159,12 +187,60 @@ def deck_markdown(players, counts, end="trick", root=None) -> str:
                       "| " + " | ".join(cells) + " |"])
 
 
+PROG = "python -m beggarstats.report.atlas"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # as the command line's: one line naming the flag, exit 2
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number written in digits (e.g. 100000000000), but "
+                                         f"{text.strip()!r} was passed") from None
+
+
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description="Compute the censuses of the exact atlas into data/census/.")
-    parser.add_argument("--jobs", type=int, default=None)
-    parser.add_argument("--progress", action="store_true")
-    args = parser.parse_args(argv)
-    build_atlas(n_jobs=args.jobs, progress=args.progress)
+    """The atlas runner: `build_atlas` with the command line's checks (exit status 2 and one line for a
+    bad argument, a damaged census file or an unwritable folder; 130 on Ctrl-C, the census in progress
+    resuming from its store)."""
+    from ..game.checks import check_n_jobs
+
+    parser = _Parser(prog=PROG, description="Compute the censuses of the exact atlas into data/census/.")
+    parser.add_argument("--jobs", type=_whole, default=None,
+                        help="parallel workers; -1 = all cores (default: 1, as the API's n_jobs=None)")
+    parser.add_argument("--max-deals", type=_whole, default=None,
+                        help="run a census of up to this many deals (default: census()'s limit, 10^10 deals, and "
+                             "10^9 when it would take more than an hour here)")
+    parser.add_argument("--root", default=None, help="the folder of the censuses (default: data/census/)")
+    parser.add_argument("--progress", action="store_true", help="show a progress bar on stderr (default off)")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error (2, already said)
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        check_n_jobs(args.jobs, name="--jobs")  # before the censuses on file are read: now, and in the flag's words
+        if args.max_deals is not None and not 1 <= args.max_deals <= 2**63 - 1:
+            raise ValueError(f"--max-deals must be a whole number from 1 to {2**63 - 1}, but {args.max_deals} was "
+                             f"passed.")
+        build_atlas(args.root, n_jobs=args.jobs, progress=args.progress, max_deals=args.max_deals)
+    except InstalledCopy as exc:  # its data/ is not what a commit holds
+        print(exc, file=sys.stderr)
+        return 2
+    except (ValueError, OSError) as exc:  # StoreError (a damaged census or store) is a ValueError
+        message = " ".join(str(exc).split())
+        if isinstance(exc, OSError) and exc.filename:  # the folder or a file in it, as the system said it
+            message = f"cannot write {str(exc.filename)!r} ({exc.strerror}): pass a writable --root"
+        # census()'s words for the flag (and no range of ranks: the atlas holds whole censuses)
+        message = message.replace("`max_deals`", "--max-deals").replace(", or a range of ranks (`start`, `stop`)", "")
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted (the census under way resumes from its store on the next run)", file=sys.stderr)
+        return 130
     return 0
 
 

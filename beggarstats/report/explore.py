@@ -1,15 +1,16 @@
-"""The live explorer of notebooks/00_explorer: widgets over `simulate` and `replay`.
+"""The live explorer of notebooks/00_explorer and of `beggarstats explore`: widgets over `simulate`
+and `replay`.
 
 Two panels, each a plain class holding its ipywidgets, so that a test can set widget values and
 read what the panel computed without a browser:
 
-* `Explorer`: one control per option of `Rules` (built from `rule_options`, so a new option gets a
-  control), the sample size and the seed. Every change re-runs the sample and shows the length
-  distribution, the survival curve, every seat's win rate with its Wilson interval, and the
-  comparison with the standard game at the same player count (`compare_with_standard`). Rules that
-  keep the deck and jokers deal the very same games from the same seed (game g is fixed by
-  (seed, g)), so that comparison is *paired*, deal by deal; a different deck deals other games and
-  the comparison is between independent samples (both by `beggarstats.analysis.compare_variants`).
+* `Explorer`: one control per option of `Rules` (`report.explore_controls`), the sample size and
+  the seed. Every change re-runs the sample and shows the length distribution, the survival curve,
+  every seat's win rate with its Wilson interval, and the comparison with the standard game at the
+  same player count (`report.explore_compare`): game g is fixed by (seed, g), and jokers are
+  slipped into the same deals, so every rule option but the deck is compared *paired*, deal by
+  deal, as `bs.compare` compares it; another deck deals other games, compared as independent
+  samples.
 * `Replayer`: one deal, pasted or picked as (seed, game), stepped through trick by trick with every
   seat's card count and the pile; a loop is drawn with its cycle.
 
@@ -20,13 +21,10 @@ cannot be read as the answer. ipywidgets and matplotlib are imported when a pane
 importing this module pulls in neither.
 
 Shown as a cell's result (``explorer``, not ``explorer.widget``), a panel's output carries the live
-widget and, beside it, a picture of what the panel shows (``text/html``: status line, figure, tables).
-JupyterLab draws a widget only in a *trusted* notebook (its widget renderer is registered as unsafe),
-and a notebook a reader opens for the first time is not trusted on their machine, whatever widget
-state it saved: without the picture the reader would see the widget's text, ``VBox(children=...``.
-``panel=False`` builds a panel whose controls are plain values (no widget, nothing displayed): a
-notebook cell computes one choice with it without touching the live panel or adding widget models to
-the notebook's saved state.
+widget and a picture of what it shows (`report.explore_snapshot`), which JupyterLab shows where it
+does not trust the output. ``panel=False`` builds a panel whose controls are plain values (no
+widget, nothing displayed): a notebook cell computes one choice with it without touching the live
+panel or adding widget models to the notebook's saved state.
 """
 
 from __future__ import annotations
@@ -39,207 +37,20 @@ import pandas as pd
 
 from .. import analysis as an
 from ..game.cards import KIND_NAMES, DealError
-from ..game.decks import Deck
-from ..game.rules import RuleOption, Rules, rule_options
+from ..game.rules import Rules, rule_options
 from ..run.play import play
 from ..engine.rng import GameStream
 from ..run.simulate import replay, simulate
-from .findings import fmt_p
+from .explore_compare import (comparison_caption, compare_with_standard, readable_comparison, readable_seats,
+                              shares_deals, slim)
+from .explore_controls import (DECKS, GAMES_RANGE, SEED_RANGE, add_classes, build_rules, check_sample, control,
+                               widgets)
+from .explore_snapshot import SNAPSHOT_NOTE, bundle, caption, escape, item_html, plain_text, png_html, snapshot
 
 __all__ = ["build_rules", "shares_deals", "compare_with_standard", "readable_seats", "readable_comparison",
            "check_sample", "Explorer", "Replayer", "DECKS", "GAMES_RANGE", "SEED_RANGE", "pile_text"]
 
-DECKS = ("standard", "italian", "custom")
-GAMES_RANGE = (100, 10_000_000)  # games per sample the explorer runs (more: use `simulate`)
-SEED_RANGE = (0, 2**64 - 1)  # as `simulate` takes it
-_SLIDER_SPAN = 20  # whole-number options with at most this many values get a slider, others a box
 _SYMBOL = "-" + "".join(KIND_NAMES[1:])  # tribute -> card symbol: - J Q K A X
-
-
-def build_rules(*, custom_deck: str = "10/2/0/0/0", **values) -> Rules:
-    """The `Rules` of the explorer's controls.
-
-    ``values`` are options of `Rules` by their field names, as the controls hold them: ``deck`` is
-    'standard', 'italian' or 'custom' (then ``custom_deck`` gives the counts of number cards,
-    Jacks, Queens, Kings and Aces as 'n/j/q/k/a'), and an optional whole-number option (``max_cards``)
-    is 0 for none. Invalid values raise ValueError naming the control.
-    """
-    options = {o.name: o for o in rule_options()}
-    unknown = sorted(set(values) - set(options))
-    if unknown:
-        raise ValueError(f"The keyword `{unknown[0]}` names no rule option; the options are {list(options)}.")
-    deck = values.get("deck", "standard")
-    if deck == "custom":
-        parts = str(custom_deck).replace(" ", "").split("/")
-        if len(parts) != 5 or not all(p.isdigit() for p in parts):
-            raise ValueError(f"The value for `custom_deck` must be five whole numbers n/j/q/k/a "
-                             f"(number cards, Jacks, Queens, Kings, Aces), but {custom_deck!r} was passed.")
-        values["deck"] = Deck.from_counts([int(p) for p in parts])
-    elif deck not in DECKS:
-        raise ValueError(f"The value for `deck` must be one of {list(DECKS)}, but {deck!r} was passed.")
-    for name, option in options.items():
-        if option.kind == "int" and option.optional and values.get(name) == 0:
-            values[name] = None
-    return Rules(**values)
-
-
-def check_sample(games, seed) -> tuple[int, int]:
-    """The explorer's sample size and seed, checked: a value out of range is refused in words
-    (never clamped silently, never run)."""
-    for name, value, (low, high) in (("games", games, GAMES_RANGE), ("seed", seed, SEED_RANGE)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
-            shown = f"{value:,}" if isinstance(value, (int, np.integer)) and not isinstance(value, bool) else repr(value)
-            raise ValueError(f"The value for `{name}` must be a whole number from {low:,} to {high:,}, but {shown} "
-                             f"was typed: nothing was run.")
-    return int(games), int(seed)
-
-
-def shares_deals(rules: Rules, other: Rules) -> bool:
-    """True when both rules deal game g of a seed identically: same players, deck and jokers."""
-    return rules.players == other.players and rules.counts == other.counts
-
-
-def compare_with_standard(games: pd.DataFrame, baseline: pd.DataFrame, rules: Rules, base: Rules,
-                          *, confidence: float = 0.95) -> pd.DataFrame:
-    """The explorer's comparison, by `beggarstats.analysis.compare_variants`: paired when the two
-    samples share their deals (`shares_deals`: paired t interval of the length difference over the
-    deals both finished, paired interval of the difference of the indicators "seat 0 won" over the
-    deals both decided), else independent (Welch interval of the mean difference, Newcombe interval
-    of the difference in seat 0's win rate). Columns ``metric, design, interval`` (which interval:
-    `compare_variants`' column), ``estimate, low, high, p_value, n`` (pairs or games used),
-    ``value, baseline_value``.
-    """
-    paired = shares_deals(rules, base)
-    both = pd.concat([_slim(games).assign(rules="variant"), _slim(baseline).assign(rules="standard")],
-                     ignore_index=True)
-    table = an.compare_variants(both, baseline="standard", by=None, confidence=confidence,
-                                design="paired" if paired else "independent")
-    table = table[table["metric"].isin(["mean_length_diff", "seat0_win_diff"])]
-    return table[["metric", "design", "interval", "estimate", "low", "high", "p_value", "n", "value", "baseline_value"]] \
-        .reset_index(drop=True)
-
-
-def _slim(games: pd.DataFrame, measure: str = "cards") -> pd.DataFrame:
-    """The columns the comparisons and the survival curve read, as plain numpy columns (much faster to
-    group and scan than the compact Arrow-backed columns of `simulate`)."""
-    outcome = games["outcome"]
-    if isinstance(outcome.dtype, pd.CategoricalDtype):  # decode the few categories, not every row
-        outcome = np.asarray(outcome.cat.categories.astype(object))[outcome.cat.codes.to_numpy()]
-    else:
-        outcome = outcome.astype(str).to_numpy(object)
-    return pd.DataFrame({
-        "game": games["game"].to_numpy(dtype=np.int64),
-        "outcome": outcome,
-        "winner": pd.to_numeric(games["winner"]).to_numpy(dtype=float, na_value=np.nan),
-        measure: games[measure].to_numpy(dtype=float),
-    })
-
-
-def _num(value, digits: int = 2) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "–"
-    return f"{value:,.{digits}f}"
-
-
-def _pct(value, digits: int = 2) -> str:
-    return "–" if value is None or math.isnan(value) else f"{100 * value:.{digits}f}"
-
-
-def readable_seats(seats: pd.DataFrame) -> pd.DataFrame:
-    """The seat table as the panel shows it: win rates in percent, p-values as `fmt_p` writes them."""
-    return pd.DataFrame({
-        "seat": seats["seat"].to_numpy(),
-        "wins": [f"{int(v):,}" for v in seats["wins"]],
-        "games": [f"{int(v):,}" for v in seats["games"]],
-        "win rate %": [_pct(v) for v in seats["rate"]],
-        "95% interval %": [f"[{_pct(lo)}, {_pct(hi)}]" for lo, hi in zip(seats["low"], seats["high"])],
-        "p (vs 1/n)": [fmt_p(v) for v in seats["p_value"]],
-    })
-
-
-_METRIC_NAMES = {"mean_length_diff": ("mean length", "cards"), "seat0_win_diff": ("seat 0 win rate", "pp")}
-
-
-def readable_comparison(comparison: pd.DataFrame) -> pd.DataFrame:
-    """The comparison as the panel shows it, narrow enough for a notebook: chosen minus standard in
-    cards or percentage points, the interval in one column, p-values as `fmt_p` writes them."""
-    rows = []
-    for r in comparison.itertuples():
-        what, unit = _METRIC_NAMES[r.metric]
-        show = (lambda v: _num(v)) if unit == "cards" else (lambda v: _pct(v))
-        rows.append({"chosen minus standard": f"{what} ({unit})", "estimate": show(r.estimate),
-                     "95% interval": f"[{show(r.low)}, {show(r.high)}]", "p": fmt_p(r.p_value),
-                     "n": f"{int(r.n):,}", "chosen": show(r.value) if unit == "cards" else f"{_pct(r.value)}%",
-                     "standard": show(r.baseline_value) if unit == "cards" else f"{_pct(r.baseline_value)}%",
-                     "design": r.design})
-    return pd.DataFrame(rows, columns=["chosen minus standard", "estimate", "95% interval", "p", "n", "chosen",
-                                       "standard", "design"])
-
-
-def _widgets(panel: bool = True):
-    """ipywidgets, or for ``panel=False`` the plain stand-ins of `_PlainWidgets`."""
-    if not panel:
-        return _PlainWidgets
-    import ipywidgets
-
-    return ipywidgets
-
-
-class _Plain:
-    """A control without a front end: it holds its value (and whatever else it is given) and calls its
-    observers when the value changes, as an ipywidgets control does; nothing is sent anywhere."""
-
-    def __init__(self, children=(), **kwargs):
-        self.children = tuple(children)
-        self._observers: list = []
-        self._value = kwargs.pop("value", None)
-        self.__dict__.update(kwargs)
-
-    @property
-    def value(self):
-        return self._value
-
-    @value.setter
-    def value(self, new):
-        old, self._value = self._value, new
-        if new != old:
-            for handler in list(self._observers):
-                handler({"name": "value", "old": old, "new": new, "owner": self})
-
-    def observe(self, handler, names=None) -> None:
-        self._observers.append(handler)
-
-    def on_click(self, handler) -> None:  # nobody clicks a control without a front end
-        pass
-
-    def add_class(self, name: str) -> None:
-        pass
-
-
-class _PlainWidgets:
-    """The few ipywidgets names the panels use, as `_Plain` controls."""
-
-    Dropdown = Checkbox = IntSlider = IntText = Text = Textarea = ToggleButtons = Button = HTML = Output = \
-        VBox = HBox = Layout = _Plain
-
-
-def _control(w, option: RuleOption):
-    """The widget of one rule option (its kind decides which)."""
-    style = {"description_width": "initial"}
-    if option.kind == "choice":
-        return w.Dropdown(options=option.choices, value=option.default, description=option.name, style=style)
-    if option.kind == "deck":
-        return w.Dropdown(options=DECKS, value=option.default, description=option.name, style=style)
-    if option.kind == "flag":
-        return w.Checkbox(value=option.default, description=option.name, style=style, indent=False)
-    if option.kind == "int":
-        if option.high - option.low <= _SLIDER_SPAN:
-            return w.IntSlider(value=option.default if option.default is not None else option.low, min=option.low,
-                               max=option.high, description=option.name, style=style, continuous_update=False)
-        # a plain box: a value out of range is refused in words by Rules, never clamped
-        label = f"{option.name} (0: none)" if option.optional else option.name
-        return w.IntText(value=option.default or 0, description=label, style=style, continuous_update=False)
-    raise TypeError(f"Rule option {option.name!r} has kind {option.kind!r}, which has no control.")  # pragma: no cover  # internal: a new option kind without its control
 
 
 class Explorer:
@@ -262,11 +73,11 @@ class Explorer:
     def __init__(self, *, games: int = 100_000, seed: int = 2026, n_jobs: int | None = None, auto: bool = True,
                  panel: bool = True):
         self.panel = panel
-        w = _widgets(panel)
+        w = widgets(panel)
         style = {"description_width": "initial"}
         self.n_jobs = n_jobs
         self.options = rule_options()
-        rule_controls = {o.name: _control(w, o) for o in self.options}
+        rule_controls = {o.name: control(w, o) for o in self.options}
         self.controls = dict(rule_controls)
         self.controls["custom_deck"] = w.Text(value="10/2/0/0/0", description="custom deck n/J/Q/K/A", style=style,
                                               continuous_update=False)
@@ -292,12 +103,12 @@ class Explorer:
                     w.VBox(others + [c["games"], c["seed"]])]),
             self.status, self.plot_out, self.seats_out, self.compare_out,
         ])
-        _classes(self.widget, "bs-explorer", self.status, "bs-status", self.plot_out, "bs-plot", self.seats_out,
-                 "bs-seats", self.compare_out, "bs-comparison",
-                 *[x for name, control in self.controls.items() for x in (control, f"bs-control-{name}")])
+        add_classes(self.widget, "bs-explorer", self.status, "bs-status", self.plot_out, "bs-plot", self.seats_out,
+                    "bs-seats", self.compare_out, "bs-comparison",
+                    *[x for name, box in self.controls.items() for x in (box, f"bs-control-{name}")])
         self.auto = auto
-        for control in self.controls.values():
-            control.observe(self._changed, names="value")
+        for box in self.controls.values():
+            box.observe(self._changed, names="value")
         if auto:
             self.update()
 
@@ -325,9 +136,9 @@ class Explorer:
     @staticmethod
     def _summaries(games: pd.DataFrame, label: str) -> dict:
         """What the panel shows of one sample: plain columns, length summary, Kaplan-Meier table."""
-        slim = _slim(games).assign(sample=label)
-        return {"slim": slim, "lengths": an.length_summary(slim, by="sample"),
-                "km": an.kaplan_meier(slim, by="sample")}
+        plain = slim(games).assign(sample=label)
+        return {"slim": plain, "lengths": an.length_summary(plain, by="sample"),
+                "km": an.kaplan_meier(plain, by="sample")}
 
     def _baseline(self, base: Rules, n: int, seed: int) -> tuple[pd.DataFrame, dict]:
         """The standard game's sample and summaries, kept while players, games and seed stay."""
@@ -347,7 +158,7 @@ class Explorer:
             plt.close(self.figure)
         self.figure = None
         self.tables, self.shown = {}, {}
-        self.status.value = f"<b style='color:#b00'>{_escape(message)}</b>"
+        self.status.value = f"<b style='color:#b00'>{escape(message)}</b>"
         self._show()
 
     def update(self) -> None:
@@ -365,7 +176,7 @@ class Explorer:
         self.error = None
         base = Rules(players=rules.players)
         samples = n if rules == base or (base, n, seed) in self._base_cache else 2 * n
-        self.status.value = (f"<b>running {samples:,} games</b> ({rules.players} players, {_escape(rules.name)}, "
+        self.status.value = (f"<b>running {samples:,} games</b> ({rules.players} players, {escape(rules.name)}, "
                              f"seed {seed}) …")
         games = simulate(n, rules=rules, seed=seed, n_jobs=self.n_jobs)
         summaries = [self._summaries(games, "chosen rules")]
@@ -380,16 +191,16 @@ class Explorer:
         self.tables = {"lengths": lengths, "seats": seats, "comparison": comparison}
         self._draw(summaries)
         self.shown = {
-            "seats": [_caption("win rate by seat (95% Wilson interval; p: binomial test against 1/n)"),
+            "seats": [caption("win rate by seat (95% Wilson interval; p: binomial test against 1/n)"),
                       readable_seats(seats)],
-            "comparison": [_caption(self.comparison_caption())]
+            "comparison": [caption(self.comparison_caption())]
                           + ([readable_comparison(comparison)] if not comparison.empty else []),
         }
         self._show()
         self.elapsed = time.perf_counter() - start
         self.updates += 1
         outcomes = games["outcome"].astype(str).value_counts()
-        self.status.value = _escape(
+        self.status.value = escape(
             f"{rules.players} players, {rules.name}: {n:,} games (seed {seed}) — "
             + ", ".join(f"{k} {outcomes.get(k, 0):,}" for k in ("win", "loop", "cutoff"))
             + f" — {self.elapsed:.2f} s")
@@ -431,104 +242,26 @@ class Explorer:
                     display(HTML(item.to_html(index=False)) if isinstance(item, pd.DataFrame) else item)
 
     def comparison_caption(self) -> str:
-        if self.rules is None:
-            return ""
-        if self.rules == self.base:
-            return "these are the standard rules: nothing to compare"
-        if shares_deals(self.rules, self.base):
-            return "against the standard game on the same deals (paired intervals, 95%)"
-        return "against the standard game (another deck deals other games: Welch and Newcombe intervals, 95%)"
+        return comparison_caption(self.rules, self.base)
 
     def snapshot_html(self) -> str:
         """What the panel shows now, as static HTML: the status line, the figure (PNG) and the tables,
         under a line saying that the controls need a running kernel."""
-        parts = [_SNAPSHOT_NOTE.format(what="explorer")] if self.panel else []
+        parts = [SNAPSHOT_NOTE.format(what="explorer")] if self.panel else []
         parts.append(f"<p class='bs-snapshot-status'>{self.status.value}</p>")
         if self.figure is not None:
-            parts.append(_png_html(self.figure))
-        parts += [_html(item) for key in ("seats", "comparison") for item in self.shown.get(key, [])]
-        return _snapshot(parts, "bs-explorer-snapshot")
+            parts.append(png_html(self.figure))
+        parts += [item_html(item) for key in ("seats", "comparison") for item in self.shown.get(key, [])]
+        return snapshot(parts, "bs-explorer-snapshot")
 
     def __repr__(self) -> str:
-        return f"Explorer: {_plain_text(self.status.value)}"
+        return f"Explorer: {plain_text(self.status.value)}"
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
         """The live panel (a widget view) with its picture as ``text/html`` beside it: JupyterLab draws
         the widget in a trusted notebook and the picture in one it does not trust, where the widget's
         text would be all a reader sees."""
-        return _bundle(self, include=include, exclude=exclude)
-
-
-def _classes(*pairs) -> None:
-    """CSS classes on widgets (widget, class, widget, class, ...): names a page can be read by (the
-    browser test finds the controls and panels by them)."""
-    for widget, name in zip(pairs[::2], pairs[1::2]):
-        widget.add_class(name)
-
-
-def _escape(text: str) -> str:
-    import html
-
-    return html.escape(text)
-
-
-def _caption(text: str):
-    from IPython.display import Markdown
-
-    caption = Markdown(f"**{text}**")
-    setattr(caption, "caption", text)  # the plain text, for the panel's picture (`_html`)
-    return caption
-
-
-_SNAPSHOT_NOTE = ("<p class='bs-snapshot-note'><em>A picture of the {what} as it was saved: its controls need a "
-                  "running kernel (run the notebook in JupyterLab).</em></p>")
-
-
-def _snapshot(parts: list[str], css: str) -> str:
-    return f"<div class='{css}'>\n" + "\n".join(parts) + "\n</div>"
-
-
-def _png_html(figure) -> str:
-    """A figure as an <img> with its PNG inline, drawn as the inline backend draws it."""
-    import base64
-
-    from IPython.core.pylabtools import print_figure
-
-    data = base64.b64encode(print_figure(figure, "png")).decode("ascii")
-    return f"<img src='data:image/png;base64,{data}' alt='the panel\'s figure'>"
-
-
-def _html(item) -> str:
-    """One item the panel displays (a caption, a table) as HTML."""
-    if isinstance(item, pd.DataFrame):
-        return item.to_html(index=False)
-    text = getattr(item, "caption", None)
-    if text is not None:
-        return f"<p><b>{_escape(text)}</b></p>"
-    return f"<p>{_escape(str(getattr(item, 'data', item)))}</p>"  # pragma: no cover  # internal: the panels show captions and tables
-
-
-def _plain_text(html_text: str) -> str:
-    """The text of a status line (its markup dropped, its entities read)."""
-    import html
-    import re
-
-    return html.unescape(re.sub(r"<br\s*/?>", " ", re.sub(r"<(?!br)[^>]+>", "", html_text or ""))).strip()
-
-
-def _bundle(panel, *, include=None, exclude=None) -> dict:
-    """A panel's output: its widget view (when it has a live panel), its picture and a line of text."""
-    data = {"text/plain": repr(panel), "text/html": panel.snapshot_html()}
-    if panel.panel:
-        view = panel.widget._repr_mimebundle_()
-        key = "application/vnd.jupyter.widget-view+json"
-        if key in view:
-            data[key] = view[key]
-    if include:
-        data = {k: v for k, v in data.items() if k in include}
-    if exclude:
-        data = {k: v for k, v in data.items() if k not in exclude}
-    return data
+        return bundle(self, include=include, exclude=exclude)
 
 
 def pile_text(plays) -> str:
@@ -548,7 +281,7 @@ class Replayer:
 
     def __init__(self, rules=None, *, seed: int = 2026, game: int = 0, deal: str = "", panel: bool = True):
         self.panel = panel
-        w = _widgets(panel)
+        w = widgets(panel)
         style = {"description_width": "initial"}
         self._rules = rules
         self.source = w.ToggleButtons(options=("seed and game", "deal"), value="deal" if deal else "seed and game",
@@ -569,10 +302,10 @@ class Replayer:
         self.step.observe(lambda change: None if self._quiet else self.show(change["new"]), names="value")
         self.widget = w.VBox([self.source, w.HBox([self.seed, self.game]), self.deal_text, self.any_deck,
                               self.load_button, self.status, self.step, self.trick_html, self.plot_out])
-        _classes(self.widget, "bs-replayer", self.source, "bs-replay-source", self.seed, "bs-replay-seed", self.game,
-                 "bs-replay-game", self.deal_text, "bs-replay-deal", self.load_button, "bs-replay-play", self.status,
-                 "bs-replay-status", self.step, "bs-replay-step", self.trick_html, "bs-replay-trick", self.plot_out,
-                 "bs-replay-plot")
+        add_classes(self.widget, "bs-replayer", self.source, "bs-replay-source", self.seed, "bs-replay-seed", self.game,
+                    "bs-replay-game", self.deal_text, "bs-replay-deal", self.load_button, "bs-replay-play", self.status,
+                    "bs-replay-status", self.step, "bs-replay-step", self.trick_html, "bs-replay-trick", self.plot_out,
+                    "bs-replay-plot")
 
     def rules(self) -> Rules:
         """The rules to play by: ``rules`` given, its value when callable, the standard rules for None."""
@@ -607,7 +340,7 @@ class Replayer:
             what = f"seat {result.winner} wins after {result.cards} cards and {result.tricks} tricks"
         else:
             what = f"cut off after {result.cards} cards and {result.tricks} tricks"
-        self.status.value = f"<code>{_escape(deal)}</code><br>{_escape(what)}"
+        self.status.value = f"<code>{escape(deal)}</code><br>{escape(what)}"
         self._quiet = True  # moving the slider's bounds must not draw a trick of the new game half set up
         try:
             self.step.max = max(len(result.trace), 1)
@@ -626,7 +359,7 @@ class Replayer:
         if self.figure is not None:
             plt.close(self.figure)
         self.result = self.deal = self.trick = self.figure = None
-        self.status.value = f"<b style='color:#b00'>{_escape(message)}</b>"
+        self.status.value = f"<b style='color:#b00'>{escape(message)}</b>"
         self.trick_html.value = ""
         self._quiet = True
         try:
@@ -656,7 +389,7 @@ class Replayer:
         sizes = ", ".join(f"seat {s}: {k}" for s, k in enumerate(t.hand_sizes))
         taker = f"seat {t.taker} takes the pile of {t.cards} cards" if t.taker is not None else "cut off"
         self.trick_html.value = (f"trick {trick} of {len(result.trace)}: seat {t.leader} leads; pile "
-                                 f"<code>{_escape(self.trick['pile'])}</code>; {taker}<br>cards in hand: {sizes}")
+                                 f"<code>{escape(self.trick['pile'])}</code>; {taker}<br>cards in hand: {sizes}")
         if self.figure is not None:
             plt.close(self.figure)
         if result.outcome == "loop":
@@ -675,23 +408,23 @@ class Replayer:
     def snapshot_html(self) -> str:
         """What the panel shows now, as static HTML: the deal and its outcome, the trick, the figure;
         before any game is played, what the controls hold."""
-        parts = [_SNAPSHOT_NOTE.format(what="replayer")] if self.panel else []
+        parts = [SNAPSHOT_NOTE.format(what="replayer")] if self.panel else []
         if self.result is None and not self.status.value:
             chosen = ("the pasted deal" if self.source.value == "deal"
                       else f"game {self.game.value} of seed {self.seed.value}")
-            parts.append(f"<p class='bs-snapshot-status'>{_escape(f'replay: {chosen}; no game played yet')}</p>")
+            parts.append(f"<p class='bs-snapshot-status'>{escape(f'replay: {chosen}; no game played yet')}</p>")
         else:
             parts.append(f"<p class='bs-snapshot-status'>{self.status.value}</p>")
             if self.trick_html.value:
                 parts.append(f"<p>{self.trick_html.value}</p>")
             if self.figure is not None:
-                parts.append(_png_html(self.figure))
-        return _snapshot(parts, "bs-replayer-snapshot")
+                parts.append(png_html(self.figure))
+        return snapshot(parts, "bs-replayer-snapshot")
 
     def __repr__(self) -> str:
-        shown = _plain_text(self.status.value) or f"game {self.game.value} of seed {self.seed.value}, not played yet"
+        shown = plain_text(self.status.value) or f"game {self.game.value} of seed {self.seed.value}, not played yet"
         return f"Replayer: {shown}"
 
     def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
         """The live panel with its picture beside it, as `Explorer._repr_mimebundle_`."""
-        return _bundle(self, include=include, exclude=exclude)
+        return bundle(self, include=include, exclude=exclude)

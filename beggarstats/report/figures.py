@@ -8,7 +8,6 @@ number, ``games`` (the 2-player standard run); see `sizes`. Statistics come from
 
 from __future__ import annotations
 
-import functools
 import numbers
 import textwrap
 from importlib import metadata
@@ -21,6 +20,7 @@ import pandas as pd
 from .. import analysis as an
 from .. import plots
 from ..game.decks import Deck
+from .committed_rows import committed_rows, scale_rows  # noqa: F401 (scale_rows: read here by tests/test_summary.py)
 from .findings import finding, findings_frame, write_findings
 from .findings_prose import update_prose
 from ..run.play import play
@@ -29,8 +29,9 @@ from ..run.limits import check_fits
 from ..run.outputs import replacing, write_text
 from ..run.records import load_records
 from ..game.rules import RULES_VERSION, Rules
-from ..run.simulate import PEAK_BYTES_PER_GAME, simulate
-from ..run.store import Store, default_path, store_key
+from ..run.run_cache import cached_simulate
+from ..run.simulate import PEAK_BYTES_PER_GAME
+from ..run.store import default_path, store_key
 from .defaults import DEFAULT_GAMES, DEFAULT_SEED  # also read by `beggarstats figures --help`
 
 __all__ = ["make_figures", "FigureOut", "provenance", "sizes", "small_decks", "small_deck_table", "FIGURES", "DEFAULT_GAMES", "DEFAULT_SEED"]
@@ -66,8 +67,15 @@ SMALL_LABEL_BELOW = 1e-3  # exact loop shares below this (and above 0) have thei
 
 
 INCOMPLETE = "INCOMPLETE"  # in the output folder while a run writes into it
-INCOMPLETE_TEXT = ("A `beggarstats figures` run into this folder started and did not finish: the files here may "
-                   "mix two runs. Run it again to finish (the games already played are loaded from the run cache).\n")
+
+
+def incomplete_text(store) -> str:
+    """What `INCOMPLETE` says, true to ``store`` (`make_figures`'): only a cached run leaves games to load."""
+    again = ("with the same --games, --seed and --cache: the games already played are loaded from the run cache"
+             if store is not False and store is not None else
+             "every game is played again: this run kept no run cache (`--cache` loads a run's games the next time)")
+    return ("A `beggarstats figures` run into this folder started and did not finish: the files here may mix two "
+            f"runs. Run it again to finish ({again}).\n")
 
 
 def sizes(games: int) -> dict[str, int]:
@@ -112,18 +120,15 @@ class _Runner:
             return default_path(rules, self.seed, per_seat)
         return Path(self.store) / store_key(rules, self.seed, per_seat)
 
-    def __call__(self, rules, n, per_seat=False):
-        where = self._where(rules, per_seat)
-        todo = n
-        if where is not None:
-            st = Store.open(where, rules=rules, seed=self.seed, per_seat=per_seat)
-            todo = sum(hi - lo for lo, hi in st.missing(0, n))
-        self.played += todo
-        self.loaded += n - todo
+    def __call__(self, rules, n, per_seat=False):  # a damaged cache entry is mended, never loaded (run.run_cache)
+        result, played = cached_simulate(n, rules=rules, seed=self.seed, n_jobs=self.n_jobs, per_seat=per_seat,
+                                         store=self._where(rules, per_seat))
+        self.played += played
+        self.loaded += n - played
         self.total += n
         key = store_key(rules, self.seed, False)
         self.games[key] = max(self.games.get(key, 0), n)
-        return simulate(n, rules=rules, seed=self.seed, n_jobs=self.n_jobs, store=where, per_seat=per_seat)
+        return result
 
 
 def _share(k: int, n: int) -> tuple[float, float, float]:
@@ -185,10 +190,10 @@ def _seat_games(seats) -> str:
     return _games_by_players(seats.drop_duplicates(["players", "game"]))
 
 
-def _detectable(low, high) -> float:
-    """The effect detectable at 80% power (two-sided 5%) by a test whose 95% interval is [low, high]
-    (its standard error read back from the half width; `analysis.variants.detectable_effect`)."""
-    return float(an.variants.detectable_effect((high - low) / (2 * an.intervals.z_value(0.95))))
+def _se(low, high) -> float:
+    """The standard error of an estimate whose 95% interval is [low, high], read back from the half
+    width (the findings turn it into the effect detectable at the family's level)."""
+    return float((high - low) / (2 * an.intervals.z_value(0.95)))
 
 
 def check_figures(games, seed, n_jobs):
@@ -291,20 +296,19 @@ def _seats(main, out, rows):
     fig.axes[0].set_title("First-player advantage (95% Wilson intervals)")
     out.save(fig, "first_player_advantage.png", _games_by_players(main), "standard, 2-6 players")
     two = rates[(rates["players"] == 2) & (rates["seat"] == 0)].iloc[0]
-    rows.insert(0, finding("2-player first-player (seat 0) win rate", two["rate"], two["low"], two["high"],
-                           two["games"], "share", key="seat0_rate_2p", null=0.5, p_value=two["p_value"]))
+    rows.insert(0, finding("2-player first-player (seat 0) win rate", two.rate, two.low, two.high, two.games, "share",
+                           key="seat0_rate_2p", null=0.5, p_value=two.p_value, se=_se(two.low, two.high)))
     for r in rates[rates["players"] > 2].itertuples():
         rows.append(finding(f"win rate - 1/n, seat {r.seat} of {r.players} players ({r.hand_size} cards dealt)",
                             r.rate - r.expected, r.low - r.expected, r.high - r.expected, r.games, "pp",
-                            key=f"seat_{r.seat}_of_{r.players}p", null=0.0, p_value=r.p_value,
-                            detectable=_detectable(r.low, r.high)))
+                            key=f"seat_{r.seat}_of_{r.players}p", null=0.0, p_value=r.p_value, se=_se(r.low, r.high)))
     for r in an.seat_contrasts(main, by="players", n_cards=52).itertuples():
         if r.players < 3:
             continue  # two players: the seat 0 row says it all
         hand = "same hand" if r.hand == "same" else "one card fewer"
         rows.append(finding(f"win rate of seat {r.seat} minus seat {r.seat - 1}, {r.players} players ({hand})",
                             r.estimate, r.low, r.high, r.games, "pp", key=f"step_{r.seat}_of_{r.players}p",
-                            null=0.0, p_value=r.p_value, detectable=_detectable(r.low, r.high)))
+                            null=0.0, p_value=r.p_value, se=_se(r.low, r.high)))
     rows.append(step_heterogeneity_row(main))
 
 
@@ -319,16 +323,16 @@ def step_heterogeneity_row(main) -> dict:
                    test="fit")
 
 
-def _variants(out, rows):
-    """The variant figure and rows from the committed paired runs (`report.variant_data`: every
-    variant against the standard game on the same deals, 2-6 players)."""
+def _variants(out, rows, findings=None):
+    """The variant rows, then (given the ``findings`` table) the figure with its family's verdicts,
+    from the committed paired runs (`report.variant_data`: every variant against the standard game)."""
     from . import variant_data as vd
 
-    table = vd.variant_table(data_folder())
-    if table.empty:
-        return
-    vd.save_variant_figure(table, out)
-    rows.extend(vd.variant_findings(table))
+    table = vd.variant_table(findings=findings)
+    if findings is None:
+        rows.extend(vd.variant_findings(table))
+    else:
+        vd.save_variant_figure(table, out)
 
 
 def _hands(seats, out, rows):
@@ -411,8 +415,7 @@ def small_deck_table(results, exact=None) -> pd.DataFrame:
         from ..run.summary import load_summary
         from .atlas import census_file
 
-        root = data_folder() / "census"  # a pip-installed package has no data/: the clone's, as for the runs
-        files = (census_file(2, deck.counts, "trick", root=root) for _, _, deck, _ in results)
+        files = (census_file(2, deck.counts, "trick") for _, _, deck, _ in results)
         exact = [load_summary(f) for f in files if f.exists()]
     censuses = {s.rules: s for s in exact}
     table = []
@@ -504,7 +507,7 @@ def make_figures(out="figures", *, games=None, seed=DEFAULT_SEED, n_jobs=None, s
     total = n["main2"] + n["main"] * (len(PLAYERS) - 1) + n["seats"] * len(PLAYERS) + n["small"] * len(decks)
     step = _Steps(progress, total=total)
     rows: list[dict] = []
-    marker = write_text(out / INCOMPLETE, INCOMPLETE_TEXT)  # removed once every file is written
+    marker = write_text(out / INCOMPLETE, incomplete_text(store))  # removed once every file is written
     with plots.theme():
         table = _make(out, n, seed, run, decks, step, rows, prose)
     marker.unlink()
@@ -546,10 +549,9 @@ def _make(out, n, seed, run, decks, step, rows, prose) -> pd.DataFrame:
         _small_decks(small, figs, rows)
         step("small decks")
         rows.extend(_run_rows(run, n, seed, len(decks)))
-        rows.extend(scale_rows(data_folder()))
-        rows.extend(chain_rows(data_folder()))
-        rows.extend(shuffle_rows(data_folder()))
+        rows.extend(committed_rows())
         table = findings_frame(rows)
+        _variants(figs, rows, findings=table)
         table.attrs.update(games_played=run.played, games_loaded=run.loaded, sizes=n, seed=seed)
         write_findings(table, out)
         if prose or (prose is None and out.resolve() == (ROOT / "figures").resolve()):
@@ -558,148 +560,6 @@ def _make(out, n, seed, run, decks, step, rows, prose) -> pd.DataFrame:
     finally:
         step.close()
     return table
-
-
-# The units of `summary_analysis.scale_findings`' rows, in the order it returns them.
-_SCALE_UNITS = {"loop": "share", "rate": "per card", "prob": "share", "deals": "deals", "longest": "cards, max"}
-
-
-def data_folder() -> Path:
-    """Where the committed large runs are: ``data/`` of the source tree the package runs from, or,
-    for a package installed with pip (which has no ``data/``), of the current directory - the clone
-    the README's quick start runs in."""
-    here = ROOT / "data"
-    return here if here.is_dir() else Path.cwd() / "data"
-
-
-def scale_rows(folder: Path) -> list[dict]:
-    """The findings of the committed large runs (``summary-p*.json`` in ``folder``: 10^9 two-player
-    and 10^8 3-6 player deals, made by `beggarstats summarize`) as rows of the findings table; none
-    where the folder has no summaries (an installed package has no ``data/``). They test nothing,
-    so they stay outside the Holm family."""
-    rows = []
-    for path in sorted(Path(folder).glob("summary-p*.json")):
-        info = path.stat()  # a file as it was read before: its rows again (seconds of model fits each)
-        rows.extend(dict(row) for row in _scale_rows_of(str(path), info.st_mtime_ns, info.st_size))
-    return rows
-
-
-@functools.lru_cache(maxsize=32)
-def _scale_rows_of(path: str, mtime_ns: int, size: int) -> tuple[dict, ...]:
-    """`scale_rows` of one summary file, computed once per state of the file (``mtime_ns``, ``size``)."""
-    from ..analysis import summaries as sa
-    from ..run.summary import load_summary
-
-    s = load_summary(path)
-    rows = []
-    for kind, row in zip(_SCALE_UNITS, sa.scale_findings(s).itertuples()):
-        name = f"at scale: {row.finding}" + (f" (seed {s.seed}, {row.method.split(', ')[-1]})" if kind == "longest" else "")
-        if kind in ("prob", "deals"):  # one fit of several: its interval is its sampling error, not the model's
-            name += ": geometric tail beyond the longest 1% (interval: sampling only)"
-        rows.append(finding(name, row.estimate, row.low, row.high, row.games, _SCALE_UNITS[kind],
-                            key=f"scale_{kind}_p{s.rules.players}"))
-    rows.extend(_record_rows(s))
-    rows.extend(_prediction_rows(s))
-    return tuple(rows)
-
-
-RECORD_CUTS_SAID = (2500, 3000, 3500)  # cards: the cuts whose fits the record's odds quote beside the longest 1%'s
-
-
-def _record_rows(s) -> list[dict]:
-    """The record's odds as the data allow (`analysis.tail.record_odds`), in the order they are said:
-    how far the record lies beyond the longest game seen, the geometric fits by cut with their
-    sampling intervals, and the log-linear hazard with its out-of-sample verdict. Beating the record
-    is lasting longer than it, P(length > 8,344), everywhere."""
-    from ..analysis import summaries as sa
-    from ..analysis.tail import record_odds
-
-    odds, p = record_odds(s), s.rules.players
-    rows = [finding(f"at scale: cards by which the record ({odds['record']:,}) is longer than the longest of the "
-                    f"{odds['games']:,} games seen ({odds['longest']:,} cards), {p} players: the record odds are an "
-                    "extrapolation that far", odds["beyond"], np.nan, np.nan, odds["games"], "cards, max",
-                    key=f"scale_record_beyond_p{p}")]
-    fits = odds["fits"]
-    for u in RECORD_CUTS_SAID:
-        r = fits[(fits["model"] == "geometric") & (fits["threshold"] == u)].iloc[0]
-        rows.append(finding(f"at scale: random deals to expect one longer than {sa.RECORD_CARDS:,} cards, {p} players: "
-                            f"geometric tail fitted beyond {u:,} cards ({int(r['games']):,} games beyond; interval: "
-                            "sampling only)", r["deals"], r["deals_low"], r["deals_high"], odds["games"], "deals",
-                            key=f"scale_record_cut{u}_p{p}"))
-    r = fits[fits["model"] == "log-linear hazard"].iloc[0]
-    verdict = "passes" if r["passes"] else "fails"
-    rows.append(finding(f"at scale: random deals to expect one longer than {sa.RECORD_CARDS:,} cards, {p} players: "
-                        f"log-linear hazard fitted beyond {r['threshold']:,.0f} cards, which {verdict} its "
-                        "out-of-sample test (interval: sampling only)", r["deals"], r["deals_low"], r["deals_high"],
-                        odds["games"], "deals", key=f"scale_record_loglinear_p{p}"))
-    return rows
-
-
-def chain_rows(folder: Path) -> list[dict]:
-    """The penalty-card chain's record odds (``tail/results-cards.json`` in ``folder``, written by
-    ``data/tail/make_chain_cards.py --survival``: `analysis.chain_record.record_check`), a
-    mechanism-based estimate beside the curve fits: P(length > record) with its sampling interval,
-    and with the misspecification allowance of its check against the run. None where the file or
-    its ``survival`` part is missing."""
-    import json
-
-    path = Path(folder) / "tail" / "results-cards.json"
-    if not path.is_file():
-        return []
-    res = json.loads(path.read_text()).get("survival")
-    if not res:
-        return []
-    games = json.loads(path.read_text())["games"]
-    checks = ", ".join(f"{c['cards']:,}" for c in res["checks"])
-    p, (lo, hi), (alo, ahi) = res["probability"], res["sampling"], res["with_allowance"]
-    return [finding(f"penalty-card chain (horizon {res['horizon']:,}), 2 players: random deals to expect one longer than "
-                    f"{res['record']:,} cards (interval: {res['replicates']} bootstrap draws, sampling only)", 1 / p,
-                    1 / hi, 1 / lo, games, "deals", key="chain_record_p2"),
-            finding(f"penalty-card chain (horizon {res['horizon']:,}), 2 players: random deals to expect one longer than "
-                    f"{res['record']:,} cards, with the misspecification allowance of its survival against the run "
-                    f"at {checks} cards (x{res['allowance'][0]:.2f} to x{res['allowance'][1]:.2f})", 1 / p, 1 / ahi,
-                    1 / alo, games, "deals", key="chain_record_allowance_p2")]
-
-
-def _prediction_rows(s) -> list[dict]:
-    """The tail's out-of-sample check (`analysis.tail.tail_prediction`) of one large run: fitted on
-    the band from the longest 1% up to each split only, its prediction for the next 1,000 cards and
-    beyond against the games seen there (a goodness-of-fit test, outside the Holm family)."""
-    from ..analysis.tail import PREDICTION_SPLITS, tail_prediction
-
-    rows, p = [], s.rules.players
-    for m in PREDICTION_SPLITS:
-        for r in tail_prediction(s, fit_to=m, predict_to=m + 1000).itertuples():
-            short = "constant" if r.model == "constant hazard" else "loglinear"
-            rows.append(finding(f"at scale: tail fitted on {r.fit_from:,.0f}-{m:,} cards only ({r.model}), {p} players: "
-                                f"G of the {r.at_risk:,} games longer than {m:,} against its prediction for "
-                                f"{m:,}-{m + 1000:,} cards and beyond ({r.dof} df; {r.ended:,} ended there, "
-                                f"{r.expected:,.1f} expected)", r.deviance, np.nan, np.nan, r.at_risk, "chi2",
-                                key=f"scale_prediction_{short}_{m}_p{p}", p_value=r.p_value, test="fit"))
-    return rows
-
-
-SHUFFLE_MARGIN = 1.0  # cards: the equivalence margin of the shuffle question ("no practical effect")
-
-
-def shuffle_rows(folder: Path) -> list[dict]:
-    """The equivalence half of "does shuffling the won pile speed the game up?": one row per
-    player count with the TOST p-value against +-`SHUFFLE_MARGIN` cards, from the committed paired
-    comparisons ``compare-shuffle-p*.json`` in ``folder`` (written by ``data/compare_variants.py``).
-    Their difference rows are the shuffle_pile rows of the variants (`report.variant_data`). The
-    TOST rests on the paired t interval's two one-sided tails: the shuffle's per-deal differences
-    are close to symmetric (skewness +0.02 to +0.04), where the t interval's one-sided errors hold."""
-    from ..run.compare import load_moments
-
-    rows = []
-    for path in sorted(Path(folder).glob("compare-shuffle-p*.json")):
-        m = load_moments(path)
-        p = Rules.from_dict(m.rules_b).players
-        rows.append(finding(f"shuffle_pile: equivalence within ±{SHUFFLE_MARGIN:g} card of the standard game (TOST "
-                            f"p; skewness of the differences {m.skewness:+.2f}), {p} players",
-                            m.equivalence(SHUFFLE_MARGIN), np.nan, np.nan, m.pairs, "p",
-                            key=f"shuffle_equivalence_{p}p"))
-    return rows
 
 
 def _run_rows(run, n, seed, n_decks) -> list[dict]:

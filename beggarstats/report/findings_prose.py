@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .findings import ALPHA, fmt, fmt_p, to_markdown
+from .findings import ALPHA, detectable_text, family_level, fmt, fmt_p, level_text, to_markdown
+from .record_prose import join as _join, record_words
 from ..run.outputs import write_text
 
 __all__ = ["BLOCKS", "render_blocks", "update_prose", "stale_blocks", "block_pattern"]
@@ -80,6 +81,25 @@ class _Rows:
         """'✓' when the Holm-adjusted test rejects, '·' when it does not."""
         return "✓" if self.rejected(key) else "·"
 
+    @property
+    def family(self) -> int:
+        """The size of the Holm family (the tests of an effect), said once and used everywhere."""
+        return family_level(self.t)[0]
+
+    @property
+    def level(self) -> str:
+        """Holm's strictest level, the level of every detectable effect: '0.05/118'."""
+        return level_text(self.family, ALPHA)
+
+    def detectable(self, key) -> str:
+        """The smallest effect the row's test detects at 80% power at `level`: '±0.434 pp'."""
+        r = self.row(key)
+        return detectable_text(r["detectable"], r["unit"])
+
+    def missed(self, key) -> str:
+        """What a test that did not reject could have missed, with its level: '±0.434 pp at 0.05/118'."""
+        return f"{self.detectable(key)} at {self.level}"
+
 
 def _players(r: _Rows, prefix: str):
     return [int(k.removeprefix(prefix).removesuffix("p")) for k in r.keys(prefix)]
@@ -94,11 +114,12 @@ def _readme(r: _Rows) -> str:
         "(paired; jokers are slipped into the standard deal), from the committed runs of `data/compare_variants.py`, "
         "which `beggarstats compare` repeats at any size.",
         "",
-        "Key rows of `figures/findings.md` (95% intervals; ✓: rejected by the Holm-adjusted test at "
-        f"family-wise {ALPHA:g}, ·: not rejected):",
+        f"Key rows of `figures/findings.md` (95% intervals; ✓: rejected by the Holm-adjusted test at family-wise "
+        f"{ALPHA:g} over the {r.family} tests of the family, ·: not rejected, with the smallest effect the test "
+        f"detects at 80% power at Holm's strictest level {r.level}):",
         "",
-        "| finding | estimate | 95% interval | games | Holm p |",
-        "|---|---:|---:|---:|---:|",
+        f"| finding | estimate | 95% interval | games | Holm p | not rejected: detectable at {r.level} |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     keys = ["seat0_rate_2p"] + [f"seat_0_of_{p}p" for p in (3, 4, 5, 6)]
     keys += [k for k in r.keys("step_") if "(same hand)" in r.row(k)["finding"]]
@@ -112,7 +133,8 @@ def _readme(r: _Rows) -> str:
             holm = f"fit test: p {fmt_p(row['p_value'])}, not adjusted"
         else:
             holm = "–" if pd.isna(row["p_holm"]) else f"{fmt_p(row['p_holm'])} {r.mark(k)}"
-        lines.append(f"| {row['finding']} | {r.est(k)} | {ci} | {r.n(k)} | {holm} |")
+        missed = r.detectable(k) if row["test"] == "effect" and not r.rejected(k) else "–"
+        lines.append(f"| {row['finding']} | {r.est(k)} | {ci} | {r.n(k)} | {holm} | {missed} |")
     lines += ["", "In words: " + " ".join(_words(r))]
     return "\n".join(lines) + "\n"
 
@@ -127,11 +149,14 @@ def _games(r: _Rows) -> str:
 
 
 def _tests(r: _Rows) -> str:
-    effects = int((r.t["test"] == "effect").sum())
     fits = int((r.t["test"] == "fit").sum())
-    text = f"{effects} of them tests of an effect with Holm-adjusted p-values over that family"
+    same = int((r.t["test"] == "identical").sum())
+    text = (f"{r.family} of them tests of an effect, one family with Holm-adjusted p-values and every detectable "
+            f"effect at Holm's strictest level {r.level}")
     if fits:
         text += f", {fits} goodness-of-fit tests with their own p-values, outside the family"
+    if same:
+        text += f", {same} comparisons identical in every pair of their run, exact statements outside it"
     return text
 
 
@@ -142,7 +167,8 @@ def _seat_words(r: _Rows) -> list[str]:
         side = "slightly less" if r.row(k)["estimate"] < 0.5 else "slightly more"
         out.append(f"with two players the leader (seat 0) wins {side} than half the games, {r.both(k)} ({r.holm(k)}).")
     else:
-        out.append(f"with two players the leader (seat 0) wins {r.both(k)}, not distinguishable from half ({r.holm(k)}).")
+        out.append(f"with two players the leader (seat 0) wins {r.both(k)}, not distinguishable from half "
+                   f"({r.holm(k)}; detectable {r.missed(k)}).")
     seats = [r.row(k) for k in r.keys("seat_") if "_of_" in k]
     widest = max(seats, key=lambda x: abs(x["estimate"])) if seats else None
     if widest is not None:
@@ -182,13 +208,14 @@ def _step_words(r: _Rows) -> list[str]:
         seat, players = re.fullmatch(r"step_(\d+)_of_(\d)p", k).groups()
         text = f"{players}p seat {int(seat) - 1}→{seat} {r.est(k)} {r.mark(k)}"
         row = r.row(k)
-        if not r.rejected(k) and not pd.isna(row.get("detectable", float("nan"))):
-            text += f" (detectable ±{fmt(row['detectable'], 'pp').lstrip('+')})"
+        if not r.rejected(k):
+            text += f" (detectable {r.missed(k)})"
         return text
 
     text = ("Within one player count, the step from one seat to the next (win rate of the later seat minus the "
-            "earlier, the same games; ✓: Holm-rejected, ·: not, with the step it could detect at 80% power): between seats dealt the same hand, where only the "
-            f"position differs, {', '.join(name(k) for k in same)}")
+            "earlier, the same games; ✓: Holm-rejected, ·: not, with the step it could detect at 80% power at "
+            "Holm's strictest level): between seats dealt the same hand, where only the position differs, "
+            f"{', '.join(name(k) for k in same)}")
     if fewer:
         text += (f"; where the later seat holds one card fewer, {', '.join(name(k) for k in fewer)}")
     k = "heterogeneity_steps"
@@ -239,11 +266,6 @@ def _article(number) -> str:
     return "an" if text.startswith("8") or text in ("11", "18") else "a"
 
 
-def _join(items) -> str:
-    items = [str(i) for i in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def variant_frame(r: _Rows) -> pd.DataFrame:
     """The variant rows of the findings (keys ``variant_len:<variant>:<n>p``, ``variant_seat0:...``,
     ``variant_percard:...``) as the columns of `report.variant_data`'s table, so the prose and the
@@ -257,8 +279,8 @@ def variant_frame(r: _Rows) -> pd.DataFrame:
                    label=re.search(r": (.+?), \d players \(", row["finding"]).group(1),
                    estimate=row["estimate"], low=row["low"], high=row["high"], pairs=int(row["n_games"]),
                    p_value=row["p_value"], p_holm=row["p_holm"], holm_reject=r.rejected(k),
-                   detectable=row["detectable"],
-                   identical="identical in every pair" in row["finding"])
+                   detectable=row["detectable"], level=row["level"], family=r.family,
+                   identical=row["test"] == "identical")
         per = f"variant_percard:{spec}:{players}"
         if short == "variant_len" and per in r:
             rec.update(per_card=r.row(per)["estimate"], per_card_low=r.row(per)["low"], per_card_high=r.row(per)["high"])
@@ -341,67 +363,8 @@ def _words(r: _Rows) -> list[str]:
     verb = "grows" if all(a < b for a, b in zip(values, values[1:])) else "changes"
     words.append(f"Mean length {verb} with the number of players: {means} cards for "
                  f"{_join(_players(r, 'mean_length_'))} players.")
-    words += _tail_words(r) + _record_words(r) + _variant_words(r) + _loop_words(r)
+    words += _tail_words(r) + record_words(r) + _variant_words(r) + _loop_words(r)
     return words
-
-
-def _passes(r: _Rows, model: str, p: int) -> bool | None:
-    """Whether a tail model ('constant' or 'loglinear') passes every out-of-sample test of its rows
-    (`scale_prediction_*`: not rejected at `ALPHA`); None where there are none."""
-    keys = [k for k in r.keys(f"scale_prediction_{model}_") if k.endswith(f"_p{p}")]
-    return None if not keys else not any(r.fit_rejected(k) for k in keys)
-
-
-def _record_words(r: _Rows) -> list[str]:
-    """The record's odds as the data allow, in this order: how far beyond the longest game seen the
-    extrapolation runs, the fits by cut with their sampling intervals, the models that pass their
-    out-of-sample test and those that do not, and the chain's mechanism-based estimate beside them.
-    One event throughout: a game longer than the record."""
-    k = "scale_record_beyond_p2"
-    if k not in r:
-        return []
-    row = r.row(k)
-    longest = re.search(r"\(([\d,]+) cards\), 2 players", row["finding"]).group(1)
-    record = re.search(r"the record \(([\d,]+)\)", row["finding"]).group(1)
-    cuts = sorted((int(re.fullmatch(r"scale_record_cut(\d+)_p2", c).group(1)), c) for c in r.keys("scale_record_cut")
-                  if c.endswith("_p2"))
-    beyond = [re.search(r"\(([\d,]+) games beyond", r.row(c)["finding"]).group(1) for _, c in cuts]
-    lead = r.row("scale_rate_p2")["finding"]
-    first = re.search(r"beyond ([\d,]+) cards", lead).group(1)
-    text = (f"The record game ({record} cards, and beating it means lasting longer) is {r.count(k)} cards longer than "
-            f"the longest of the {r.n(k)} committed two-player deals ({longest}): its odds are an extrapolation that "
-            f"far. Geometric tails fitted beyond {first} (the longest 1%), {_join(f'{u:,}' for u, _ in cuts)} cards "
-            f"expect one random deal in {r.both('scale_deals_p2')}, {_join(r.both(c) for _, c in cuts)} to beat it "
-            f"({_join(beyond)} games beyond the last three cuts; each interval is that fit's sampling error only, and "
-            "widens as the cut leaves fewer games).")
-    constant, loglinear = _passes(r, "constant", 2), _passes(r, "loglinear", 2)
-    words = {True: "passes", False: "fails"}
-    if constant is not None:
-        text += (f" Out of sample (fitted up to a length, the next 1,000 cards predicted) the constant hazard "
-                 f"{words[constant]} its test and the log-linear hazard {words[loglinear]} it, at one in "
-                 f"{r.both('scale_record_loglinear_p2')}.")
-    if "chain_record_p2" in r:
-        checks = re.search(r"against the run at ([\d, ]+) cards", r.row("chain_record_allowance_p2")["finding"]).group(1)
-        text += (f" A second, mechanism-based estimate, the tail chain on hand sizes and penalty cards "
-                 f"(docs/tail.md), gives one in {r.both('chain_record_p2')} from its bootstrap alone and "
-                 f"{r.ci('chain_record_allowance_p2')} with the allowance that its own check against the games seen "
-                 f"longer than {_join(checks.split(', '))} cards asks for.")
-    others = sorted(int(c.removeprefix("scale_record_beyond_p")) for c in r.keys("scale_record_beyond_p")) [1:]
-    if others:
-        spans = []
-        for p in others:
-            keys = [c for c in r.keys("scale_record_cut") if c.endswith(f"_p{p}")]
-            low = min(r.row(c)["low"] for c in keys)
-            high = max(r.row(c)["high"] for c in keys)
-            spans.append(f"{p} players [{fmt(low, 'deals')}, {fmt(high, 'deals')}]")
-        failed = [p for p in others if _passes(r, "loglinear", p) is False]
-        text += (f" With {_join(others)} players the record lies {_join(r.count(f'scale_record_beyond_p{p}') for p in others)} "
-                 f"cards beyond the longest game seen, and the geometric fits beyond {_join(f'{u:,}' for u, _ in cuts)} "
-                 f"cards span, interval to interval: {', '.join(spans)} deals: no one number says more than that.")
-        if failed:
-            text += (f" The log-linear hazard fails its out-of-sample test with {_join(failed)} players and gives them "
-                     "no odds.")
-    return [text]
 
 
 def _sizes(r: _Rows) -> str:
@@ -417,47 +380,56 @@ def _sizes(r: _Rows) -> str:
 
 
 def _seats(r: _Rows) -> str:
-    lines = ["| players | seat | cards dealt | win rate − 1/n | 95% interval | Holm p |", "|---:|---:|---:|---:|---:|---:|"]
+    def holm(k):
+        missed = "–" if r.rejected(k) else r.detectable(k)
+        return f"{fmt_p(r.row(k)['p_holm'])} {r.mark(k)} | {missed} |"
+
+    det = f"not rejected: detectable at {r.level}"
+    lines = [f"| players | seat | cards dealt | win rate − 1/n | 95% interval | Holm p | {det} |",
+             "|---:|---:|---:|---:|---:|---:|---:|"]
     for k in [k for k in r.keys("seat_") if re.fullmatch(r"seat_\d+_of_\dp", k)]:
         seat, players = re.fullmatch(r"seat_(\d+)_of_(\d)p", k).groups()
         cards = re.search(r"\((\d+) cards dealt\)", r.row(k)["finding"]).group(1)
-        lines.append(f"| {players} | {seat} | {cards} | {r.est(k)} | {r.ci(k)} | "
-                     f"{fmt_p(r.row(k)['p_holm'])} {r.mark(k)} |")
+        lines.append(f"| {players} | {seat} | {cards} | {r.est(k)} | {r.ci(k)} | {holm(k)}")
     steps = [k for k in r.keys("step_") if re.fullmatch(r"step_\d+_of_\dp", k)]
     if steps:
-        lines += ["", "| players | seats | hands | win rate of the later seat − the earlier | 95% interval | Holm p |",
-                  "|---:|---:|---|---:|---:|---:|"]
+        lines += ["", "| players | seats | hands | win rate of the later seat − the earlier | 95% interval | "
+                  f"Holm p | {det} |", "|---:|---:|---|---:|---:|---:|---:|"]
         for k in steps:
             seat, players = re.fullmatch(r"step_(\d+)_of_(\d)p", k).groups()
             hands = "same" if "(same hand)" in r.row(k)["finding"] else "later seat one card fewer"
-            lines.append(f"| {players} | {int(seat) - 1} → {seat} | {hands} | {r.est(k)} | {r.ci(k)} | "
-                         f"{fmt_p(r.row(k)['p_holm'])} {r.mark(k)} |")
+            lines.append(f"| {players} | {int(seat) - 1} → {seat} | {hands} | {r.est(k)} | {r.ci(k)} | {holm(k)}")
     return "\n".join(lines) + "\n"
 
 
 def _variants(r: _Rows) -> str:
     v = variant_frame(r)
     lines = ["Every variant against the standard game on the same deals (paired; `data/compare_variants.py`). "
-             "Length: paired t; seat 0: Tango's score interval; Holm over the whole "
-             "findings table (✓ rejected, · not); detectable: the smallest change found at 80% power at Holm's "
-             "strictest step over the variant rows (each row's finding names the level).", "",
-             "| variant | players | pairs | mean length (cards) | Holm p | detectable | seat 0 win rate | Holm p | "
-             "detectable |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             f"Length: paired t; seat 0: Tango's score interval; Holm over the family of the findings' {r.family} "
+             "tests (✓ rejected, · not); detectable: the smallest change found at 80% power at Holm's strictest "
+             f"level {r.level}; identical: no pair of the run differs, an exact statement outside the family.", "",
+             f"| variant | players | pairs | mean length (cards) | Holm p | detectable at {r.level} | seat 0 win "
+             f"rate | Holm p | detectable at {r.level} |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for k in r.keys("variant_len:"):
         _, spec, players = k.split(":")
         s = f"variant_seat0:{spec}:{players}"
         row = r.row(k)
         det = "–" if pd.isna(row["detectable"]) else f"±{row['detectable']:.3f}"
-        same = "identical in every pair" in row["finding"]
-        length = "identical in every pair" if same else (r.both(k) if not pd.isna(row["low"]) else f"{r.est(k)} (no interval)")
-        if s in r:
+        if row["test"] == "identical":
+            length, holm = "identical in every pair", "no test"
+        else:
+            length = r.both(k) if not pd.isna(row["low"]) else f"{r.est(k)} (no interval)"
+            holm = f"{fmt_p(row['p_holm'])} {r.mark(k)}"
+        if s in r and r.row(s)["test"] == "identical":
+            seat = f"identical in every pair {r.ci(s)} | no test | –"
+        elif s in r:
             srow = r.row(s)
             seat = (f"{r.both(s)} | {fmt_p(srow['p_holm'])} {r.mark(s)} | "
                     f"±{fmt(srow['detectable'], 'pp').lstrip('+')}")
         else:
             seat = "not kept in this run | – | –"
         lines.append(f"| {row['finding'].split(': ', 1)[1].split(', ')[0]} | {players.removesuffix('p')} | {r.n(k)} | "
-                     f"{length} | {fmt_p(row['p_holm'])} {r.mark(k)} | {det} | {seat} |")
+                     f"{length} | {holm} | {det} | {seat} |")
     per = r.keys("variant_percard:")
     if per:
         lines += ["", "| jokers | players | cards played per card dealt, variant − standard | 95% interval |",

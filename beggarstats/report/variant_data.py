@@ -6,8 +6,10 @@ The runs are ``data/compare-variants-p{2..6}.json`` (every variant but shuffle_p
 row sized to detect 0.3 cards at Holm's strictest level; each holds paired moments of `run.compare.compare` on the same deals as
 the standard game (jokers are slipped into the standard deal, docs/RULES.md section 7).
 `variant_table` turns them into rows with `run.variants.variant_rows` (paired t for the length,
-Tango's score interval for seat 0, Holm over the family, detectable effects at Holm's strictest
-level); everything else here reads that one table.
+Tango's score interval for seat 0) and, given the findings table, takes the verdicts from it: Holm
+over the one family of the findings (the variant rows with every other test of an effect; the rows
+identical in every pair are exact statements, outside it) and the detectable effects at that
+family's strictest level (`report.findings.adjust`). Everything else here reads that one table.
 
     python -m beggarstats.report.variant_refresh    # figure, findings rows and prose from the data
 """
@@ -21,20 +23,25 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..run.committed_data import MissingData, data_paths
 from ..run.compare import PairedMoments, games_unchanged, load_moments
 from ..run.variants import STANDARD_VARIANTS, variant_rows
 
 __all__ = ["variant_results", "variant_table", "variant_findings", "shuffle_sentences", "joker_sentence", "rule_sentence",
-           "draw_variant_figure", "save_variant_figure", "figure_frame", "VARIANT_KEYS"]
+           "draw_variant_figure", "save_variant_figure", "figure_frame", "finding_key", "level_of", "VARIANT_KEYS"]
 
-ROOT = Path(__file__).resolve().parents[2]
 VARIANT_KEYS = ("variant_len:", "variant_seat0:", "variant_percard:")  # the findings rows this module owns
 
 
 def variant_results(folder) -> list[tuple[str, PairedMoments]]:
     """(variant spec, moments) of every committed run in ``folder``, by player count, in the order
-    of `STANDARD_VARIANTS`; a run of games that changed since it was made is refused."""
+    of `STANDARD_VARIANTS`; a run of games that changed since it was made is refused, and a folder
+    without runs is `run.committed_data.MissingData` (never an empty table)."""
     folder = Path(folder)
+    if not any(folder.glob("compare-*-p*.json")):
+        raise MissingData(f"The committed paired runs (compare-variants-p*.json, compare-shuffle-p*.json) are missing "
+                          f"from {folder}: they ship with beggarstats in data/ (`python data/compare_variants.py` "
+                          "makes them again in a clone).")
     found = {}
     for path in sorted(folder.glob("compare-variants-p*.json")):
         doc = json.loads(path.read_text())
@@ -53,25 +60,66 @@ def variant_results(folder) -> list[tuple[str, PairedMoments]]:
     return [(spec, found[(p, spec)]) for p, spec in keys]
 
 
-def variant_table(folder=None) -> pd.DataFrame:
-    """The rows of `run.variants.variant_rows` over every committed run (one Holm family)."""
+def variant_table(folder=None, *, findings: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The rows of `run.variants.variant_rows` over every committed run in ``folder`` (default: the
+    committed data, `run.committed_data`), with ``se`` (the standard error each test rests on).
+    Given ``findings`` (the findings table these rows are part of, e.g.
+    `report.findings.read_findings` of figures/findings.csv), its verdicts replace those of the
+    runs alone: ``p_holm``, ``holm_reject``, ``verdict``, ``detectable`` and its ``level``, and
+    ``family`` (the size of the findings' Holm family); without it they are the runs' own (Holm over
+    the variant rows alone, `compare`'s family)."""
     from .findings import round_numbers
 
-    folder = ROOT / "data" if folder is None else folder
+    if folder is None:  # the committed runs: a missing one is the rule's sentence (`run.committed_data`)
+        folder = data_paths("compare-variants-p*.json", made_by="python data/compare_variants.py")[0].parent
     table = pd.DataFrame(variant_rows(variant_results(folder)))
+    if not table.empty:
+        seat = table["metric"] == "seat0_win_diff"
+        discordant = table.get("discordant", pd.Series(np.nan, index=table.index)).clip(lower=1)
+        table["se"] = np.where(seat, np.sqrt(discordant) / table["pairs"], table["sd"] / np.sqrt(table["pairs"]))
+        table["level"] = table["detectable_level"]
+    if findings is not None and not table.empty:
+        table = _with_findings(table, findings)
     for c in ("estimate", "low", "high", "p_value", "p_holm", "detectable", "per_card", "per_card_low", "per_card_high"):
         if c in table.columns:  # as findings.csv keeps them, so the prose reads the same digits from either
             table[c] = round_numbers(table[c])
     return table
 
 
+def finding_key(r) -> str:
+    """The findings key of a row of `variant_table`."""
+    short = "len" if r.metric == "mean_length_diff" else "seat0"
+    return f"variant_{short}:{r.variant}:{r.players}p"
+
+
+def _with_findings(table: pd.DataFrame, findings: pd.DataFrame) -> pd.DataFrame:
+    from .findings import family_level
+
+    f = findings.set_index("key")
+    keys = [finding_key(r) for r in table.itertuples(index=False)]
+    missing = [k for k in keys if k not in f.index]
+    if missing:
+        raise ValueError(f"The value for `findings` lacks the variant rows {missing[:3]}...: not the findings of these "
+                         "runs (run `beggarstats figures` or `python -m beggarstats.report.variant_refresh`).")
+    rows = f.loc[keys]
+    table = table.copy()
+    table["p_holm"] = rows["p_holm"].to_numpy(float)
+    table["holm_reject"] = rows["holm_reject"].fillna(False).to_numpy(bool)
+    table["detectable"] = rows["detectable"].to_numpy(float)
+    table["level"] = rows["level"].to_numpy(float)
+    table["family"] = family_level(findings)[0]
+    table["family_of"] = "findings"
+    table["detectable_level"] = table["level"]
+    tested = table["verdict"].isin(["detected", "not detected"])
+    table.loc[tested, "verdict"] = np.where(table.loc[tested, "holm_reject"], "detected", "not detected")
+    return table
+
+
 def _name(r) -> str:
-    level = f"0.05/{int(r.family)}"
     what = {"mean_length_diff": "variant effect on mean length (cards)",
             "seat0_win_diff": "variant effect on seat 0's win rate"}[r.metric]
-    how = r.interval if r.verdict != "identical in every pair" else "identical in every pair"
-    return (f"{what}: {r.label}, {r.players} players (paired, the same deals, seed {r.seed}; {how}; detectable at "
-            f"80% power at {level}, Holm's strictest step over the {int(r.family)} variant rows)")
+    how = r.interval if r.verdict != "identical in every pair" else "identical in every pair: exact, no test"
+    return f"{what}: {r.label}, {r.players} players (paired, the same deals, seed {r.seed}; {how})"
 
 
 def variant_findings(table: pd.DataFrame) -> list[dict]:
@@ -81,10 +129,12 @@ def variant_findings(table: pd.DataFrame) -> list[dict]:
 
     rows = []
     for r in table.itertuples(index=False):
-        short, unit = ("len", "cards diff") if r.metric == "mean_length_diff" else ("seat0", "pp")
+        unit = "cards diff" if r.metric == "mean_length_diff" else "pp"
         low, high = (r.low, r.high) if math.isfinite(r.low) else (np.nan, np.nan)
-        rows.append(finding(_name(r), r.estimate, low, high, r.pairs, unit, key=f"variant_{short}:{r.variant}:{r.players}p",
-                            null=0.0, p_value=r.p_value, design="paired", detectable=r.detectable, interval=r.interval))
+        same = r.verdict == "identical in every pair"  # an exact statement of the sample, outside the Holm family
+        rows.append(finding(_name(r), r.estimate, low, high, r.pairs, unit, key=finding_key(r), null=0.0,
+                            p_value=np.nan if same else r.p_value, design="paired", test="identical" if same else None,
+                            se=np.nan if same else r.se, interval=r.interval))
         if r.metric == "mean_length_diff" and "per_card" in table.columns and math.isfinite(getattr(r, "per_card")):
             rows.append(finding(f"variant effect on cards played per card dealt: {r.label}, {r.players} players "
                                 "(paired; the extra cards of the jokers taken out)", r.per_card, r.per_card_low,
@@ -106,6 +156,13 @@ def _lengths(v: pd.DataFrame) -> pd.DataFrame:
     return v[v["metric"] == "mean_length_diff"].sort_values("players", kind="stable")
 
 
+def level_of(r) -> str:
+    """The level of a row's detectable effect as the prose says it: Holm's strictest, '0.05/118'."""
+    from .findings import ALPHA, level_text
+
+    return level_text(int(r.family), ALPHA)
+
+
 def shuffle_sentences(v: pd.DataFrame) -> list[str]:
     """One sentence per player count answering the rule text's "shuffling speeds the game up", from
     the variant rows ``v`` (`variant_table`, or the findings' `findings_prose.variant_frame`)."""
@@ -113,13 +170,12 @@ def shuffle_sentences(v: pd.DataFrame) -> list[str]:
     for r in _lengths(v[v["variant"] == "shuffle_pile"]).itertuples(index=False):
         ci = f"{_cards(r.estimate)} cards [{_cards(r.low)}, {_cards(r.high)}], {r.pairs:,} pairs"
         if r.holm_reject and r.estimate < 0:
-            verdict = f"yes, shuffling the won pile shortens the game ({ci}, p {_p(r.p_value)}, detected after Holm)"
+            verdict = f"yes, shuffling the won pile shortens the game ({ci}; Holm p {_p(r.p_holm)}, detected)"
         elif r.holm_reject:
-            verdict = (f"no, shuffling the won pile lengthens the game slightly ({ci}, p {_p(r.p_value)}, detected "
-                       "after Holm)")
+            verdict = f"no, shuffling the won pile lengthens the game slightly ({ci}; Holm p {_p(r.p_holm)}, detected)"
         else:
-            verdict = (f"no detectable change ({ci}; it could miss a change below ±{r.detectable:.2f} cards at "
-                       "80% power at Holm's level)")
+            verdict = (f"no detectable change ({ci}; Holm p {_p(r.p_holm)}: it could miss a change below "
+                       f"±{r.detectable:.2f} cards at 80% power at Holm's strictest level {level_of(r)})")
         out.append(f"With {r.players} players: {verdict}.")
     return out
 
@@ -154,10 +210,14 @@ def rule_sentence(v: pd.DataFrame) -> str:
             elif r.holm_reject:
                 items.append(f"{r.players}p {_cards(r.estimate)} [{_cards(r.low)}, {_cards(r.high)}]")
             else:
-                items.append(f"{r.players}p not detected (±{r.detectable:.2f})")
+                items.append(f"{r.players}p not detected (±{r.detectable:.2f} at {level_of(r)})")
         parts.append(f"{g['label'].iloc[0]}: " + ", ".join(items))
-    return ("Change in mean length (cards) of the other variants, after Holm (not detected: the smallest change "
-            "the run could find at 80% power): " + "; ".join(parts) + ".") if parts else ""
+    if not parts:
+        return ""
+    return ("Change in mean length (cards) of the other variants, with 95% intervals where Holm's test rejects "
+            f"(not detected (±d at {level_of(next(t.itertuples(index=False)))}): d is the smallest change the run "
+            "could find at 80% power at Holm's strictest level; identical: no pair of the run differs, an exact "
+            "statement): " + "; ".join(parts) + ".")
 
 
 def _p(p) -> str:
@@ -169,16 +229,20 @@ def _p(p) -> str:
 def figure_frame(table: pd.DataFrame) -> pd.DataFrame:
     """What the figure plots, one row per (variant, players, metric): the numbers a test holds to
     findings.csv, the README and notebook 03 (written beside the PNG as variant_effects.csv)."""
-    cols = ["variant", "label", "players", "metric", "estimate", "low", "high", "verdict", "detectable", "pairs"]
+    cols = ["variant", "label", "players", "metric", "estimate", "low", "high", "verdict", "detectable", "level",
+            "pairs"]
     return table[cols].reset_index(drop=True)
 
 
 def draw_variant_figure(table: pd.DataFrame):
-    """`plots.plot_variant_grid` of ``table`` with its title."""
+    """`plots.plot_variant_grid` of ``table`` with its title (which names the Holm family its
+    verdicts come from)."""
     from .. import plots
 
     fig = plots.plot_variant_grid(figure_frame(table))
-    fig.suptitle("Each variant against the standard game on the same deals, 2-6 players (95% intervals)")
+    whose = "the findings'" if "family_of" in table else "these runs'"
+    fig.suptitle("Each variant against the standard game on the same deals, 2-6 players (95% intervals)\n"
+                 f"detected: rejected by Holm's test over {whose} {int(table['family'].iloc[0])} tests of an effect")
     return fig
 
 

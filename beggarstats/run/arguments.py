@@ -22,7 +22,8 @@ import numbers
 import numpy as np
 
 from ..game.checks import check_n_jobs, check_seed, say
-from .limits import GAMES_PER_CORE_SECOND, GAMES_PER_GPU_SECOND, MAX_CHUNK_SIZE, MAX_GAME_ID, check_duration
+from .device import CPU, Device
+from .limits import MAX_CHUNK_SIZE, MAX_GAME_ID, check_duration
 
 __all__ = ["check_seed", "check_n_jobs", "check_chunk_size", "check_ids", "check_run", "check_run_time"]
 
@@ -62,7 +63,7 @@ def check_ids(n, start=0, *, n_name: str = "n_games", start_name: str = "start",
 
 
 def check_run(n, *, start=0, seed=None, n_jobs=None, chunk_size=None, names: dict | None = None,
-              low: int = 0, plays: int = 1, device: str = "cpu") -> tuple:
+              low: int = 0, plays: int = 1, device: Device = CPU) -> tuple:
     """The shared arguments of a batch run, all at once: ``(n, start, seed, n_jobs, chunk_size)``.
 
     ``names`` maps ``n``, ``start``, ``seed``, ``n_jobs``, ``chunk_size`` to the names the caller
@@ -78,12 +79,9 @@ def check_run(n, *, start=0, seed=None, n_jobs=None, chunk_size=None, names: dic
     return checked
 
 
-def check_run_time(n, n_jobs, *, plays: int = 1, name: str = "n_games", device: str = "cpu") -> None:
+def check_run_time(n, n_jobs, *, plays: int = 1, name: str = "n_games", device: Device = CPU) -> None:
     """Refuse, before it starts, a run of ``n`` games (each played ``plays`` times) that cannot finish
-    in `limits.MAX_RUN_SECONDS` on the workers of ``n_jobs`` even at `limits.GAMES_PER_CORE_SECOND`
-    (on ``device="cuda"``: one GPU at `limits.GAMES_PER_GPU_SECOND`)."""
-    import joblib
-
-    rate = GAMES_PER_GPU_SECOND if device == "cuda" else GAMES_PER_CORE_SECOND * max(1, joblib.effective_n_jobs(n_jobs))
-    check_duration(n, rate / plays, unit="games", what=f"{say(name)} is ",
+    in `limits.MAX_RUN_SECONDS` on ``device`` even at its best speed (`Device.games_per_second`: the
+    workers of ``n_jobs`` at `limits.GAMES_PER_CORE_SECOND`, or one GPU)."""
+    check_duration(n, device.games_per_second(n_jobs) / plays, unit="games", what=f"{say(name)} is ",
                    instead=f"pass a smaller {_label(name)}, or play the range in parts (`start`) on more workers.")

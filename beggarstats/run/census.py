@@ -4,7 +4,7 @@ A random deal is one of ``N = n! / (c_0! ... c_5!)`` sequences of kinds, each eq
 (docs/RULES.md §2, deals as numbers), so playing each of them once gives the exact distribution of
 everything a `Summary` holds: the outcome and seat shares, the length distribution, every looping
 deal. `census` cuts the ranks into ranges and sends them through the same parallel driver,
-progress bar and store as `summarize` (`summary.resume_summary`); each range is played by
+progress bar and store as `summarize` (`summarize.resume_summary`); each range is played by
 `engine.census_kernel.play_ranks`, which unranks its first deal and steps to the next ones. The
 result is a `Summary` with ``exact=True`` whose game ids are deal ranks (`beggarstats.deal_at`
 turns any loop or longest game back into its deal) and ``seed`` 0.
@@ -29,14 +29,16 @@ from typing import TYPE_CHECKING
 import joblib
 
 from ..engine.census_kernel import play_ranks
-from ..engine.gpu import check_device, check_ranks
 from ..engine.rank import n_deals
 from ..game.checks import check_n_jobs, whole
 from .arguments import check_chunk_size
+from .device import choose_device
 from .limits import check_duration, duration
 from .store_files import MANIFEST
 from ..game.rules import check_rules, random_options
-from .summary import DEFAULT_CAP, DEFAULT_CHECKPOINT, DEFAULT_TOP, Summary, resume_summary, summarize_chunk
+from .summarize import DEFAULT_CHECKPOINT, resume_summary
+from .summary import DEFAULT_CAP, DEFAULT_TOP, Summary
+from .summary_chunks import summarize_chunk
 
 if TYPE_CHECKING:
     from ..game.hints import PathLike, Progress, RulesLike
@@ -52,7 +54,7 @@ GPU_SAMPLE = 2**24  # ... on the GPU (a few hundredths of a second there)
 
 
 def _ranks_engine(rules, seed, games):
-    """`summary.summarize_chunk`'s engine: ``games`` is a contiguous range of ranks."""
+    """`summary_chunks.summarize_chunk`'s engine: ``games`` is a contiguous range of ranks."""
     return play_ranks(rules, int(games[0]), int(games[-1]) + 1)
 
 
@@ -95,19 +97,23 @@ def census_refusal(rules) -> str | None:
     return None
 
 
-def _rate(rules, start, count, n_jobs, device="cpu") -> float:
+def _gpu_rate(rules, start, count, n_jobs) -> float:
+    """Deals a second on the GPU, measured on one launch of up to `GPU_SAMPLE` of the ``count`` ranks
+    from ``start``, from the middle of the range (``n_jobs``: not used)."""
+    from ..engine.gpu import count_ranks_cuda
+
+    size = min(GPU_SAMPLE, count)
+    a = start + (count - size) // 2
+    count_ranks_cuda(rules, a, min(size, 64), cap=DEFAULT_CAP, bar=2**62)  # compiled before the clock starts
+    t0 = time.perf_counter()
+    count_ranks_cuda(rules, a, size, cap=DEFAULT_CAP, bar=2**62)
+    return size / max(time.perf_counter() - t0, 1e-9)
+
+
+def _cpu_rate(rules, start, count, n_jobs) -> float:
     """Deals a second on the workers of ``n_jobs``, measured on ``_SAMPLE`` of the ``count`` deals from
     ``start`` (16 runs of ranks spread evenly over the range: the first ranks alone are unusual,
-    short deals); on the GPU, one launch of up to `GPU_SAMPLE` ranks from the middle of the range."""
-    if device == "cuda":
-        from ..engine.gpu import count_ranks_cuda
-
-        size = min(GPU_SAMPLE, count)
-        a = start + (count - size) // 2
-        count_ranks_cuda(rules, a, min(size, 64), cap=DEFAULT_CAP, bar=2**62)  # compiled before the clock starts
-        t0 = time.perf_counter()
-        count_ranks_cuda(rules, a, size, cap=DEFAULT_CAP, bar=2**62)
-        return size / max(time.perf_counter() - t0, 1e-9)
+    short deals)."""
     play_ranks(rules, start, start + min(64, count))  # compiled (or loaded) before the clock starts
     runs = min(16, count)
     size = max(1, min(_SAMPLE, count) // runs)
@@ -170,7 +176,7 @@ def census(rules: RulesLike = None, *, n_jobs: int | None = None, progress: Prog
         Shuffling rules, a deck of more than 64 cards, a census larger than ``max_deals``, a bad
         range of ranks, or a store holding another run.
     """
-    device = check_device(device)
+    device = choose_device(device)
     rules = check_rules(rules)
     if isinstance(store, (str, os.PathLike)) and os.path.lexists(os.path.join(store, MANIFEST)):
         raise ValueError(f"The `store` directory {str(store)!r} holds a parquet store of random games ({MANIFEST}), "
@@ -179,8 +185,6 @@ def census(rules: RulesLike = None, *, n_jobs: int | None = None, progress: Prog
     if reason:
         raise ValueError(reason)
     total_deals = n_deals(rules)
-    if device == "cuda":
-        check_ranks(rules)  # a deck of too many deals for the GPU's 64-bit ranks is refused
     start = whole("start", start, 0)
     stop = total_deals if stop is None else whole("stop", stop, 0)
     if not start <= stop <= total_deals:
@@ -196,28 +200,29 @@ def census(rules: RulesLike = None, *, n_jobs: int | None = None, progress: Prog
     if isinstance(checkpoint, bool) or not isinstance(checkpoint, (int, float)) or not checkpoint >= 0:
         raise ValueError(f"The value for `checkpoint` must be a number of seconds >= 0, but {checkpoint!r} was passed.")
     count = stop - start
-    if progress and count and device == "cpu":  # the census kernels compile on first use: say so first
-        from .warmup import census_kernels, warm_up
+    if device.gpu:  # the ranks stepped and counted on the GPU, a range a launch
+        from ..engine.gpu import check_ranks
+        from .summary_gpu import GPU_CHUNK
 
-        warm_up(census_kernels(rules), n_jobs=n_jobs)
+        check_ranks(rules)  # a deck of too many deals for the GPU's 64-bit ranks is refused
+        rate, chunk, workers = _gpu_rate, _census_chunk_gpu, dict(n_jobs=1, chunk_size=chunk_size or GPU_CHUNK)
+    else:
+        if progress and count:  # the census kernels compile on first use: say so first
+            from .warmup import census_kernels, warm_up
+
+            warm_up(census_kernels(rules), n_jobs=n_jobs)
+        rate, chunk, workers = _cpu_rate, _census_chunk, dict(n_jobs=n_jobs, chunk_size=chunk_size, largest=CENSUS_CHUNK)
     what = f"A census of the {rules.deck.label()} deck for {rules.players} players is "
     if count > max_deals:  # refused before a deal is played, with its time
         raise ValueError(f"{what}{count:,} deals ({count:.3g}), more than `max_deals` = {max_deals:,}: about "
-                         f"{duration(count / (rate := _rate(rules, start, count, n_jobs, device)))} at the {rate:,.0f} "
+                         f"{duration(count / (speed := rate(rules, start, count, n_jobs)))} at the {speed:,.0f} "
                          f"deals/s measured here. Pass a larger `max_deals`, or a range of ranks (`start`, `stop`).")
     if asked is None and count > TIMED_DEALS:
-        check_duration(count, _rate(rules, start, count, n_jobs, device), unit="deals", what=what, measured=True,
+        check_duration(count, rate(rules, start, count, n_jobs), unit="deals", what=what, measured=True,
                        limit=MAX_CENSUS_SECONDS, instead="pass `max_deals` to run it anyway, or a range of ranks "
                                                          "(`start`, `stop`).")
     config = Summary(rules=rules, seed=0, cap=cap, top=top, exact=True)
-    if device == "cuda":
-        from .summary_gpu import GPU_CHUNK
-
-        work = functools.partial(_census_chunk_gpu, rules=rules, cap=cap, top=top)
-        return resume_summary(config, store, start, stop, work, checkpoint=checkpoint, n_jobs=1,
-                              chunk_size=chunk_size or GPU_CHUNK, progress=progress, n_total=count, desc="census",
-                              unit="deal")
-    work = functools.partial(_census_chunk, rules=rules, cap=cap, top=top)
-    return resume_summary(config, store, start, stop, work, checkpoint=checkpoint, n_jobs=n_jobs, chunk_size=chunk_size,
-                   progress=progress, n_total=count, desc="census", unit="deal", largest=CENSUS_CHUNK)
+    work = functools.partial(chunk, rules=rules, cap=cap, top=top)
+    return resume_summary(config, store, start, stop, work, checkpoint=checkpoint, progress=progress, n_total=count,
+                          desc="census", unit="deal", **workers)
 

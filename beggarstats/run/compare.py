@@ -10,6 +10,10 @@ the same for any ``n_jobs``, backend or chunking, and memory stays constant howe
 The statistics of the mean difference (`PairedMoments`) follow from those numbers; the third
 moment says how skewed the differences are, and so how many pairs the t interval needs
 (`t_sample_size`): `PairedMoments.interval` refuses fewer.
+
+Moments know which games they hold (``ranges`` of game ids, the ``seed`` and both rules), so ``+``
+adds only what makes one sample: the same rules a and b, seed and `RULES_VERSION`, and games that
+no summand already holds (a pilot and its extension; never the same pairs twice).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import functools
 import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +30,7 @@ import numpy as np
 from ..game.rules import RULES_VERSION, Rules, check_rules, same_games_as_now
 from ..game.checks import check_level, positive
 from .arguments import check_run
+from .device import choose_device
 from .parallel import run_chunks
 from .seeds import fresh_seed
 from .store_files import read_checked
@@ -33,7 +38,8 @@ from .store_files import read_checked
 if TYPE_CHECKING:
     from ..game.hints import PathLike, Progress, RulesLike
 
-__all__ = ["compare", "PairedMoments", "load_moments", "t_sample_size", "len_deck", "games_unchanged"]
+__all__ = ["compare", "PairedMoments", "load_moments", "t_sample_size", "len_deck", "games_unchanged", "same_deals",
+           "paired_moments"]
 
 
 def t_sample_size(skewness) -> float:
@@ -60,7 +66,12 @@ class PairedMoments:
     in a file saved before they were kept). ``sum_e``, ``sum_e2``: sums of e and e^2 for
     e = N_b cards(rules_a) - N_a cards(rules_b), N_a and N_b the cards dealt under each rule: e /
     (N_a N_b) is the difference in cards played per card dealt (`per_card_dealt`), which takes the
-    extra cards of a joker deal out of the comparison.
+    extra cards of a joker deal out of the comparison. ``ranges``: the game ids played, half-open
+    ``(lo, hi)`` ranges, sorted and joined; None in a file saved before they were kept, and such
+    moments are not added to others (whether they share games is unknown).
+
+    ``m1 + m2`` adds the moments of disjoint games of one comparison (the same rules_a, rules_b,
+    seed and rules_version: a pilot and its extension); anything else is refused by name.
     """
 
     rules_a: dict
@@ -77,15 +88,29 @@ class PairedMoments:
     seat0_b_only: int | None = None
     sum_e: int | None = None
     sum_e2: int | None = None
+    ranges: tuple | None = None
 
-    def __add__(self, other: "PairedMoments") -> "PairedMoments":
+    def __post_init__(self) -> None:
+        if self.ranges is not None:  # from a file: lists of lists; kept as a tuple of (lo, hi)
+            object.__setattr__(self, "ranges", _check_ranges(self.ranges, self.games))
+
+    def __add__(self, other: object) -> "PairedMoments":
+        if not isinstance(other, PairedMoments):
+            return NotImplemented
+        ranges = _addable(self, other)
+
         def both(name):
             x, y = getattr(self, name), getattr(other, name)
             return None if x is None or y is None else x + y
         return PairedMoments(self.rules_a, self.rules_b, self.seed, self.games + other.games, self.pairs + other.pairs,
                              self.sum_d + other.sum_d, self.sum_d2 + other.sum_d2,
                              self.unfinished + other.unfinished, self.rules_version, both("sum_d3"),
-                             both("seat0_a_only"), both("seat0_b_only"), both("sum_e"), both("sum_e2"))
+                             both("seat0_a_only"), both("seat0_b_only"), both("sum_e"), both("sum_e2"), ranges)
+
+    def __radd__(self, other: object) -> "PairedMoments":
+        if isinstance(other, int) and not isinstance(other, bool) and other == 0:  # sum(moments)
+            return self
+        return NotImplemented
 
     @property
     def mean(self) -> float:
@@ -136,7 +161,7 @@ class PairedMoments:
 
         confidence = check_level(confidence)
         self._check_t()
-        q = stats.t.ppf(0.5 + confidence / 2, self.pairs - 1)
+        q = float(stats.t.ppf(0.5 + confidence / 2, self.pairs - 1))
         return self.mean - q * self.se, self.mean + q * self.se
 
     def p_value(self) -> float:
@@ -219,7 +244,7 @@ class PairedMoments:
         scale = len_deck(self.rules_a) * len_deck(self.rules_b)
         sd = math.sqrt((self.sum_e2 * n - self.sum_e ** 2) / (n * (n - 1))) / scale
         mean = self.sum_e / n / scale
-        q = stats.t.ppf(0.5 + confidence / 2, n - 1) * sd / math.sqrt(n)
+        q = float(stats.t.ppf(0.5 + check_level(confidence) / 2, n - 1)) * sd / math.sqrt(n)
         return mean, mean - q, mean + q
 
     def to_dict(self) -> dict:
@@ -229,6 +254,56 @@ class PairedMoments:
         path = Path(path)
         path.write_text(json.dumps(self.to_dict(), indent=1, sort_keys=True) + "\n")
         return path
+
+
+def _check_ranges(ranges, games: int) -> tuple:
+    """``ranges`` as sorted, disjoint ``(lo, hi)`` pairs of ints holding ``games`` ids in all."""
+    try:
+        out = tuple((int(lo), int(hi)) for lo, hi in ranges)
+    except (TypeError, ValueError):
+        raise ValueError(f"The value for `ranges` must be (lo, hi) pairs of game ids, but {ranges!r} was passed.") from None
+    held = sum(hi - lo for lo, hi in out)
+    if any(not 0 <= lo < hi for lo, hi in out) or any(a[1] > b[0] for a, b in zip(out, out[1:])) or held != games:
+        raise ValueError(f"The value for `ranges` must be sorted, disjoint (lo, hi) ranges of ids >= 0 holding the "
+                         f"{games:,} `games`, but {list(out)!r} was passed.")
+    return out
+
+
+def _rule_changes(a: dict, b: dict) -> str:
+    """The options in which two `Rules.to_dict` dictionaries differ: 'players 2 and 3, end ...'."""
+    return ", ".join(f"{k} {a.get(k)!r} and {b.get(k)!r}" for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k))
+
+
+def _addable(x: PairedMoments, y: PairedMoments) -> tuple:
+    """The id ranges of ``x + y``, or the reason the two are not one sample (as `Summary` ``+``)."""
+    if x.rules_a != x.rules_b and (x.rules_a, x.rules_b) == (y.rules_b, y.rules_a):
+        raise ValueError("Cannot add these comparisons: one is rules_a minus rules_b, the other the same rules "
+                         "swapped (b minus a), so their differences have opposite signs.")  # names: the two moments added
+    differs = []
+    for name in ("rules_a", "rules_b"):
+        if getattr(x, name) != getattr(y, name):
+            differs.append(f"{name} ({_rule_changes(getattr(x, name), getattr(y, name))})")
+    for name in ("seed", "rules_version"):
+        if getattr(x, name) != getattr(y, name):
+            differs.append(f"{name} ({getattr(x, name)} and {getattr(y, name)})")
+    if differs:
+        raise ValueError(f"Cannot add comparisons of different runs: their {'; '.join(differs)} "
+                         f"{'differs' if len(differs) == 1 else 'differ'}.")  # names: the two moments added, by what differs
+    unknown = [side for side, m in (("first", x), ("second", y)) if m.ranges is None]
+    if unknown:
+        which = "both lack their" if len(unknown) == 2 else f"the {unknown[0]} lacks its"
+        raise ValueError(f"Cannot add these comparisons: {which} game ids (saved before they were kept), so whether "
+                         "the two share games is unknown: run compare() again for those games.")  # names: the moments added, by their place in the sum
+    out = []
+    for lo, hi in sorted(x.ranges + y.ranges):
+        if out and lo < out[-1][1]:
+            raise ValueError(f"Cannot add comparisons that share games: ids {lo:,}..{min(hi, out[-1][1]) - 1:,} are in "
+                             "both (the same pairs counted twice would shrink the standard error).")  # names: the moments added, by their shared ids
+        if out and lo == out[-1][1]:
+            out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return tuple(out)
 
 
 def games_unchanged(m: PairedMoments) -> bool:
@@ -247,29 +322,70 @@ def load_moments(path) -> PairedMoments:
     path = Path(path)
     try:
         data = json.loads(read_checked(path, 2**20, "saved comparison").decode())
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")  # internal: caught below and said with the path
+        ranges = data.pop("ranges", None)
         moments = PairedMoments(**data)
     except (OSError, ValueError, TypeError) as err:
         raise ValueError(f"The value for `path` {str(path)!r} is not a saved comparison ({err}).") from None
     if moments.pairs < 0 or moments.sum_d2 < 0 or moments.pairs > moments.games:
         raise ValueError(f"The value for `path` {str(path)!r} is damaged: its counts contradict each other.")
+    if ranges is not None:
+        try:
+            moments = replace(moments, ranges=ranges)
+        except ValueError:
+            raise ValueError(f"The value for `path` {str(path)!r} is damaged: its game ids do not hold its "
+                             f"{moments.games:,} games.") from None
     return moments
 
 
-def _same_deals(a: Rules, b: Rules) -> bool:
+def same_deals(a: Rules, b: Rules) -> bool:
     """Game g is the same deal under both (jokers apart: a joker deal is the deal without them
-    with the jokers slipped in, docs/RULES.md section 7)."""
+    with the jokers slipped in, docs/RULES.md section 7): the pairs `compare` accepts."""
     return a.players == b.players and a.deck == b.deck
+
+
+def _check_pairs(rules_a: Rules, rules_b: Rules) -> None:
+    if not same_deals(rules_a, rules_b):
+        raise ValueError("The values for `rules_a` and `rules_b` must deal alike (the same players and deck) "
+                         f"to be paired, but {rules_a.name!r} and {rules_b.name!r} were passed.")
+
+
+def paired_moments(a, b, rules_a: Rules, rules_b: Rules, *, seed: int, ids) -> PairedMoments:
+    """The `PairedMoments` of games already played under both rules (the explorer's two samples),
+    by the reduction `compare` applies to each chunk: ``a`` and ``b`` hold the engine's arrays
+    ``outcome`` (0: finished), ``cards`` and ``winner`` of the game ids ``ids``, in the same order
+    (kept as the moments' ``ranges``, so that ``+`` knows which games they hold)."""
+    _check_pairs(rules_a, rules_b)
+    pairs, sum_d, sum_d2, unfinished, sum_d3, a_only, b_only, sum_e, sum_e2 = _pair_sums(a, b, rules_a, rules_b)
+    return PairedMoments(rules_a.to_dict(), rules_b.to_dict(), seed, len(a["outcome"]), pairs, sum_d, sum_d2,
+                         unfinished, sum_d3=sum_d3, seat0_a_only=a_only, seat0_b_only=b_only, sum_e=sum_e,
+                         sum_e2=sum_e2, ranges=_id_runs(ids))
+
+
+def _id_runs(ids) -> tuple:
+    """Game ids as half-open runs of consecutive ids (a repeated id gives overlapping runs, which
+    `PairedMoments` refuses)."""
+    ids = np.sort(np.asarray(ids, dtype=np.int64))
+    if ids.size == 0:
+        return ()
+    cut = np.flatnonzero(np.diff(ids) != 1)
+    return tuple(zip(ids[np.r_[0, cut + 1]].tolist(), (ids[np.r_[cut, ids.size - 1]] + 1).tolist()))
 
 
 def _compare_chunk(lo, hi, *, engine, rules_a, rules_b, seed):
     """Play games lo..hi-1 under both rules; only nine integers cross back from the worker."""
     ids = np.arange(lo, hi, dtype=np.int64)
-    a, b = engine(rules_a, seed, ids), engine(rules_b, seed, ids)
-    both = (a["outcome"] == 0) & (b["outcome"] == 0)
+    return _pair_sums(engine(rules_a, seed, ids), engine(rules_b, seed, ids), rules_a, rules_b)
+
+
+def _pair_sums(a, b, rules_a, rules_b):
+    """The nine integer sums `compare` keeps of the same games played under both rules."""
+    both = (np.asarray(a["outcome"]) == 0) & (np.asarray(b["outcome"]) == 0)
     d = a["cards"][both].astype(np.int64) - b["cards"][both].astype(np.int64)
     wa, wb = a["winner"][both] == 0, b["winner"][both] == 0
     e = len_deck(rules_b) * a["cards"][both].astype(np.int64) - len_deck(rules_a) * b["cards"][both].astype(np.int64)
-    return (int(both.sum()), int(d.sum()), int(np.dot(d, d)), int(ids.size - both.sum()), int(np.dot(d * d, d)),
+    return (int(both.sum()), int(d.sum()), int(np.dot(d, d)), int(both.size - both.sum()), int(np.dot(d * d, d)),
             int(np.sum(wa & ~wb)), int(np.sum(~wa & wb)), int(e.sum()), int(np.dot(e, e)))
 
 
@@ -300,9 +416,7 @@ def compare(rules_a: RulesLike, rules_b: RulesLike, n_games: int, *, seed: int |
     -------
     PairedMoments
     """
-    from .simulate import device_engine
-
-    engine = device_engine(device)
+    device = choose_device(device)
     n_games, start, seed, n_jobs, chunk_size = check_run(n_games, start=start, seed=seed, n_jobs=n_jobs,
                                                          chunk_size=chunk_size, low=2, plays=2, device=device)
     for name, value in (("rules_a", rules_a), ("rules_b", rules_b)):
@@ -310,9 +424,7 @@ def compare(rules_a: RulesLike, rules_b: RulesLike, n_games: int, *, seed: int |
             raise ValueError(f"The value for `{name}` must be a Rules or a dict from Rules.to_dict(), "
                              f"but {value!r} was passed.")
     rules_a, rules_b = check_rules(rules_a), check_rules(rules_b)
-    if not _same_deals(rules_a, rules_b):
-        raise ValueError("The values for `rules_a` and `rules_b` must deal alike (the same players and deck) "
-                         f"to be paired, but {rules_a.name!r} and {rules_b.name!r} were passed.")
+    _check_pairs(rules_a, rules_b)
     seed = fresh_seed() if seed is None else seed
     total = [0] * 9
 
@@ -320,9 +432,11 @@ def compare(rules_a: RulesLike, rules_b: RulesLike, n_games: int, *, seed: int |
         for i, v in enumerate(part):
             total[i] += v
 
+    engine = device.engine(rules_a, rules_b)  # a deck the device cannot play is refused before a game
     work = functools.partial(_compare_chunk, engine=engine, rules_a=rules_a, rules_b=rules_b, seed=seed)
     run_chunks(work, [(start, start + n_games)], sink=add, n_jobs=n_jobs, chunk_size=chunk_size, progress=progress,
                total=n_games, desc="compare")
     pairs, sum_d, sum_d2, unfinished, sum_d3, a_only, b_only, sum_e, sum_e2 = total
     return PairedMoments(rules_a.to_dict(), rules_b.to_dict(), seed, n_games, pairs, sum_d, sum_d2, unfinished,
-                         sum_d3=sum_d3, seat0_a_only=a_only, seat0_b_only=b_only, sum_e=sum_e, sum_e2=sum_e2)
+                         sum_d3=sum_d3, seat0_a_only=a_only, seat0_b_only=b_only, sum_e=sum_e, sum_e2=sum_e2,
+                         ranges=((start, start + n_games),))

@@ -1,5 +1,5 @@
 """The per-game lists a Summary keeps (games beyond the cap, loops, the longest): dicts of int64
-columns, one entry per game, merged and cut the one way (`run.summary` and `run.summary_gpu`)."""
+columns, one entry per game, merged and cut the one way (`run.summary`, `run.summary_chunks` and `run.summary_gpu`)."""
 
 from __future__ import annotations
 

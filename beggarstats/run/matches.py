@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import functools
 import re
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
@@ -39,6 +40,7 @@ import pandas as pd
 
 from ..game.checks import check_flag, check_seed, whole
 from .arguments import check_run
+from .device import Device, choose_device
 from ..engine.deals import random_deal
 from ..engine.reference import play_hands
 from .limits import check_fits
@@ -139,17 +141,22 @@ def _play_games_reference(rules: Rules, seed: int, games: np.ndarray) -> dict[st
     return out
 
 
-def _engine(name: str) -> tuple[str, Callable]:
+def _engine(name: str | None, device: Device, rules: Rules) -> tuple[str, Callable]:
+    """The engine's name (the frame's ``engine``) and its batch function: the compiled engine on
+    ``device``, or, with the deprecated ``engine='reference'``, the readable one."""
+    if name is None:
+        return "fast", device.engine(rules)
     if name not in ("auto", "fast", "reference"):
         raise ValueError(f"The value for `engine` must be one of ['auto', 'fast', 'reference'], but {name!r} was passed.")
     if name != "reference":
-        try:
-            from ..engine.fast import play_games
-        except ImportError:
-            if name == "fast":
-                raise
-        else:
-            return "fast", play_games
+        warnings.warn("`engine` is deprecated and will be removed: the compiled engine always plays, on `device` "
+                      "('cpu', the default, or 'cuda'); leave `engine` out.", FutureWarning, stacklevel=3)
+        return "fast", device.engine(rules)
+    warnings.warn("`engine='reference'` is deprecated and will be removed: it plays the same matches as the compiled "
+                  "engine, slowly; `play_match` plays any match on the reference engine from its deals (`round_deal`).",
+                  FutureWarning, stacklevel=3)
+    if device.gpu:
+        raise ValueError(f"`engine='reference'` plays on the CPU, not on `device={device.name!r}`: leave `engine` out.")
     return "reference", _play_games_reference
 
 
@@ -321,7 +328,7 @@ def peak_bytes_per_match(rules: Rules, format="best_of_3", return_rounds: bool =
 def simulate_matches(n_matches: int, rules: RulesLike = None, *, format: str = "best_of_3", seed: int | None = None,
                      n_jobs: int | None = None, replay_unfinished: bool = True, max_rounds: int = 1000,
                      chunk_size: int | None = None, progress: Progress = False, return_rounds: bool = False,
-                     engine: str = "auto") -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
+                     device: str = "cpu", engine: str | None = None) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``n_matches`` random matches at one table; one row per match.
 
     Parameters
@@ -354,8 +361,13 @@ def simulate_matches(n_matches: int, rules: RulesLike = None, *, format: str = "
     return_rounds : bool
         Also return one row per dealt round (``match, round, game, leader, outcome, winner, counted,
         cards, tricks``; seats physical, ``game`` the id in the table ``match_table_seed(seed)``).
-    engine : {'auto', 'fast', 'reference'}
-        'auto' uses the numba engine when it is installed; both give identical results.
+    device : {'cpu', 'cuda'}
+        'cuda' plays the rounds on an NVIDIA GPU (the ``cuda`` extra; decks of at most 64 cards): the
+        same matches.
+    engine : {'auto', 'fast', 'reference'}, optional
+        Deprecated (a FutureWarning): 'auto' and 'fast' are the compiled engine, which plays without
+        it; 'reference' plays the same matches on the readable engine, slowly (`play_match` plays one
+        match on it).
 
     Returns
     -------
@@ -368,6 +380,7 @@ def simulate_matches(n_matches: int, rules: RulesLike = None, *, format: str = "
         ``attrs``: rules (dict), seed, table_seed, format, replay_unfinished, max_rounds,
         round_stride, engine, rules_version.
     """
+    device = choose_device(device)
     rules = check_rules(rules)
     n_matches = whole("n_matches", n_matches, 0, MAX_MATCHES)
     _, _, seed, n_jobs, chunk_size = check_run(n_matches, seed=seed, n_jobs=n_jobs, chunk_size=chunk_size,
@@ -379,7 +392,7 @@ def simulate_matches(n_matches: int, rules: RulesLike = None, *, format: str = "
     check_fits(n_matches, peak_bytes_per_match(rules, fmt, return_rounds), "matches", "ask for fewer matches per call.")
     seed = fresh_seed() if seed is None else seed
     table_seed = match_table_seed(seed)
-    engine_name, play_games = _engine(engine)
+    engine_name, play_games = _engine(engine, device, rules)
     replay = bool(replay_unfinished)
 
     work = functools.partial(_run_chunk, rules=rules, fmt=fmt, table_seed=table_seed, replay=replay,

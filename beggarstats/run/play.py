@@ -28,14 +28,24 @@ def _plural(word: str, k: int) -> str:
     return f"{k} {word}{'' if k == 1 else 's'}"
 
 
-def check_deal(hands, rules: Rules) -> None:
-    """Refuse a deal that is not valid for ``rules``, saying what is wrong and where."""
+def check_deal(hands, rules: Rules, *, empty_hands: bool = False) -> None:
+    """Refuse a deal that is not valid for ``rules``, saying what is wrong and where. An empty hand
+    is refused unless ``empty_hands`` (a position built by hand, `play`'s ``any_deck``): dealing a
+    deck gives every player a card (`Rules` holds at least one card a player)."""
     if len(hands) < 2:
         raise DealError(f"a deal needs at least 2 hands joined by '/', got {len(hands)}")
     if len(hands) > MAX_PLAYERS:
         raise DealError(f"a deal has at most {MAX_PLAYERS} hands, got {len(hands)}")
     if len(hands) != rules.players:
         raise DealError(f"the deal has {len(hands)} hands but the rules are for {rules.players} players")
+    empty = [seat for seat, hand in enumerate(hands) if len(hand) == 0]
+    if empty and not empty_hands:
+        seat = empty[0]
+        slip = ("a '/' too many at the end" if seat == len(hands) - 1 else
+                "a '/' too many at the start" if seat == 0 else "two '/' in a row")
+        raise DealError(f"hand {seat} is empty ({slip}?): dealing the {rules.deck.label()} deck gives each of the "
+                        f"{len(hands)} players a card, so only a deal of any cards (any_deck=True) may leave a "
+                        "hand empty")
     have, want = composition(hands), rules.counts
     if have == want:
         return
@@ -116,7 +126,7 @@ def play(deal: DealLike, rules: RulesLike = None, *, any_deck: bool = False,
     any_deck, trace = check_flag("any_deck", any_deck), check_flag("trace", trace)
     hands = parse_deal(deal) if isinstance(deal, str) else hands_from_values(deal)
     rules = rules_for_deal(hands, rules, any_deck=any_deck)
-    check_deal(hands, rules)
+    check_deal(hands, rules, empty_hands=any_deck)
     if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
         rng = _seeded_stream(int(rng), rules)
     elif rng is not None and not callable(getattr(rng, "shuffle", None)):

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import csv
-from importlib import resources
 
 from ..game.results import GameResult
+from .committed_data import data_path
 from .play import play
 from ..game.rules import Rules
 
@@ -17,11 +17,12 @@ RECORD_FIELDS = ("outcome", "winner", "cards", "tricks",
 
 
 def load_records() -> list[dict]:
-    """Rows of ``beggarstats/data/records.csv`` (``data/records.csv`` in the repository).
+    """Rows of the committed ``data/records.csv`` (`run.committed_data`: ``beggarstats/data/records.csv``
+    of an installed package).
 
     Numbers come back as int, missing published figures as None.
     """
-    text = resources.files("beggarstats").joinpath("data/records.csv").read_text(encoding="utf-8")
+    text = data_path("records.csv").read_text(encoding="utf-8")
     rows = []
     for row in csv.DictReader(text.splitlines()):
         for key in RECORD_FIELDS[1:] + ("year",):

@@ -19,6 +19,7 @@ from ..game.checks import check_flag, check_seed, whole
 from ..engine.deals import random_deal
 from ..engine.reference import play_hands
 from .arguments import check_ids, check_run
+from .device import CPU, choose_device
 from .limits import MAX_GAME_ID, check_fits
 from .progress import check_progress
 from .parallel import DEFAULT_CHUNK_SIZE, run_chunks
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from ..game.hints import PathLike, Progress, RulesLike
     from ..game.results import GameResult
 
-__all__ = ["simulate", "simulate_to_store", "run_seed", "replay", "batch_engine", "DEFAULT_CHUNK_SIZE", "PEAK_BYTES_PER_GAME", "peak_bytes_per_game"]
+__all__ = ["simulate", "simulate_to_store", "run_seed", "replay", "DEFAULT_CHUNK_SIZE", "PEAK_BYTES_PER_GAME", "peak_bytes_per_game"]
 
 # Peak memory of `simulate` per game (and per seat row with per_seat), for refusing a frame that
 # cannot fit before anything is played: the frame (26.5 bytes per game, 32.6 with 32-bit trick
@@ -52,26 +53,6 @@ _PEAK_BYTES_PER_WIDE_ID = 4
 _PEAK_BYTES_PER_SEAT = 52
 
 
-def batch_engine():
-    """`engine.fast.play_games`, imported late (numba loads with the first batch, not with the API)."""
-    from ..engine.fast import play_games
-    return play_games
-
-
-_batch_engine = batch_engine  # what this module's runs call: tests substitute a stand-in here
-
-
-def device_engine(device="cpu"):
-    """The batch engine of ``device`` ('cpu': `_batch_engine`; 'cuda': `engine.gpu.play_games_cuda`,
-    the same arrays played on an NVIDIA GPU), the device checked first."""
-    from ..engine.gpu import check_device
-
-    if check_device(device) == "cpu":
-        return _batch_engine()
-    from ..engine.gpu import play_games_cuda
-    return play_games_cuda
-
-
 def _run_chunk(lo, hi, *, engine, rules, seed, per_seat, ids_as, raw=False, reduce=None):
     """Play games lo..hi-1 and build their tables (runs on a worker); with ``raw`` the engine's
     arrays instead (for the frame builders of `simulate`): ``(games, seats)`` either way, and
@@ -85,11 +66,11 @@ def _run_chunk(lo, hi, *, engine, rules, seed, per_seat, ids_as, raw=False, redu
     return (games, seats) if reduce is None else (games, seats, reduce(arrays, lo, hi))
 
 
-def _run(ranges, *, rules, seed, per_seat, n_jobs, chunk_size, progress, total, ids_as, sink, raw=False,
-         reduce=None, device="cpu"):
-    """Play the games of ``ranges``, handing each finished chunk to ``sink(lo, hi, games, seats)``
-    (and the chunk's ``reduce(arrays, lo, hi)`` as a fifth argument, with ``reduce``)."""
-    engine = device_engine(device)
+def _run(ranges, *, engine, rules, seed, per_seat, n_jobs, chunk_size, progress, total, ids_as, sink, raw=False,
+         reduce=None):
+    """Play the games of ``ranges`` with the batch engine ``engine`` (`Device.engine`), handing each
+    finished chunk to ``sink(lo, hi, games, seats)`` (and the chunk's ``reduce(arrays, lo, hi)`` as a
+    fifth argument, with ``reduce``)."""
     if progress and any(hi > lo for lo, hi in ranges):
         # compile before the bar starts, with a word: no silent pause, a sane rate
         from ..engine.fast import kernels_for
@@ -136,7 +117,7 @@ def simulate_to_store(n_games: int, rules: RulesLike = None, *, seed: int | None
     that nothing is read back: ``reduce(arrays, lo, hi)`` runs on the worker that played games
     lo..hi-1, with the engine's arrays (`beggarstats.engine.fast.play_games`), and
     ``collect(lo, hi, value)`` receives what it returned, in the calling thread, once the chunk is
-    in the store (`beggarstats.run.summary.store_and_summarize` keeps a `Summary` this way). Only
+    in the store (`beggarstats.run.summarize.store_and_summarize` keeps a `Summary` this way). Only
     the chunks this call plays reach them.
 
     Returns
@@ -167,8 +148,8 @@ def simulate_to_store(n_games: int, rules: RulesLike = None, *, seed: int | None
             if collect is not None:
                 collect(lo, hi, *reduced)
 
-        _run(ranges, rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs, chunk_size=chunk_size,
-             progress=progress, total=n_games, ids_as=id_type(stop), sink=write, reduce=reduce)
+        _run(ranges, engine=CPU.engine(), rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs,
+             chunk_size=chunk_size, progress=progress, total=n_games, ids_as=id_type(stop), sink=write, reduce=reduce)
         st.check_complete(start, stop)
     return st
 
@@ -242,11 +223,10 @@ def simulate(n_games: int, rules: RulesLike = None, *, seed: int | None = None, 
         hand_size, jacks, queens, kings, aces, jokers`` (cards dealt), ``tribute_total``,
         ``min_cards``, ``place`` (nullable), ``out_cards`` (nullable), ``won``.
     """
-    from ..engine.gpu import check_device
-
+    device = choose_device(device)
     if store is not None and store is not False:
-        if check_device(device) != "cpu":
-            raise ValueError(f"`device={device!r}` is not for a run with a `store`: run it without one "
+        if device.gpu:
+            raise ValueError(f"`device={device.name!r}` is not for a run with a `store`: run it without one "
                              f"(summarize(device='cuda') keeps any number of games in constant memory).")
         n_checked, start_checked = check_ids(n_games, start)
         _check_frame_fits(n_checked, check_rules(rules), check_flag("per_seat", per_seat), start_checked + n_checked)
@@ -260,9 +240,7 @@ def simulate(n_games: int, rules: RulesLike = None, *, seed: int | None = None, 
 
     n_games, rules, seed, chunk_size, per_seat, start = _prepare(
         n_games, rules, seed, n_jobs, chunk_size, per_seat, start, progress=progress)
-    if check_device(device) == "cuda":
-        from ..engine.gpu import gpu_pass
-        gpu_pass(rules)  # a deck the GPU cannot play is refused before the frames are allocated
+    engine = device.engine(rules)  # a deck the device cannot play is refused before the frames are allocated
     _check_frame_fits(n_games, rules, per_seat, start + n_games)
     stop = start + n_games
     ids_as = id_type(stop)
@@ -278,8 +256,8 @@ def simulate(n_games: int, rules: RulesLike = None, *, seed: int | None = None, 
         if seats is not None:
             seats.add(lo, arrays)
 
-    _run([(start, stop)] if n_games else [], rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs,
-         chunk_size=chunk_size, progress=progress, total=n_games, ids_as=ids_as, sink=keep, raw=True, device=device)
+    _run([(start, stop)] if n_games else [], engine=engine, rules=rules, seed=seed, per_seat=per_seat, n_jobs=n_jobs,
+         chunk_size=chunk_size, progress=progress, total=n_games, ids_as=ids_as, sink=keep, raw=True)
     if seats is None:
         return games.frame(attrs)
     return games.frame(attrs), seats.frame(attrs)

@@ -1,10 +1,7 @@
-"""`summarize()`: any number of random games reduced, chunk by chunk, to a fixed-size `Summary`.
+"""`Summary`: any number of random games of one table as fixed-size aggregates, and its file.
 
 `simulate()` keeps one row per game (about 27 bytes each: 10^9 games are 26.5 GB). Most questions
-about length, seats and rare events need far less: `summarize` plays the same games (game ``g`` is
-fixed by ``(seed, g)``, exactly as in `simulate`) and reduces every chunk with numpy right after the
-kernel, inside the joblib task, so that only the chunk's aggregate crosses thread, process or Dask
-worker boundaries. What it keeps:
+about length, seats and rare events need far less; a Summary keeps:
 
 * games per outcome (win / loop / cutoff) and wins per seat;
 * for each outcome, the exact frequency of every length in cards and in tricks up to ``cap`` cards;
@@ -20,17 +17,16 @@ loops and the games beyond ``cap`` are listed one by one, and both are rare (non
 
 Summaries of disjoint ranges of game ids add up (``a + b``); addition is exact integer arithmetic,
 so it is associative and commutative and a summary does not depend on ``n_jobs``, the backend or the
-chunking. ``store=`` makes a long run resumable: the aggregate of the finished chunks is saved to
-one small JSON file, atomically, every few seconds and when the run stops.
+chunking. `Summary.save` writes one small JSON file with its checksum, atomically; `load_summary`
+reads it back and refuses a damaged one. `run.summary_chunks` makes a Summary of a range of games,
+`run.summarize` drives a run of them (`summarize`, resumable in a store directory).
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,38 +35,27 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ..game.checks import check_seed, whole
-from .arguments import check_run
-from .limits import MAX_GAME_ID
-from .outputs import check_output_dir, write_text
-from .id_ranges import subtract_ranges
-from .game_lists import GAME_COLUMNS, LOOP_COLUMNS
+from ..engine.fast import OUTCOME_CODES
+from ..game.rules import RULES_VERSION, Rules, same_games_as_now
 from .game_lists import concat as _concat
 from .game_lists import records as _records
 from .game_lists import top as _top
-from .store import Store, StoreError
+from .limits import MAX_GAME_ID
+from .outputs import write_text
+from .store import StoreError
 from .store_files import read_checked
 from .summary_fields import GAME_COLUMNS, LOOP_COLUMNS, check_fields
-from .store_lock import unwritable, write_lock
-from ..engine.fast import OUTCOME_CODES
-from .parallel import run_chunks
-from .seeds import fresh_seed
-from ..game.rules import RULES_VERSION, Rules, check_rules, same_games_as_now
-from .simulate import batch_engine as _batch_engine  # the seam tests substitute
-from .simulate import run_seed, simulate_to_store
 
 if TYPE_CHECKING:
-    from ..game.hints import PathLike, Progress, RulesLike
+    from ..game.hints import PathLike
 
-__all__ = ["Summary", "summarize", "summarize_store", "store_and_summarize", "load_summary", "summarize_chunk",
-           "summarize_chunk_gpu", "resume_summary",
-           "DEFAULT_CAP", "DEFAULT_TOP", "DEFAULT_CHECKPOINT", "SUMMARY_FILE"]
+__all__ = ["Summary", "load_summary", "run_differences", "DEFAULT_CAP", "DEFAULT_TOP", "SUMMARY_FILE",
+           "SUMMARY_LOCK", "MEASURES", "GAME_COLUMNS", "LOOP_COLUMNS"]
 
 DEFAULT_CAP = 2**15  # cards: histograms are exact up to here (the record game has 8,344)
 DEFAULT_TOP = 100  # longest finished games kept
 SUMMARY_FILE = "summary.json"  # the checkpoint inside a store directory
 SUMMARY_LOCK = ".summary.lock"  # held by the run writing it
-DEFAULT_CHECKPOINT = 10.0  # seconds between saves of a running summary
 FORMAT = 1
 
 MEASURES = ("cards", "tricks")
@@ -174,7 +159,7 @@ class Summary:
             return NotImplemented
         if (self.rules, self.seed, self.rules_version, self.cap, self.top, self.exact) != (
                 other.rules, other.seed, other.rules_version, other.cap, other.top, other.exact):
-            differs = _differs(self._config(), other._config())
+            differs = run_differences(self, other) or ["configurations"]
             raise ValueError(f"Cannot add summaries of different runs (their {', '.join(differs)} "
                              f"{'differs' if len(differs) == 1 else 'differ'}).")  # names: the two summaries added, by the keys that differ
         return Summary(
@@ -413,331 +398,8 @@ def load_summary(path) -> Summary:
     return summary
 
 
-# -- the reduction next to the kernel -------------------------------------------------------------
-def summarize_chunk(lo, hi, *, engine, rules, seed, cap, top) -> Summary:
-    """Play games lo..hi-1 and reduce them to a Summary (runs on a worker: only this crosses back)."""
-    return _reduce(engine(rules, seed, np.arange(lo, hi, dtype=np.int64)), lo, hi, rules=rules, seed=seed, cap=cap,
-                   top=top)
-
-
-def summarize_chunk_gpu(lo, hi, *, rules, seed, cap, top) -> Summary:
-    """`summarize_chunk` on an NVIDIA GPU: the same Summary (`run.summary_gpu`; a range whose lists
-    do not fit is played row by row on the GPU and reduced here as on the CPU)."""
-    from ..engine.gpu import LAUNCH_GAMES, play_games_cuda
-    from .summary_gpu import chunk_fields
-
-    fields = chunk_fields(lo, hi, rules=rules, seed=seed, cap=cap, top=top)
-    if fields is not None:
-        return Summary(rules=rules, seed=seed, cap=cap, top=top, ranges=((lo, hi),), **fields)
-    parts = [summarize_chunk(a, min(a + LAUNCH_GAMES, hi), engine=play_games_cuda, rules=rules, seed=seed, cap=cap,
-                             top=top) for a in range(lo, hi, LAUNCH_GAMES)]
-    return sum(parts[1:], parts[0])
-
-
-def _reduce(a: dict, lo: int, hi: int, *, rules, seed, cap, top) -> Summary:
-    """The Summary of games lo..hi-1 from their arrays (``engine.fast.play_games``' names)."""
-    cards, tricks, out, winner = a["cards"], a["tricks"], a["outcome"], a["winner"]
-    # (Comparisons and counts rather than bincount of the small-int arrays: several times faster.)
-    looped, cutoff = np.count_nonzero(out == 1), np.count_nonzero(out == 2)
-    outcomes = np.array([out.size - looped - cutoff, looped, cutoff], np.int64)
-    wins = np.array([np.count_nonzero(winner == seat) for seat in range(rules.players)], np.int64)
-    within = cards <= cap
-    all_within = bool(within.all())
-    hist_c, hist_t = [], []
-    for o in range(3):
-        if outcomes[o] == 0:
-            hist_c.append(np.zeros(0, np.int64))
-            hist_t.append(np.zeros(0, np.int64))
-        elif outcomes[o] == out.size and all_within:  # the usual case: no masks needed
-            hist_c.append(np.bincount(cards).astype(np.int64))
-            hist_t.append(np.bincount(tricks).astype(np.int64))
-        else:
-            m = within & (out == o)
-            hist_c.append(np.bincount(cards[m]).astype(np.int64))
-            hist_t.append(np.bincount(tricks[m]).astype(np.int64))
-
-    def pick(mask, columns):
-        idx = np.flatnonzero(mask)
-        cols = {"game": idx + lo, "outcome": out[idx], "winner": winner[idx], "cards": cards[idx],
-                "tricks": tricks[idx]}
-        for c in columns[len(GAME_COLUMNS):]:
-            cols[c] = a[c][idx]
-        return {c: np.asarray(cols[c], np.int64) for c in columns}
-
-    # Longest finished games: the top-th largest length read off the histogram (finished games
-    # beyond the cap are longer than any in it), then the candidates at or above it in exact order.
-    finished = out == 0
-    if top and outcomes[0] > top:
-        beyond = int(np.count_nonzero(finished & ~within)) if not all_within else 0
-        if beyond >= top:
-            bar = cap + 1
-        else:
-            at_least = np.cumsum(hist_c[0][::-1])[::-1] + beyond  # finished games with >= v cards
-            bar = int(np.flatnonzero(at_least >= top)[-1])
-        longest = _top(pick(finished & (cards >= bar), GAME_COLUMNS), top)
-    else:
-        longest = _top(pick(finished, GAME_COLUMNS), top)
-    return Summary(rules=rules, seed=seed, cap=cap, top=top, ranges=((lo, hi),), outcomes=outcomes, wins=wins,
-                   cards=hist_c, tricks=hist_t,
-                   over_cap=pick(~within, GAME_COLUMNS) if not all_within else _records(GAME_COLUMNS),
-                   loops=pick(a["looped"], LOOP_COLUMNS), longest=longest)
-
-
-def _arrays_of_table(table) -> dict:
-    """The engine's arrays of one stored chunk (a games table of `beggarstats.run.tables`)."""
-    from .tables import LOOP_COLUMNS as STORED_LOOP_COLUMNS
-
-    a = {c: np.asarray(table.column(c).to_numpy(zero_copy_only=False), np.int64) for c in MEASURES}
-    names = table.column("outcome").to_pandas().astype(str).to_numpy()
-    a["outcome"] = np.select([names == o for o in OUTCOME_CODES], range(len(OUTCOME_CODES)), -1)
-    a["winner"] = np.asarray(table.column("winner").fill_null(-1).to_numpy(zero_copy_only=False), np.int64)
-    a["looped"] = np.asarray(table.column("loop_tricks").is_valid().to_numpy(zero_copy_only=False), bool)
-    for c in STORED_LOOP_COLUMNS:
-        a[c] = np.asarray(table.column(c).fill_null(0).to_numpy(zero_copy_only=False), np.int64)
-    return a
-
-
-def summarize_store(store, *, start: int | None = None, stop: int | None = None, cap=DEFAULT_CAP,
-                    top=DEFAULT_TOP) -> Summary:
-    """The `Summary` of the games a parquet store holds (start..stop-1, default all), read one
-    chunk at a time: memory is that of one chunk, whatever the size of the run.
-
-    Equal to ``summarize`` of the same games (same rules, seed, ``cap`` and ``top``).
-    """
-    st = store if isinstance(store, Store) else Store.at(store)
-    cap, top = whole("cap", cap, 1), whole("top", top, 0)
-    lo_all = 0 if start is None else start
-    hi_all = MAX_GAME_ID + 1 if stop is None else stop
-    return _read_back(st, [(lo, hi) for lo, hi, _ in st.chunks()], lo_all, hi_all,
-                      Summary(rules=st.rules, seed=st.seed, cap=cap, top=top))
-
-
-def _read_back(st: Store, chunks, lo_all: int, hi_all: int, total: Summary) -> Summary:
-    """``total`` plus the games lo_all..hi_all-1 of the store's chunks ``chunks`` ((lo, hi) pairs),
-    read one chunk at a time."""
-    columns = list(MEASURES) + ["outcome", "winner", *LOOP_COLUMNS[len(GAME_COLUMNS):]]
-    for lo, hi in chunks:
-        a, b = max(lo, lo_all), min(hi, hi_all)
-        if a < b:
-            table = st.read(start=a, stop=b, columns=columns)
-            total = total + _reduce(_arrays_of_table(table), a, b, rules=total.rules, seed=total.seed,
-                                    cap=total.cap, top=total.top)
-    return total
-
-
-def store_and_summarize(n_games, rules=None, *, store, seed=None, n_jobs=None, chunk_size=None, progress=False,
-                        per_seat=False, start=0, cap=DEFAULT_CAP, top=DEFAULT_TOP) -> tuple[Store, Summary, int]:
-    """`simulate_to_store` and the `Summary` of games ``start .. start+n_games-1``, in constant memory.
-
-    Each chunk this call plays is reduced to a Summary on its worker, next to its tables, and added
-    up as it is written (`simulate_to_store`'s ``reduce``/``collect``): nothing played is read back.
-    The chunks a resumed run finds already stored are read back one at a time (memory: one chunk),
-    so the summary is always that of every game asked for, loaded and played. It equals
-    ``summarize(n_games, rules=rules, seed=seed, start=start, cap=cap, top=top)``.
-    benchmarks/memory.py measured its peak (n_jobs=2, above the warmed-up process) at 73, 78 and
-    65 MB for 10^6, 4x10^6 and 1.6x10^7 games: the chunks in flight, not the games of the run.
-
-    Returns
-    -------
-    (Store, Summary, int)
-        The store, the summary, and how many of the games this call played (the rest were loaded).
-    """
-    cap, top = whole("cap", cap, 1), whole("top", top, 0)
-    rules = check_rules(rules)
-    seed = run_seed(check_seed(seed), store)  # as simulate_to_store chooses it
-    run = {"total": Summary(rules=rules, seed=seed, cap=cap, top=top)}
-    played = set()  # the chunks played: (lo, hi), a few bytes each
-
-    def collect(lo, hi, part):  # added up at once: memory stays that of one Summary
-        run["total"] = run["total"] + part
-        played.add((lo, hi))
-
-    st = simulate_to_store(n_games, rules=rules, seed=seed, n_jobs=n_jobs, chunk_size=chunk_size, progress=progress,
-                           store=store, per_seat=per_seat, start=start,
-                           reduce=functools.partial(_reduce, rules=rules, seed=seed, cap=cap, top=top),
-                           collect=collect)
-    stop = start + n_games
-    total = run["total"]
-    loaded = [(lo, hi) for lo, hi, _ in st.chunks() if (lo, hi) not in played]
-    total = _read_back(st, loaded, start, stop, total)
-    if n_games and total.ranges != ((start, stop),):
-        raise StoreError(f"The store {str(st.path)!r} did not hold games {start:,}..{stop - 1:,} exactly once "
-                         f"after the run (it held {list(total.ranges)[:5]}); run `beggarstats store verify "
-                         f"{st.path} --repair`, then the same command again.")
-    return st, total, sum(hi - lo for lo, hi in played)
-
-
-def _store_file(store) -> Path:
-    if isinstance(store, (str, os.PathLike)) and not isinstance(store, bool):
-        return check_output_dir(store, writable=False) / SUMMARY_FILE
-    raise ValueError(f"The value for `store` must be a directory path or None, but {store!r} was passed.")
-
-
-def summarize(n_games: int, rules: RulesLike = None, *, seed: int | None = None, n_jobs: int | None = None,
-              start: int = 0, progress: Progress = False, store: PathLike | None = None,
-              chunk_size: int | None = None, cap: int = DEFAULT_CAP, top: int = DEFAULT_TOP,
-              checkpoint: float | None = None, device: str = "cpu") -> Summary:
-    """Play games ``start .. start+n_games-1`` and return their `Summary`, in constant memory.
-
-    The games are exactly those of ``simulate(n_games, rules=rules, seed=seed, start=start)``; the
-    summary equals the aggregate of that frame, whatever ``n_jobs``, backend or ``chunk_size``.
-
-    Parameters
-    ----------
-    n_games : int
-    rules : Rules, optional
-        Default ``Rules()`` (2 players, standard deck).
-    seed : int, optional
-        Fixes the table; None draws fresh entropy (kept in ``.seed``), or with ``store`` reuses the
-        seed of the run saved there.
-    n_jobs : int, optional
-        Parallel workers (scikit-learn's convention: None is 1 unless a ``joblib.parallel_config`` context
-        says otherwise, -1 all cores); a ``joblib.parallel_config(backend=...)``
-        context (loky, dask) takes over from outside, as in `simulate`.
-    start : int
-        First game id.
-    progress : {False, True, 'notebook'}
-        A tqdm progress bar.
-    store : path, optional
-        A directory: the summary of the finished chunks is saved there (``summary.json``)
-        atomically every ``checkpoint`` seconds and when the run stops (also on Ctrl-C); the same
-        call resumes, playing only the game ids not yet summarised. A directory holding another
-        run (rules, seed, cap, top or rules version) is refused.
-    chunk_size : int, optional
-        Games per task (default as `simulate`: up to 2^16). Results do not depend on it.
-    cap : int
-        Lengths up to ``cap`` cards are counted in histograms, longer games listed (default 2^15).
-    top : int
-        Longest finished games kept (default 100).
-    checkpoint : float, optional
-        Seconds between saves to ``store`` (default `DEFAULT_CHECKPOINT`, 10).
-    device : {'cpu', 'cuda'}
-        'cuda' plays the games on an NVIDIA GPU (the ``cuda`` extra; decks of at most 64 cards):
-        the same Summary, field for field, as on the CPU (`run.summary_gpu`); ``n_jobs`` is then
-        not used.
-
-    Returns
-    -------
-    Summary
-    """
-    from ..engine.gpu import check_device
-
-    device = check_device(device)
-    n_games, start, seed, n_jobs, chunk_size = check_run(n_games, start=start, seed=seed, n_jobs=n_jobs,
-                                                         chunk_size=chunk_size, device=device)
-    cap = whole("cap", cap, 1)
-    top = whole("top", top, 0)
-    rules = check_rules(rules)
-    checkpoint = DEFAULT_CHECKPOINT if checkpoint is None else checkpoint
-    if isinstance(checkpoint, bool) or not isinstance(checkpoint, (int, float)) or not checkpoint >= 0:
-        raise ValueError(f"The value for `checkpoint` must be a number of seconds >= 0, but {checkpoint!r} was passed.")
-    path = None if store is None else _store_file(store)
-    saved = _saved(path)
-    if seed is None and saved is not None:
-        seed = saved.seed
-    if seed is None and path is not None:
-        seed = Store.seed_in(path.parent)  # a parquet store's directory: the same table as its games
-    if seed is None:
-        seed = fresh_seed()
-    config = Summary(rules=rules, seed=seed, cap=cap, top=top)
-    _same_run(saved, config, path)  # another run's directory is refused before anything is played
-    if device == "cuda":
-        from .summary_gpu import GPU_CHUNK
-
-        work = functools.partial(summarize_chunk_gpu, rules=rules, seed=seed, cap=cap, top=top)
-        return resume_summary(config, store, start, start + n_games, work, checkpoint=checkpoint, n_jobs=1,
-                              chunk_size=chunk_size or GPU_CHUNK, progress=progress, n_total=n_games,
-                              desc="summarize")
-    work = functools.partial(summarize_chunk, engine=_batch_engine(), rules=rules, seed=seed, cap=cap, top=top)
-    return resume_summary(config, store, start, start + n_games, work, checkpoint=checkpoint, n_jobs=n_jobs,
-                          chunk_size=chunk_size, progress=progress, n_total=n_games, desc="summarize")
-
-
-def resume_summary(config: Summary, store, start: int, stop: int, work, **drive) -> Summary:
-    """The run ``config`` describes over ids ``start..stop-1``: what the summary store ``store``
-    (a directory or None) holds of it, plus the ids it lacks played by ``work(lo, hi) -> Summary``
-    through `_drive` (``drive``: its options), under the store's one-writer lock (`summarize` and
-    `run.census.census`)."""
-    path = None if store is None else _store_file(store)
-    total = _within(_same_run(_saved(path), config, path), start, stop)  # refused before a game is played
-    if not subtract_ranges([(start, stop)], total.ranges):
-        return _restrict(total, start, stop)  # nothing to play (the directory may be read-only)
-    if path is None:
-        return _restrict(_drive(work, total, subtract_ranges([(start, stop)], total.ranges), path=None, **drive), start, stop)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise unwritable(path.parent, exc) from None
-    with write_lock(path.parent, SUMMARY_LOCK, "summary store"):  # one writer: a second run is refused
-        total = _within(_same_run(_saved(path), config, path), start, stop)  # as saved by a run that held the lock
-        total.save(path)  # fails now, not after the run, if the file cannot be written
-        total = _drive(work, total, subtract_ranges([(start, stop)], total.ranges), path=path, **drive)
-    return _restrict(total, start, stop)
-
-
-def _saved(path: Path | None) -> Summary | None:
-    """The summary saved at ``path`` (None if there is none; a damaged one is an error naming it)."""
-    if path is None or not (path.exists() or path.is_symlink()):
-        return None
-    return load_summary(path)
-
-
-def _same_run(saved: Summary | None, config: Summary, path: Path | None) -> Summary:
-    """``saved`` if it is of the run ``config`` describes, ``config`` (empty) if there is none."""
-    if saved is None:
-        return config
-    if saved._config() != config._config():
-        differs = _differs(saved._config(), config._config())
-        raise ValueError(f"The `store` directory {str(path.parent)!r} holds another run (its {', '.join(differs)} "
-                         f"{'differs' if len(differs) == 1 else 'differ'}); pass another directory or the same settings.")
-    return saved
-
-
-def _drive(work, total: Summary, todo, *, path, checkpoint, n_jobs, chunk_size, progress, n_total, desc,
-           unit="game", largest=None) -> Summary:
-    """Run ``work(lo, hi) -> Summary`` over the ranges ``todo`` through `run_chunks`, adding each part
-    to ``total`` as it finishes and saving the sum to ``path`` (if any) every ``checkpoint`` seconds
-    and when the run stops, also on Ctrl-C."""
-    run = {"total": total, "last_save": time.monotonic(), "dirty": False}
-
-    def add(lo, hi, part):
-        run["total"] = run["total"] + part
-        run["dirty"] = True
-        if path is not None and time.monotonic() - run["last_save"] >= checkpoint:
-            run["total"].save(path)
-            run["last_save"], run["dirty"] = time.monotonic(), False
-
-    sizes = {} if largest is None else {"largest": largest}
-    try:
-        run_chunks(work, todo, sink=add, n_jobs=n_jobs, chunk_size=chunk_size, progress=progress, total=n_total,
-                   desc=desc, unit=unit, **sizes)
-    finally:
-        if path is not None and run["dirty"]:
-            run["total"].save(path)  # everything finished so far, also after Ctrl-C
-    return run["total"]
-
-
-def _within(total: Summary, start: int, stop: int) -> Summary:
-    """``total`` if it holds no id outside start..stop-1: a store holding others would be refused by
-    `_restrict` only after the run, so it is refused before."""
-    if not subtract_ranges(list(total.ranges), [(start, stop)]):
-        return total
-    _refuse_range(total, start, stop)
-
-
-def _differs(a: dict, b: dict) -> list[str]:
-    """The keys of two runs' configurations whose values differ (a key only one has, such as a census's
-    ``exact``, differs too)."""
-    return [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)] or ["configurations"]
-
-
-def _restrict(total: Summary, start: int, stop: int) -> Summary:
-    """``total`` if it covers exactly start..stop-1; a store holding more cannot be cut apart."""
-    if total.ranges == ((start, stop),) or (start == stop and not total.ranges):
-        return total
-    _refuse_range(total, start, stop)
-
-
-def _refuse_range(total: Summary, start: int, stop: int):
-    raise ValueError(f"The `store` holds games {list(total.ranges)}, not just ids {start}..{stop - 1}; a summary "
-                     f"cannot be split, so ask for all of them (or use another directory).")
+def run_differences(a: Summary, b: Summary) -> list[str]:
+    """The settings of the run in which two summaries differ (``rules``, ``seed``, ``rules_version``,
+    ``cap``, ``top``, a census's ``exact``: a key only one has differs too); empty for one run."""
+    ca, cb = a._config(), b._config()
+    return [k for k in sorted(set(ca) | set(cb)) if ca.get(k) != cb.get(k)]

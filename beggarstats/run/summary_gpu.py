@@ -1,5 +1,5 @@
 """`summarize(device="cuda")`: a range of games reduced on the GPU to the fields of the Summary the
-CPU gives (`summary.summarize_chunk_gpu` builds it).
+CPU gives (`summary_chunks.summarize_chunk_gpu` builds it).
 
 The GPU (`engine.gpu.count_games_cuda`) counts the games its fast pass decides into histograms and
 wins, and lists three kinds of game one by one: those it hands back (replayed here on the CPU by

@@ -36,7 +36,7 @@ from .store_files import read_checked
 MAX_CELLS_BYTES = 2**30  # compressed cell counts: megabytes at most
 
 __all__ = ["chain_cells", "ChainCells", "chain_states", "state_codes", "save_cells", "load_cells", "mixing_sample", "MAX_STATES",
-           "ABSORBED", "chain_cost", "CPU_PER_CARD", "BYTES_PER_CELL"]
+           "ABSORBED", "chain_cost", "CPU_PER_CARD", "BYTES_PER_CELL", "check_chain_run", "measure_cells"]
 
 ABSORBED = -1  # the ``to`` of a transition in which the game ended
 
@@ -136,6 +136,25 @@ def _work(lo, hi, *, rules, seed, n_deals, horizon, states, codes):
     return np.concatenate(cells, axis=1)
 
 
+def check_chain_run(rules, seed, n_deals, horizon, n_jobs) -> tuple:
+    """The arguments every chain measurement shares (`chain_cells`, `tail_chain_cards.card_chain_cells`),
+    checked: ``(rules, seed, n_deals, horizon, n_jobs)``."""
+    return (check_rules(rules), check_seed(seed, none=False),
+            whole("n_deals", n_deals, 1, MAX_DEALS_PER_STATE),  # a state's deals are one task, in memory
+            whole("horizon", horizon, 1, MAX_HORIZON), check_n_jobs(n_jobs))
+
+
+def measure_cells(work, n_states: int, only, *, n_jobs, progress, desc) -> np.ndarray:
+    """The cells (rows: from, to, cards, count) that ``work(lo, hi)`` measures for the states lo..hi-1,
+    of every state of ``n_states`` or of those ``only`` names, in the order of `ChainCells`."""
+    todo = [(k, k + 1) for k in sorted(set(int(k) for k in only))] if only is not None else [(0, n_states)]
+    parts = []
+    run_chunks(work, todo, sink=lambda lo, hi, cells: parts.append(cells), n_jobs=n_jobs,
+               chunk_size=max(1, min(64, n_states // 8)), progress=progress, unit="state", desc=desc)
+    cells = np.concatenate(parts, axis=1)
+    return cells[:, np.lexsort((cells[2], cells[1], cells[0]))]
+
+
 def chain_cells(rules=None, *, seed, n_deals: int = 20_000, horizon: int = 100, n_jobs=None,
                 progress=False, states=None) -> ChainCells:
     """Measure the trick-boundary chain of ``rules`` from random uneven deals.
@@ -164,11 +183,7 @@ def chain_cells(rules=None, *, seed, n_deals: int = 20_000, horizon: int = 100, 
     -------
     ChainCells
     """
-    rules = check_rules(rules)
-    seed = check_seed(seed, none=False)
-    n_deals = whole("n_deals", n_deals, 1, MAX_DEALS_PER_STATE)  # a state's deals are one task, in memory
-    horizon = whole("horizon", horizon, 1, MAX_HORIZON)
-    n_jobs = check_n_jobs(n_jobs)
+    rules, seed, n_deals, horizon, n_jobs = check_chain_run(rules, seed, n_deals, horizon, n_jobs)
     n_states = _count_states(rules.n_cards, rules.players)
     if n_states > MAX_STATES:
         cost = chain_cost(rules, n_deals=n_deals, horizon=horizon)
@@ -190,15 +205,9 @@ def chain_cells(rules=None, *, seed, n_deals: int = 20_000, horizon: int = 100, 
     step = 1 if rules.direction == "cw" else n - 1
     start_state = tuple(even[(k * step) % n] for k in range(n))
     start = int(np.searchsorted(codes, state_codes(np.array(start_state), rules.n_cards + 1)[0]))
-    todo = [(k, k + 1) for k in sorted(set(int(k) for k in states))] if states is not None else [(0, len(codes))]
-    parts = []
     work = functools.partial(_work, rules=rules, seed=seed, n_deals=n_deals, horizon=horizon, states=every,
                              codes=codes)
-    run_chunks(work, todo, sink=lambda lo, hi, cells: parts.append(cells), n_jobs=n_jobs,
-               chunk_size=max(1, min(64, len(every) // 8)), progress=progress, unit="state",
-               desc="tail chain")
-    cells = np.concatenate(parts, axis=1)
-    cells = cells[:, np.lexsort((cells[2], cells[1], cells[0]))]
+    cells = measure_cells(work, len(every), states, n_jobs=n_jobs, progress=progress, desc="tail chain")
     return ChainCells(rules=rules, seed=seed, horizon=horizon, n_deals=n_deals, states=every, start=start,
                       frm=cells[0], to=cells[1], cards=cells[2], count=cells[3])
 

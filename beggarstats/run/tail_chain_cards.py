@@ -24,10 +24,7 @@ from scipy import stats
 
 from ..engine.rank import hand_sizes
 from ..engine.uneven_kinds import kinds_steps
-from ..game.checks import MAX_DEALS_PER_STATE, MAX_HORIZON, check_n_jobs, check_seed, whole
-from ..game.rules import check_rules
-from .parallel import run_chunks
-from .tail_chain import ABSORBED, ChainCells
+from .tail_chain import ABSORBED, ChainCells, check_chain_run, measure_cells
 
 __all__ = ["CardCells", "card_states", "card_codes", "card_start_weights", "card_chain_cells", "MAX_CARD_STATES",
            "moves_only", "is_moves_only"]
@@ -118,30 +115,15 @@ def card_chain_cells(rules=None, *, seed, n_deals: int = 2_000, horizon: int = 1
     rules : Rules, optional
         Default `Rules()`. Two players, deterministic play (no ``shuffle_on_loop``), a deck of at
         most 64 cards, at most `MAX_CARD_STATES` states.
-    seed : int
-        The table seed: state i plays games ``i * n_deals .. (i + 1) * n_deals - 1`` (states in
-        the order of `card_states`); the chain is the same whatever ``n_jobs``.
-    n_deals : int
-        Random deals per state.
-    horizon : int
-        Cards a transition plays at least (it stops at the first trick boundary at or after it).
-    n_jobs : int, optional
-        joblib workers (threads; scikit-learn's convention: None is 1 unless a ``joblib.parallel_config``
-        context says otherwise, -1 all cores).
-    progress : bool or 'notebook'
-        A bar counting states.
-    states : sequence of int, optional
-        Measure only these state indices (the others get no cells): a check of committed data.
+    seed, n_deals, horizon, n_jobs, progress, states
+        As in `run.tail_chain.chain_cells`, the states in the order of `card_states` (state i plays
+        games ``i * n_deals .. (i + 1) * n_deals - 1`` of the table ``seed``).
 
     Returns
     -------
     CardCells
     """
-    rules = check_rules(rules)
-    seed = check_seed(seed, none=False)
-    n_deals = whole("n_deals", n_deals, 1, MAX_DEALS_PER_STATE)  # a state's deals are one task, in memory
-    horizon = whole("horizon", horizon, 1, MAX_HORIZON)
-    n_jobs = check_n_jobs(n_jobs)
+    rules, seed, n_deals, horizon, n_jobs = check_chain_run(rules, seed, n_deals, horizon, n_jobs)
     if rules.players != 2:
         raise ValueError(f"The chain on hand sizes and penalty cards is for two players, but `rules` has "
                          f"{rules.players}: pass two-player rules (or use `bs.tail_chain`'s hand sizes alone).")
@@ -153,15 +135,9 @@ def card_chain_cells(rules=None, *, seed, n_deals: int = 2_000, horizon: int = 1
         raise ValueError("The value for `n_deals` is too large: the game ids of the states would not fit in int64.")
     codes = card_codes(every, rules)
     weights = card_start_weights(rules, every)
-    todo = [(k, k + 1) for k in sorted(set(int(k) for k in states))] if states is not None else [(0, len(every))]
-    parts = []
     work = functools.partial(_work, rules=rules, seed=seed, n_deals=n_deals, horizon=horizon, states=every,
                              codes=codes)
-    run_chunks(work, todo, sink=lambda lo, hi, cells: parts.append(cells), n_jobs=n_jobs,
-               chunk_size=max(1, min(64, len(every) // 8)), progress=progress, unit="state",
-               desc="tail chain (cards)")
-    cells = np.concatenate(parts, axis=1)
-    cells = cells[:, np.lexsort((cells[2], cells[1], cells[0]))]
+    cells = measure_cells(work, len(every), states, n_jobs=n_jobs, progress=progress, desc="tail chain (cards)")
     return CardCells(rules=rules, seed=seed, horizon=horizon, n_deals=n_deals, states=every,
                      start=int(np.argmax(weights)), frm=cells[0], to=cells[1], cards=cells[2], count=cells[3],
                      start_weights=weights)

@@ -10,14 +10,14 @@ what docs/tail.md and notebooks/09_the_tail quote (`beggarstats.analysis.chain.c
 
 import sys
 import time
-from pathlib import Path
 
 import beggarstats as bs
 from beggarstats.analysis.chain import CENSUS_DECKS, TailChain, census_check, chain_results, save_results
 from beggarstats.run.summary import load_summary
 from beggarstats.run.tail_chain import chain_cells, load_cells, save_cells
+from beggarstats.run.committed_data import data_path, source_data_folder
 
-HERE = Path(__file__).resolve().parent
+HERE = source_data_folder("python data/tail/make_chain.py") / "tail"  # the source tree's; an installed copy is refused
 SEED = 2026
 N_DEALS = 100_000
 HORIZONS = (100, 300, 1000)
@@ -33,11 +33,11 @@ def main(argv):
             print(f"horizon {h}: {time.process_time() - started:.1f} s CPU", flush=True)
         chains[h] = TailChain.from_cells(load_cells(path))
     started = time.process_time()
-    summary = load_summary(HERE.parent / "summary-p2.json")
+    summary = load_summary(data_path("summary-p2.json"))
     results = chain_results(chains, summary)
     results["census"] = {}
     for deck, (h, n, lengths) in CENSUS_DECKS.items():
-        census = load_summary(HERE.parent / "census" / f"{deck}.json")
+        census = load_summary(data_path("census", f"{deck}.json"))
         chain = TailChain.from_cells(chain_cells(census.rules, seed=SEED, n_deals=n, horizon=h, n_jobs=-1))
         results["census"][deck] = dict(horizon=h, n_deals=n, checks=census_check(chain, census, lengths))
     save_results(results, HERE / "results.json")

@@ -28,7 +28,6 @@ moves on must be the committed ones) and writes the check and the record odds
 import json
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -38,8 +37,9 @@ from beggarstats.analysis.chain_cards import CARD_CENSUS_DECKS, CardsChain, card
 from beggarstats.run.summary import load_summary
 from beggarstats.run.tail_chain import ABSORBED, chain_cells, load_cells, save_cells
 from beggarstats.run.tail_chain_cards import card_chain_cells, moves_only
+from beggarstats.run.committed_data import data_path, source_data_folder
 
-HERE = Path(__file__).resolve().parent
+HERE = source_data_folder("python data/tail/make_chain_cards.py") / "tail"  # the source tree's; an installed copy is refused
 RESULTS = HERE / "results-cards.json"
 SEED = 2026
 RECORD = 8344  # cards: the longest known game; beating it is lasting longer
@@ -65,7 +65,7 @@ def main(argv):
     if "--census" in argv:
         census = {}
         for deck, (horizons, n_cards, n_sizes, lengths) in CARD_CENSUS_DECKS.items():
-            exact = load_summary(HERE.parent / "census" / f"{deck}.json")
+            exact = load_summary(data_path("census", f"{deck}.json"))
             pairs = {h: (CardsChain.from_cells(card_chain_cells(exact.rules, seed=SEED, n_deals=n_cards, horizon=h,
                                                                 n_jobs=-1)),
                          TailChain.from_cells(chain_cells(exact.rules, seed=SEED, n_deals=n_sizes, horizon=h,
@@ -76,7 +76,7 @@ def main(argv):
         print(f"census decks: {time.process_time() - started:.1f} s CPU", flush=True)
     if "--standard" in argv:
         chains = {h: CardsChain.from_cells(load_cells(HERE / f"chain-cards-p2-h{h}-moves.npz")) for h in N_DEALS}
-        _update(card_rate_results(chains, load_summary(HERE.parent / "summary-p2.json"), replicates=RATE_REPLICATES))
+        _update(card_rate_results(chains, load_summary(data_path("summary-p2.json")), replicates=RATE_REPLICATES))
         print(f"standard deck: {time.process_time() - started:.1f} s CPU", flush=True)
     if "--dominant" in argv:
         _dominant(started)
@@ -108,7 +108,7 @@ def _survival(started):
     chain = CardsChain.from_cells(merge_cells(moves, full, states))
     cards = [L + 1 for L in CHECK] + [RECORD + 1]  # longer than L: at least L + 1 cards
     bounds = bounded_survival(chain, states, cards, replicates=RATE_REPLICATES, seed=0)
-    out = record_check(bounds, cards, load_summary(HERE.parent / "summary-p2.json"), record=RECORD, check=CHECK)
+    out = record_check(bounds, cards, load_summary(data_path("summary-p2.json")), record=RECORD, check=CHECK)
     meta = json.loads(DOMINANT.with_suffix(".json").read_text())
     on = moves.to != ABSORBED
     out.update(states_measured=int(states.size), share=DOMINANT_SHARE, replicates=RATE_REPLICATES,

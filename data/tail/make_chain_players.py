@@ -28,8 +28,9 @@ from beggarstats.analysis.chain_players import players_results
 from beggarstats.run.outputs import write_text
 from beggarstats.run.summary import load_summary
 from beggarstats.run.tail_chain import chain_cells, chain_cost, load_cells, save_cells
+from beggarstats.run.committed_data import data_path, source_data_folder
 
-HERE = Path(__file__).resolve().parent
+HERE = source_data_folder("python data/tail/make_chain_players.py") / "tail"  # the source tree's; an installed copy is refused
 SEED = 2026
 # players -> (deals per state, horizons): a few CPU-minutes each on this 2-core machine
 CHAINS = {3: (2_000, (100, 300)), 4: (200, (100,))}
@@ -92,7 +93,7 @@ def main(argv):
         old = json.loads((HERE / "results-players.json").read_text())
         cpu, wall, rss = old["cpu"], old["wall"], old["peak_rss_mb"]
     c0 = time.process_time()
-    summaries = {p: load_summary(HERE.parent / f"summary-p{p}.json") for p in (3, 4, 5, 6)}
+    summaries = {p: load_summary(data_path(f"summary-p{p}.json")) for p in (3, 4, 5, 6)}
     results = dict(seed=SEED, exact_to=EXACT_TO, rate_replicates=RATE_REPLICATES,
                    survival_replicates=SURVIVAL_REPLICATES, cpu=cpu, wall=wall, peak_rss_mb=rss, digests=digests,
                    players=players_results(chains, summaries, exact_to=EXACT_TO, rate_replicates=RATE_REPLICATES,
@@ -107,7 +108,7 @@ def main(argv):
             results["settling"][f"{p}-{h}"] = dict(cards=L, exact=exact, extended=ext)
     results["census"] = {}
     for deck, (h, n, lengths) in CENSUS.items():
-        census = load_summary(HERE.parent / "census" / f"{deck}.json")
+        census = load_summary(data_path("census", f"{deck}.json"))
         chain = TailChain.from_cells(chain_cells(census.rules, seed=SEED, n_deals=n, horizon=h, n_jobs=-1))
         results["census"][deck] = dict(horizon=h, n_deals=n, states=chain.n_states,
                                        checks=census_check(chain, census, lengths))

@@ -101,7 +101,7 @@ def test_summary_is_the_cpu_summary_field_for_field(rules):
 def test_summary_lists_that_overflow_fall_back_exactly(monkeypatch):
     """A bar guessed too high is launched again; candidates that do not fit go row by row."""
     import beggarstats.engine.gpu as gpu
-    from beggarstats.run import summary, summary_gpu
+    from beggarstats.run import summary_chunks, summary_gpu
     from beggarstats.run.summary import DEFAULT_CAP
 
     rules = bs.Rules(deck=bs.Deck(16, 2, 0, 0, 0))
@@ -110,8 +110,8 @@ def test_summary_lists_that_overflow_fall_back_exactly(monkeypatch):
     assert bs.summarize(200, rules=rules, seed=3, top=8, device="cuda") == cpu
     monkeypatch.setattr(gpu, "LIST_CAPACITY", 4)  # nothing fits: the range is played row by row
     calls = []
-    real = summary.summarize_chunk
-    monkeypatch.setattr(summary, "summarize_chunk", lambda *a, **k: calls.append(a) or real(*a, **k))
+    real = summary_chunks.summarize_chunk
+    monkeypatch.setattr(summary_chunks, "summarize_chunk", lambda *a, **k: calls.append(a) or real(*a, **k))
     assert bs.summarize(200, rules=rules, seed=3, top=8, device="cuda") == cpu
     assert calls
 
@@ -123,6 +123,41 @@ def test_compare_and_simulate_on_the_gpu():
     assert games.equals(bs.simulate(40, rules=a, seed=SEED))
 
 
+def test_matches_on_the_gpu(capsys):
+    """`simulate_matches` takes the `device` of every batch entry point: each round of the running
+    matches is one launch, the same matches and rounds as on the CPU (and the command's --device)."""
+    import pandas as pd
+
+    from beggarstats.cli import main
+
+    rules = bs.Rules(deck=bs.Deck(16, 2, 0, 0, 0))  # rounds without a winner (loops): replayed
+    gpu = bs.simulate_matches(30, rules=rules, seed=SEED, device="cuda", return_rounds=True)
+    cpu = bs.simulate_matches(30, rules=rules, seed=SEED, return_rounds=True)
+    assert (gpu[1]["outcome"] != "win").any()
+    pd.testing.assert_frame_equal(gpu[0], cpu[0])
+    pd.testing.assert_frame_equal(gpu[1], cpu[1])
+    argv = ["matches", "--matches", "30", "--seed", "5", "--players", "3"]
+    assert main(argv) == 0
+    on_cpu = capsys.readouterr().out
+    assert main(argv + ["--device", "cuda"]) == 0
+    assert capsys.readouterr().out == on_cpu
+
+
+def test_the_device_is_checked_once_a_run(monkeypatch):
+    """Chosen at the entry point and asked after: a GPU run checks the device once, also a search
+    whose rounds are `summarize` runs (it was twice in `simulate`, once a round in a search)."""
+    import beggarstats.engine.gpu as gpu
+
+    real, calls = gpu.check_device, []
+    monkeypatch.setattr(gpu, "check_device", lambda device: calls.append(device) or real(device))
+    for run in (lambda: bs.simulate(40, seed=SEED, device="cuda"), lambda: bs.summarize(40, seed=SEED, device="cuda"),
+                lambda: bs.compare(bs.Rules(), bs.Rules(end="empty"), 40, seed=SEED, device="cuda"),
+                lambda: bs.search_long(seed=SEED, deals=3000, strategy="random", device="cuda")):
+        calls.clear()
+        run()
+        assert calls == ["cuda"]
+
+
 def test_device_is_checked():
     with pytest.raises(ValueError, match="`device` must be one of 'cpu', 'cuda'"):
         bs.summarize(10, seed=1, device="gpu")
@@ -130,8 +165,14 @@ def test_device_is_checked():
         bs.summarize(10, seed=1, rules=bs.Rules(deck=bs.Deck(60, 4, 4, 4, 4)), device="cuda")
     with pytest.raises(ValueError, match="at most 64 cards"):
         bs.simulate(10, seed=1, rules=bs.Rules(deck=bs.Deck(60, 4, 4, 4, 4)), device="cuda")
+    with pytest.raises(ValueError, match="at most 64 cards"):
+        big = bs.Rules(deck=bs.Deck(60, 4, 4, 4, 4))
+        bs.compare(big, bs.Rules(deck=big.deck, end="empty"), 10, seed=1, device="cuda")
     with pytest.raises(ValueError, match="not for a run with a `store`"):
         bs.simulate(10, seed=1, device="cuda", store=True)
+    with pytest.raises(ValueError, match="`engine='reference'` plays on the CPU, not on `device='cuda'`"):
+        with pytest.warns(FutureWarning):
+            bs.simulate_matches(10, seed=1, device="cuda", engine="reference")
 
 
 def _python(code: str, **env) -> subprocess.CompletedProcess:
@@ -166,6 +207,30 @@ def test_without_the_package_or_a_gpu_one_clear_error():
         assert no_gpu.returncode == 0, no_gpu.stderr
 
 
+_EVERY_COMMAND = """
+from beggarstats.cli import main
+for argv in (["simulate", "--games", "10"], ["summarize", "--games", "10"], ["census", "--counts", "4,1,1,0,0"],
+             ["search", "--seed", "1", "--deals", "10"], ["matches", "--matches", "10"]):
+    print(main(argv + ["--device", "cuda"]))
+"""
+
+
+def test_every_command_says_it_with_its_flag():
+    """The same sentences on the command line, in one line each (exit 2), naming --device as typed."""
+    missing = _python("import sys; sys.modules['numba_cuda'] = None\n" + _EVERY_COMMAND, NUMBA_ENABLE_CUDASIM="0")
+    assert missing.stdout.split() == ["2"] * 5, missing.stderr
+    # (the other lines: numba-cuda's start-up hook warns that the package it points numba.cuda at is gone)
+    assert [line.split(": error: ")[1] for line in missing.stderr.splitlines() if ": error: " in line] == [
+        "--device cuda needs numba's CUDA target, which is not installed: pip install \"beggarstats[cuda]\" "
+        "(an NVIDIA GPU and its driver are needed to run it)."] * 5
+    no_gpu = _python("from numba import cuda\nprint(cuda.is_available())\n" + _EVERY_COMMAND, NUMBA_ENABLE_CUDASIM="0")
+    if no_gpu.stdout.split()[0] == "False":  # as on CI: the driver is not found
+        assert no_gpu.stdout.split()[1:] == ["2"] * 5, no_gpu.stderr
+        assert [line.split(": error: ")[1] for line in no_gpu.stderr.splitlines() if ": error: " in line] == [
+            "--device cuda found no usable NVIDIA GPU (no device, or no driver): run on a machine with one, or use "
+            "--device cpu."] * 5
+
+
 def _ptx_groups():
     """Every version of `passes.VERSIONS` the GPU compiles (`gpu_kernels.PASSES`, read from the table: a
     row added there is compiled here) and the census's kernels, in two processes (the device functions
@@ -185,8 +250,8 @@ def _ptx_groups():
 def test_kernels_compile_to_ptx_for_hopper(kinds):
     """numba types and compiles every kernel of every version, both ways of sharing out the games and the
     deal of the refill kernels, for the GPU (the simulator does not): PTX for sm_90, which ptxas (run by
-    nvJitLink) compiles for sm_90 without spilling a register. What ptxas says of each kernel's local
-    memory is tests/gpu/test_gpu_registers.py's."""
+    nvJitLink) compiles for sm_90 without spilling a register, each kernel's local memory read
+    (`check_local_memory`)."""
     from ptx_kernels import report
 
     out = report(kinds)
