@@ -15,7 +15,9 @@ test file runs without compiling anything, from an empty cache too.
 """
 
 import os
+import resource
 import secrets
+import time
 import zlib
 
 import pytest
@@ -53,6 +55,33 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_report_header(config):
     return f"sampled tests: {SEED_VAR}={os.environ[SEED_VAR]} (set it to repeat this run's samples)"
+
+
+_PROFILE = pytest.StashKey[tuple]()
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process (every thread) and of the children it has waited for."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_setup(item):
+    item.stash[_PROFILE] = (time.time(), _cpu_seconds())
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    # Each test's CPU time (setup, call and teardown: a session fixture is charged to the first test
+    # that asks for it), the worker and its start, as properties of the JUnit XML report
+    # (`--junitxml`): benchmarks/suite_profile.py reads them into the suite's profile.
+    if call.when == "teardown" and _PROFILE in item.stash:
+        start, cpu = item.stash[_PROFILE]
+        item.user_properties += [("cpu_s", f"{_cpu_seconds() - cpu:.3f}"), ("start", f"{start:.3f}"),
+                                 ("worker", os.environ.get("PYTEST_XDIST_WORKER", "main"))]
+    yield
 
 
 @pytest.fixture
