@@ -23,14 +23,14 @@
 # exact values.
 
 # %% tags=["parameters"]
-import os
+from beggarstats.report.notebook_parameters import notebook_games
 
 # The games of each Monte Carlo sample in the coverage section are N_GAMES // 200; the number of
 # samples is fixed. Override with the environment variable BEGGARSTATS_NOTEBOOK_GAMES (the tests
 # run every notebook on a small sample).
-N_GAMES = int(os.environ.get("BEGGARSTATS_NOTEBOOK_GAMES", 200_000))
+N_GAMES = 200_000
 SAMPLES = 200
-print(f"N_GAMES = {N_GAMES:_}")
+N_GAMES = notebook_games(N_GAMES)
 
 # %%
 import matplotlib.pyplot as plt

@@ -26,8 +26,10 @@ ROOT = Path(__file__).parents[1]
 FOLDER = ROOT / "notebooks"
 NOTEBOOKS = sorted(FOLDER.glob("*.ipynb"))
 SCRIPTS = sorted(FOLDER.glob("*.py"))
-PARAMETER_LINE = re.compile(
-    r'^N_GAMES = int\(os\.environ\.get\("BEGGARSTATS_NOTEBOOK_GAMES", ([0-9_]+)\)\)$', re.MULTILINE)
+# the parameters cell: every knob a literal papermill can override, then the one shared sample-size
+# variable applied (beggarstats.report.notebook_parameters)
+PARAMETER_LINE = re.compile(r"^N_GAMES = ([0-9_]+)$", re.MULTILINE)
+ENVIRONMENT_LINE = "N_GAMES = notebook_games(N_GAMES)"
 ids = dict(ids=lambda p: p.stem)
 
 
@@ -88,8 +90,18 @@ def test_kernelspec_and_parameters_cell(path):
     assert "parameters" in first.metadata.get("tags", []), "the first code cell must be tagged `parameters`"
     assert [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])] == [first]
     m = PARAMETER_LINE.search(first.source)
-    assert m, "the parameters cell must read N_GAMES from BEGGARSTATS_NOTEBOOK_GAMES"
+    assert m, "the parameters cell must set N_GAMES to a literal"
     assert int(m.group(1)) == documented_games()  # one default for every notebook
+    # every knob is a literal papermill can override; the last line lets BEGGARSTATS_NOTEBOOK_GAMES replace
+    # N_GAMES (and prints it): the helper every notebook shares, nothing else in the cell
+    import ast
+    body = ast.parse(first.source).body
+    assert ast.unparse(body[0]) == "from beggarstats.report.notebook_parameters import notebook_games"
+    assert ast.unparse(body[-1]) == ENVIRONMENT_LINE
+    for statement in body[1:-1]:
+        assert isinstance(statement, ast.Assign) and len(statement.targets) == 1, ast.unparse(statement)
+        assert isinstance(statement.targets[0], ast.Name) and statement.targets[0].id.isupper(), ast.unparse(statement)
+        ast.literal_eval(statement.value)  # a literal (a number, a string, -1, ...): raises otherwise
 
 
 # -- results visible without running ---------------------------------------------------------------
