@@ -7,7 +7,8 @@ pytest-xdist workers; each loads the kernels from the cache, which locks each ke
 A test that checks a random sample of a larger sweep (the quick tier's share of a slow test) draws
 it from `sample_rng`: a stream seeded from ``BEGGARSTATS_TEST_SEED`` (drawn afresh for each run when
 unset, passed to the xdist workers through the environment) and the test's id, so every run checks
-another sample, the header prints the seed and setting it repeats the run's samples exactly.
+another sample; the header and the last lines print the seed (the last lines with ``-q`` too), and
+setting it repeats the run's samples exactly.
 
 Only the tests that play games through the kernels request `warm_kernels` (a module's
 ``pytestmark = pytest.mark.usefixtures("warm_kernels")``, or the mark on one test): a pure-Python
@@ -53,8 +54,17 @@ def pytest_collection_modifyitems(config, items):
     items[:] = [t for i, t in enumerate(items) if i in keep]
 
 
-def pytest_report_header(config):
+def _seed_line() -> str:
     return f"sampled tests: {SEED_VAR}={os.environ[SEED_VAR]} (set it to repeat this run's samples)"
+
+
+def pytest_report_header(config):
+    return _seed_line()
+
+
+def pytest_terminal_summary(terminalreporter):
+    # again at the end, where `-q` (which hides the header) shows it too
+    terminalreporter.write_line(_seed_line())
 
 
 _PROFILE = pytest.StashKey[tuple]()
