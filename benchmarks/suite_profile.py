@@ -10,8 +10,9 @@ loadgroup`` in the checkout, with this interpreter) with an empty kernel cache (
 ``BEGGARSTATS_CACHE_DIR``, so the kernels' compile is counted) and a fixed ``BEGGARSTATS_TEST_SEED``
 (the sampled tests' draw), and prints the wall time, the CPU time of pytest and everything it waited
 for (``getrusage(RUSAGE_CHILDREN)``: the xdist workers, the notebooks' kernels, the CLI's child
-processes), the load average before and after, and then the table. ``--install`` first clones this
-repository's HEAD into a temporary folder and runs ``pip install ".[test]"`` there, not counted (as in
+processes, and the orphans it adopts: joblib's worker processes, where the kernels' warm-up
+compiles, are never waited for by the pytest worker that started them), the load average before
+and after, and then the table. ``--install`` first clones this repository's HEAD into a temporary folder and runs ``pip install ".[test]"`` there, not counted (as in
 the README); without it the checkout's package must already be installed in this environment
 (non-editable, as a user has it). Run it from a virtual environment of its own.
 
@@ -105,8 +106,42 @@ def table(path: Path, top: int = 30) -> str:
     return "\n".join(out)
 
 
-def run(checkout: Path, xml: Path, seed: int) -> int:
-    cache = Path(tempfile.mkdtemp(prefix="beggarstats-empty-cache-"))
+def _adopt_orphans() -> None:
+    """Make this process the reaper of every orphan it leaves: joblib's worker processes (the kernels'
+    warm-up compiles in them) outlive the pytest worker that started them and are never waited for by
+    it, so their CPU time would be missing from ``RUSAGE_CHILDREN`` (Linux ``PR_SET_CHILD_SUBREAPER``)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(36, 1, 0, 0, 0) != 0:  # PR_SET_CHILD_SUBREAPER
+        print("could not become the orphans' reaper: CPU time of orphaned processes is not counted", file=sys.stderr)
+
+
+def _reap(timeout: float = 300.0) -> int:
+    """Wait for every orphan adopted (see `_adopt_orphans`); returns how many were still running at the end."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return 0
+        if pid == 0:
+            if time.monotonic() > deadline:
+                return sum(1 for stat in Path("/proc").glob("[0-9]*/stat")
+                           if _parent(stat) == os.getpid())
+            time.sleep(0.2)
+
+
+def _parent(stat: Path) -> int:
+    try:
+        return int(stat.read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return -1
+
+
+def run(checkout: Path, xml: Path, seed: int, cache: Path | None = None) -> int:
+    given = cache is not None
+    cache = cache or Path(tempfile.mkdtemp(prefix="beggarstats-empty-cache-"))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env.update(BEGGARSTATS_CACHE_DIR=str(cache), BEGGARSTATS_TEST_SEED=str(seed), MPLBACKEND="Agg")
     command = [sys.executable, *COMMAND, f"--junitxml={xml}"]
@@ -115,14 +150,17 @@ def run(checkout: Path, xml: Path, seed: int) -> int:
     start = time.perf_counter()
     done = subprocess.run(command, cwd=checkout, env=env)
     wall = time.perf_counter() - start
+    left = _reap()
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     print()
-    print(f"{' '.join(['python', *COMMAND])} in {checkout}, seed {seed}, empty kernel cache {cache}, "
+    print(f"{' '.join(['python', *COMMAND])} in {checkout}, seed {seed}, kernel cache {cache} "
+          f"({'given' if given else 'empty'}), "
           f"{os.cpu_count()} cores")
     print(f"load average before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, after "
           + " ".join(f"{x:.2f}" for x in os.getloadavg()))
-    print(f"wall {wall:.1f} s, CPU {cpu:.1f} s (pytest and every process it waited for), exit {done.returncode}")
+    print(f"wall {wall:.1f} s, CPU {cpu:.1f} s (pytest and every process it started, orphans included), "
+          f"exit {done.returncode}" + (f"; {left} orphans still running after 300 s" if left else ""))
     print()
     print(table(xml))
     return done.returncode
@@ -137,6 +175,8 @@ def main(argv=None) -> int:
     r.add_argument("--install", action="store_true", help='clone HEAD and pip install ".[test]" from it first')
     r.add_argument("--xml", type=Path, default=Path("suite.xml"), help="the JUnit XML to write")
     r.add_argument("--seed", type=int, default=1, help="BEGGARSTATS_TEST_SEED (default 1)")
+    r.add_argument("--cache", type=Path, help="a kernel cache to use (default: a new, empty one, so the "
+                   "kernels' compile is counted; a warm one shows what the tests cost beside the compile)")
     t = sub.add_parser("table", help="the profile of a JUnit XML written by a run")
     t.add_argument("xml", type=Path)
     t.add_argument("--top", type=int, default=30)
@@ -152,7 +192,8 @@ def main(argv=None) -> int:
         subprocess.run(["git", "clone", "-q", str(ROOT), str(checkout)], check=True)
     if args.install:
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", ".[test]"], cwd=checkout, check=True)
-    return run(checkout.resolve(), args.xml.resolve(), args.seed)
+    _adopt_orphans()
+    return run(checkout.resolve(), args.xml.resolve(), args.seed, args.cache)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ def pytest_configure(config):
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
+    _leave_out_shares_of_selected_wholes(config, items)
     share = os.environ.get(SHARE_VAR)
     if not share or not items:
         return
@@ -52,6 +53,18 @@ def pytest_collection_modifyitems(config, items):
     keep = set(rng.sample(range(len(items)), k=max(1, round(float(share) * len(items)))))
     config.hook.pytest_deselected(items=[t for i, t in enumerate(items) if i not in keep])
     items[:] = [t for i, t in enumerate(items) if i in keep]
+
+
+def _leave_out_shares_of_selected_wholes(config, items):
+    """A test marked ``share_of("test_name")`` checks a share of what ``test_name`` (a test of the same
+    module, with its parameter id if it has one) checks whole: the quick tier's share of a slow test.
+    When the whole runs too (the full suite, which CI runs), the share is left out (deselected): its
+    checks are among the whole's, and running both did the share's work twice."""
+    selected = {(item.path, item.name) for item in items}
+    shares = [item for item in items if (m := item.get_closest_marker("share_of")) and (item.path, m.args[0]) in selected]
+    if shares:
+        config.hook.pytest_deselected(items=shares)
+        items[:] = [item for item in items if item not in shares]
 
 
 def _seed_line() -> str:
@@ -104,23 +117,41 @@ def sample_rng(request):
     return np.random.default_rng([seed, zlib.crc32(request.node.nodeid.encode())])
 
 
-@pytest.fixture(scope="session")
-def warm_kernels(tmp_path_factory):
-    """Compile (or load from the kernel cache) the engine kernels once per session, side by side
-    on a cold cache as a first run does. Requested by the kernel tests only; a test that plays
-    games without it still works (the kernel it needs compiles on first use, alone). Under
-    pytest-xdist the workers take turns (a lock in the session's temporary directory): on a cold
-    cache the first compiles and the others then load, instead of every worker compiling it all."""
+def _warm(tmp_path_factory, name: str, kernels) -> None:
+    """Compile ``kernels`` (or load them from the kernel cache) side by side, as a first run does. Under
+    pytest-xdist the workers take turns (a lock in the session's temporary directory, one a set of
+    kernels): on a cold cache the first compiles and the others then load, instead of every worker
+    compiling them all (numba's own cache locks a kernel's files while it loads or saves them, not
+    while it compiles)."""
     from contextlib import nullcontext
 
     from filelock import FileLock
 
-    from beggarstats.engine.fast import KERNELS
     from beggarstats.run.warmup import warm_up
 
     xdist = os.environ.get("PYTEST_XDIST_WORKER") is not None
-    with FileLock(tmp_path_factory.getbasetemp().parent / "warm_kernels.lock") if xdist else nullcontext():
-        warm_up(KERNELS)
+    with FileLock(tmp_path_factory.getbasetemp().parent / f"{name}.lock") if xdist else nullcontext():
+        warm_up(kernels)
+
+
+@pytest.fixture(scope="session")
+def warm_kernels(tmp_path_factory):
+    """The engine kernels (`engine.fast.KERNELS`), compiled once per session. Requested by the kernel
+    tests only; a test that plays games without it still works (the kernel it needs compiles on first
+    use, alone)."""
+    from beggarstats.engine.fast import KERNELS
+
+    _warm(tmp_path_factory, "warm_kernels", KERNELS)
+
+
+@pytest.fixture(scope="session")
+def warm_census_kernels(tmp_path_factory):
+    """The census kernels (`run.warmup.CENSUS_KERNELS`: the census passes and the replay of the deals they
+    hand back), compiled once per session, for the tests that run censuses: without it two workers
+    starting census tests together each compiled them (about 40 CPU-seconds each)."""
+    from beggarstats.run.warmup import CENSUS_KERNELS
+
+    _warm(tmp_path_factory, "warm_census_kernels", CENSUS_KERNELS)
 
 
 @pytest.fixture(autouse=True)

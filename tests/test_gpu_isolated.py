@@ -27,6 +27,7 @@ def _run(marks: str, share: str = "") -> str:
     return last
 
 
+@pytest.mark.share_of("test_gpu_tests_all")  # the full suite runs them all once, not a half twice
 def test_gpu_tests_quick():
     """Half of the quick GPU tests, drawn afresh each run from BEGGARSTATS_TEST_SEED (tests/conftest.py;
     in the simulator they are a quarter of the quick tier's CPU time); the slow tier runs them all."""
