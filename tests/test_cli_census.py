@@ -72,3 +72,19 @@ def test_census_and_simulate_print_shares_in_one_format(capsys):
         assert shares and all(re.fullmatch(r"\d{1,3}\.\d{2}%", s) for s in shares), (name, shares)
         assert all(re.match(r"  seat \d: \d{1,3}\.\d{2}% ", line) for line in seats), (name, seats)
         assert not re.search(r"(?<![\d.])0\.\d{3,}\b", out), f"{name} prints a bare fraction:\n{out}"
+
+
+def test_a_deck_of_counts_is_named_by_counts_never_by_a_deck_flag(capsys):
+    """With --counts the deck is --counts' (it replaces --deck): an error about it names --counts, not
+    the --deck it would not read, nor the API's Deck fields (issue #51 item 7)."""
+    for argv, says in [(["census", "--counts", "1,0,0,0,0"], "pass fewer --players or larger --counts"),
+                       (["play", "--rank", "0", "--counts", "2,0,0,0,0", "--players", "3"], "larger --counts"),
+                       (["census", "--counts", "0,0,0,0,0"], "the --counts are all 0"),
+                       (["census", "--counts", "99999,1,1,1,1"], "The number cards of --counts must be"),
+                       (["census", "--counts", "9000,1000,1000,1000,1000"], "the --counts (9000, 1000")]:
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert says in err and "--deck" not in err and "`" not in err and err.count("\n") == 1, (argv, err)
+    assert main(["census", "--counts", "4,1,1,1,0", "--shuffle-pile"]) == 2
+    err = capsys.readouterr().err
+    assert "Use `beggarstats summarize` for shuffling rules" in err and "summarize()" not in err

@@ -128,6 +128,26 @@ def test_figures_too_large_is_refused_before_compiling(tmp_path, capsys, monkeyp
     assert not (tmp_path / "f").exists()
 
 
+@pytest.mark.parametrize("out", ["/proc/x", "/proc/x/y", "/sys/beggarstats", "full"])
+def test_figures_out_that_cannot_be_written_is_refused_before_anything(tmp_path, capsys, monkeypatch, out):
+    """`figures --out /proc/x` gave a raw errno after 24 s (compiling, then the first file): a file is now
+    written there before anything runs (root's os.access says yes to /proc), and every folder the try
+    made is removed (issue #51 item 7). A full disk stands in through the temporary file's write."""
+    import beggarstats.run.warmup as warmup
+    import beggarstats.run.writable as writable
+
+    monkeypatch.setattr(warmup, "warm_up", lambda *a, **k: pytest.fail("compiled before refusing"))
+    if out == "full":
+        def full(*args, **kwargs):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+        monkeypatch.setattr(writable.tempfile, "TemporaryFile", full)
+        out = str(tmp_path / "new" / "figures")
+    err = _error(capsys, ["figures", "--out", out, "--games", "1000"])
+    assert err.count("\n") == 1 and f"--out {out!r} cannot be written" in err and "nothing was run" in err
+    assert not (tmp_path / "new").exists()
+
+
 def _counting_reads(monkeypatch) -> list:
     """Every `Store.read` call from now on, by its arguments (and `Store.frame` fails the test)."""
     monkeypatch.setattr(Store, "frame", lambda *a, **k: pytest.fail("the whole run was read back"))

@@ -1,9 +1,10 @@
-"""Every callable of `beggarstats.__all__` fuzzed (issue #40, item 8): a call that works, with one or
-two of its arguments replaced by a wrong type, NaN, an infinity, a negative or huge integer, text or
-an empty container. Each call must return or raise TypeError / ValueError (the package's DealError
-and StoreError are ValueErrors) with a message; never another exception, never a hang (each call
-runs in a thread with a timeout), and a value no parameter can mean (NaN, an infinity, 10**30,
-2**64, an object) is never accepted. Seeded, so a failure repeats; the counts are printed."""
+"""Every callable of `beggarstats.__all__`, and the atlas runner's `build_atlas` (issue #51), fuzzed
+(issue #40, item 8): a call that works, with one or two of its arguments replaced by a wrong type,
+NaN, an infinity, a negative or huge integer, text or an empty container. Each call must return or
+raise TypeError / ValueError (the package's DealError and StoreError are ValueErrors) with a message;
+never another exception, never a hang (each call runs in a thread with a timeout), and a value no
+parameter can mean (NaN, an infinity, 10**30, 2**64, an object) is never accepted. Seeded, so a
+failure repeats; the counts are printed."""
 
 from __future__ import annotations
 
@@ -75,6 +76,19 @@ def _calls(tmp):
     }
 
 
+ATLAS_TINY = ((2, (1, 1, 1, 1, 1), "trick"), (2, (3, 1, 1, 0, 0), "trick"))  # 120 and 20 deals
+
+
+def _beyond_the_api(tmp, monkeypatch):
+    """Callables the fuzz draws beside `bs.__all__`: the atlas runner's `build_atlas` (issue #51), on two
+    tiny decks and with its default folder in ``tmp`` (never the repository's data/census)."""
+    import beggarstats.report.atlas as atlas
+
+    monkeypatch.setattr(atlas, "ATLAS_DECKS", ATLAS_TINY)
+    monkeypatch.setattr(atlas, "source_data_folder", lambda writer: tmp / "atlas-default")
+    return {"report.atlas.build_atlas": (atlas.build_atlas, (tmp / "atlas",), {"n_jobs": 1})}
+
+
 def _finish(fn, timeout=60):
     box = {}
 
@@ -107,13 +121,16 @@ def _fuzz(tmp_path, monkeypatch, n, seed):
     monkeypatch.chdir(tmp_path)  # a path argument of "x" or "" lands here, never in the repository
     calls = _calls(tmp_path)
     assert set(calls) == {n for n in bs.__all__ if callable(getattr(bs, n)) and not isinstance(getattr(bs, n), int)}
+    functions = {name: getattr(bs, name) for name in calls}
+    for name, (fn, args, kwargs) in _beyond_the_api(tmp_path, monkeypatch).items():
+        functions[name], calls[name] = fn, (args, kwargs)
     rng = random.Random(seed)
     names = sorted(calls)
     counts = {"cases": 0, "returned": 0, "refused": 0}
     problems = []
     for i in range(n):
         name = names[i % len(names)]
-        fn = getattr(bs, name)
+        fn = functions[name]
         args, kwargs = calls[name]
         args, kwargs = list(args), dict(kwargs)
         slots = _parameters(fn, args, kwargs)

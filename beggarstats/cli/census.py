@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 from .options import (add_device_option, add_jobs_option, add_progress_option, add_rule_options, add_summary_outputs,
                       check_summary_out, progress_wanted, rules_from_args, whole_number)
@@ -34,12 +35,23 @@ def add_deck_counts(p: argparse.ArgumentParser, *, players: bool) -> None:
                        help="with --rank: the number of players of the ranked deal (default 2)")
 
 
+_FIELDS = {"numbers": "number cards", "jacks": "Jacks", "queens": "Queens", "kings": "Kings", "aces": "Aces"}
+
+
 def counted_rules(args):
-    """`Rules` from the rule options, with the deck of ``--counts`` when given."""
+    """`Rules` from the rule options, with the deck of ``--counts`` when given (whose errors name
+    --counts, never --deck: --counts replaces it)."""
     from ..game.decks import Deck
 
     rules = rules_from_args(args, players=getattr(args, "players", None) or 2)
-    return rules if args.counts is None else rules.replace(deck=Deck.from_counts(args.counts))
+    if args.counts is None:
+        return rules
+    try:
+        return rules.replace(deck=Deck.from_counts(args.counts))
+    except ValueError as exc:  # the API's words for the deck: `deck`, the Deck's fields
+        message = re.sub(r"the Deck counts \([^)]*\)", "the --counts", str(exc))
+        message = re.sub(r"Deck `(\w+)`", lambda m: f"The {_FIELDS.get(m.group(1), m.group(1))} of --counts", message)
+        raise ValueError(message.replace("a larger `deck`", "larger --counts")) from None
 
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
@@ -103,6 +115,8 @@ def run(args) -> int:
         message = str(exc)
         for name in ("store", "top", "start", "stop", "max_deals"):
             message = message.replace(f"`{name}`", "--" + name.replace("_", "-"))
+        message = message.replace("Use summarize() for shuffling rules",
+                                  "Use `beggarstats summarize` for shuffling rules")
         raise ValueError(message) from None
     print(census_text(s))
     if args.store is not None:

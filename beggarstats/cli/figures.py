@@ -46,16 +46,25 @@ def _megabytes(n: int) -> str:
 
 
 def run(args) -> int:
+    from ..run.writable import try_output_dir
+
+    check_run_options(args, "games")
+    try_output_dir(args.out, name="--out")  # a file written there before anything is imported, compiled or played
+    if args.cache:
+        from ..run.paths import RUNS_ENV, runs_dir
+
+        try:
+            try_output_dir(runs_dir(), name="--cache folder")
+        except ValueError as exc:  # said as the cache it is, with the variable that moves it
+            message = f"{str(exc).rstrip('.')} (the run cache; {RUNS_ENV} moves it)."
+            raise ValueError(message) from None  # names: --cache
+
     from ..report.figures import FIGURES, make_figures
     from ..report.figures import check_figures
     from ..run.paths import runs_dir
     from ..engine.fast import FAST_PASSES
     from ..run.warmup import warm_up
 
-    from ..run.outputs import check_output_dir
-
-    check_run_options(args, "games")
-    check_output_dir(args.out, name="--out")  # before anything is compiled or played
     check_figures(args.games, args.seed, args.jobs)  # a run too large for memory: refused before compiling
     runs = runs_dir() if args.cache else None
     cached_before = runs is not None and _size(runs) > 0

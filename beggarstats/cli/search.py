@@ -32,6 +32,9 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
                         "bs.run_back); the players are the deal's (default none: random deals)")
     p.add_argument("--deals", type=whole_number, default=None, help="random deals to try: the reproducible budget (default none: as many as --seconds allows)")
     p.add_argument("--seconds", type=_seconds, default=None, help="CPU-second budget (default none: --deals decides)")
+    p.add_argument("--max-deals", type=whole_number, default=None,
+                   help="refuse more --deals than this without a --seconds budget (default 1e10; the refusal says "
+                        "how long they would take)")
     p.add_argument("--strategy", choices=["backward", "random"], default="backward", help="how to search (default backward)")
     p.add_argument("--min-cards", type=whole_number, default=3000,
                    help="backward: extend the random deals at least this long (default 3000)")
@@ -54,7 +57,7 @@ def run(args) -> int:
 
     df = search_long(rules_from_args(args), seed=args.seed, deals=args.deals, seconds=args.seconds,
                      strategy=args.strategy, min_cards=args.min_cards, nodes=args.nodes, top=args.top,
-                     n_jobs=args.jobs, progress=progress_wanted(args), device=args.device)
+                     n_jobs=args.jobs, progress=progress_wanted(args), device=args.device, max_deals=args.max_deals)
     a = df.attrs
     print(f"{a['deals']:,} random deals, {a['extended']:,} extended backwards ({a['states']:,} states), "
           f"{a['cpu_seconds']:.1f} CPU s (stopped by {a['stopped']})")
@@ -66,8 +69,8 @@ def run(args) -> int:
 
 
 def _run_back(args) -> int:
-    given = [f for f, v in (("--seed", args.seed), ("--deals", args.deals), ("--seconds", args.seconds))
-             if v is not None]
+    given = [f for f, v in (("--seed", args.seed), ("--deals", args.deals), ("--seconds", args.seconds),
+                            ("--max-deals", args.max_deals)) if v is not None]
     if given or args.strategy != "backward":
         raise ValueError(f"--deal runs one deal back: give it without {', '.join(given) or '--strategy random'}")
     from ..run.run_back import run_back

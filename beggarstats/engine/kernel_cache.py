@@ -21,6 +21,12 @@ the numba version and the Python version - not the place the package is installe
 module that defines ``cache=True`` kernels calls it before its first decorator. Directories of
 other keys unused for `KEEP_DAYS` days are removed when a new key is first used.
 
+A cache that cannot be written (no home folder, a read-only one, ``BEGGARSTATS_CACHE_DIR`` naming a
+file) is said once, in one line on stderr, and the kernels are compiled for this run only, into a
+temporary folder of this process (removed at exit, handed to its worker processes through
+``BEGGARSTATS_KERNELS_THIS_RUN``); numba's own locators would otherwise write into the package's
+folder, or, for a user who cannot, stop the first import with ``cannot cache function``.
+
 A damaged cache heals. numba trusts its files: a truncated or overwritten index or data file
 raises from its loader (``EOFError``, ``UnpicklingError``, an LLVM "Invalid record", a kernel
 with another kernel's arguments), every run after, and a flipped bit in machine code could run.
@@ -33,6 +39,7 @@ compiles afresh. `is_sealed` is what `engine.fast.kernels_ready` asks, not wheth
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import glob
 import hashlib
@@ -46,9 +53,10 @@ import time
 from pathlib import Path
 
 __all__ = ["install", "cache_root", "kernel_dir", "sources_digest", "index_file", "saving_only",
-           "guard", "is_sealed", "discard", "KEEP_DAYS"]
+           "guard", "is_sealed", "discard", "persistent", "KEEP_DAYS", "THIS_RUN_ENV"]
 
 ENV = "BEGGARSTATS_CACHE_DIR"
+THIS_RUN_ENV = "BEGGARSTATS_KERNELS_THIS_RUN"  # the temporary kernel folder of a run whose cache cannot be written
 KEEP_DAYS = 30
 _PACKAGE = Path(__file__).resolve().parents[1]  # the package: every module that uses numba
 
@@ -82,9 +90,50 @@ def cache_root() -> Path:
     return Path(platformdirs.user_cache_dir("beggarstats"))
 
 
+_this_run: list[Path] = []  # this process's temporary kernel folder, once the cache proved unwritable
+
+
 def kernel_dir() -> Path:
-    """The directory of the compiled kernels of the sources installed now."""
-    return cache_root() / "kernels" / _digest()[:20]
+    """The directory of the compiled kernels of the sources installed now (this run's temporary
+    folder when the per-user cache cannot be written: `persistent` is then False)."""
+    return _this_run[0] if _this_run else cache_root() / "kernels" / _digest()[:20]
+
+
+def persistent() -> bool:
+    """Whether the kernels compiled now are kept for the next runs (False: the cache cannot be
+    written, and they are compiled for this run only)."""
+    return not _this_run
+
+
+def _compile_for_this_run(wanted: Path, exc: OSError) -> Path | None:
+    """Switch this process to a temporary kernel folder when ``wanted`` cannot be written, saying so
+    once on stderr (a worker process of such a run takes its parent's, silently). None when no
+    temporary folder can be made either."""
+    if _this_run:
+        return _this_run[0]
+    import tempfile
+
+    handed = os.environ.get(THIS_RUN_ENV)
+    if handed and os.path.isdir(handed):  # never made again here: the run that made it removes it
+        with contextlib.suppress(OSError):
+            tempfile.TemporaryFile(dir=handed).close()
+            _this_run.append(Path(handed))
+            return _this_run[0]
+    import atexit
+
+    why = exc.strerror or str(exc)
+    try:
+        folder = Path(tempfile.mkdtemp(prefix="beggarstats-kernels-"))
+    except OSError:
+        print(f"beggarstats: the kernel cache {wanted} cannot be written ({why}), nor a temporary folder; "
+              f"set {ENV} to a writable folder", file=sys.stderr, flush=True)
+        return None
+    atexit.register(shutil.rmtree, folder, True)
+    os.environ[THIS_RUN_ENV] = str(folder)  # worker processes compile into the same folder, and this one loads
+    _this_run.append(folder)
+    print(f"beggarstats: the kernel cache {wanted} cannot be written ({why}); the game kernels are compiled for "
+          f"this run only (set {ENV} to a writable folder to keep them)", file=sys.stderr, flush=True)
+    return folder
 
 
 def index_file(func) -> Path:
@@ -288,9 +337,12 @@ def _locator_class():
             self._path = kernel_dir()
 
         def ensure_cache_path(self):
-            if not self._path.is_dir():
-                self._path.mkdir(parents=True, exist_ok=True)
-                _prune(self._path)
+            if persistent():  # (a temporary folder's neighbours are not ours to prune)
+                if self._path.parts[:1] == ("~",):  # platformdirs found no home folder to expand ~ to
+                    raise OSError(errno.ENOENT, "there is no home folder")
+                if not self._path.is_dir():
+                    self._path.mkdir(parents=True, exist_ok=True)
+                    _prune(self._path)
             os.utime(self._path)  # in use: not pruned
             super().ensure_cache_path()  # raises OSError if not writable
 
@@ -308,10 +360,16 @@ def _locator_class():
             try:
                 if Path(py_file).resolve().parent not in (_PACKAGE, _PACKAGE / "engine"):
                     return None
-                self = cls(py_func, py_file)
-                self.ensure_cache_path()
             except OSError:
-                return None  # not writable: numba's own locators take over
+                return None
+            self = cls(py_func, py_file)
+            try:
+                self.ensure_cache_path()
+            except OSError as exc:  # not writable: this run's own folder, said once
+                folder = _compile_for_this_run(self._path, exc)
+                if folder is None:
+                    return None  # numba's own locators, as a last resort
+                self._path = folder
             return self
 
     return KernelLocator

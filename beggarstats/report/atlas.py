@@ -5,10 +5,11 @@ writes into the source tree's ``data/census/`` and refuses an installed copy.
 
 One file per census, ``<players>p-<numbers>-<J>-<Q>-<K>-<A>[-empty].json`` (`Summary.save`: JSON with
 a checksum), and ``atlas.csv``, the table of `analysis.exact.exact_table` over them with the
-distinct cycles of `run.cycles.loop_cycles`. ``python -m beggarstats.report.atlas [--jobs N]``
-computes the censuses not yet on file, the smallest first (each resumable through its own store),
-adds the wall and CPU time of each large one to ``runtimes.csv``, and rewrites the table;
-`load_atlas` reads the censuses back.
+distinct cycles of `run.cycles.loop_cycles`. ``python -m beggarstats.report.atlas [--jobs N]
+[--max-deals N]`` computes the censuses not yet on file, the smallest first (each resumable through its
+own store), adds the wall and CPU time of each large one to ``runtimes.csv``, and rewrites the table;
+`load_atlas` reads the censuses back. Its arguments are checked as the command line's are (exit status
+2 and one line, as is a damaged census file, before any census runs).
 """
 
 from __future__ import annotations
@@ -99,11 +100,14 @@ def record_runtime(row: dict, root=None) -> Path:
     return path
 
 
-def build_atlas(root=None, *, n_jobs=None, progress=False) -> None:
+def build_atlas(root=None, *, n_jobs=None, progress=False, max_deals=None) -> None:
     """Run every census of `ATLAS_DECKS` not yet on file, the fewest deals first (what finishes in a
     limited time is then as many decks as possible), then write ``atlas.csv`` in the order of
     `ATLAS_DECKS`. A census of at least `RECORDED_DEALS` deals adds its wall and process CPU time (the
-    kernels run in threads) to ``runtimes.csv`` as run on a 'shared' machine."""
+    kernels run in threads) to ``runtimes.csv`` as run on a 'shared' machine. ``max_deals`` goes to
+    every `census` (default None: its limit, which refuses a deck of more than 10^10 deals). The
+    arguments, and every census already on file (a damaged one raises, naming it), are checked
+    before any census runs."""
     import resource
     import shutil
 
@@ -111,12 +115,23 @@ def build_atlas(root=None, *, n_jobs=None, progress=False) -> None:
 
     from ..analysis.exact import exact_table
     from ..engine.rank import n_deals
+    from ..game.checks import check_n_jobs, whole
     from ..run.census import census
     from ..run.cycles import loop_cycles
+    from ..run.progress import check_progress
+    from ..run.summary import load_summary
 
-    root = Path(root or source_data_folder(RUNNER) / ATLAS)
+    n_jobs, progress = check_n_jobs(n_jobs), check_progress(progress)
+    max_deals = whole("max_deals", max_deals, 1, 2**63 - 1, none=True)  # (past it: no census ends)
+    if root is not None and (not isinstance(root, (str, os.PathLike)) or not str(root).strip()):
+        raise ValueError(f"The value for `root` must be a folder's path or None (data/census/), but {root!r} was "
+                         f"passed.")
+    root = Path(root) if root is not None else source_data_folder(RUNNER) / ATLAS
     root.mkdir(parents=True, exist_ok=True)
-    missing = sorted((d for d in ATLAS_DECKS if not census_file(*d, root=root).exists()),
+    on_file = [census_file(*d, root=root) for d in ATLAS_DECKS if os.path.lexists(census_file(*d, root=root))]
+    for path in on_file:  # a damaged file is said now, not after hours of censuses
+        load_summary(path)
+    missing = sorted((d for d in ATLAS_DECKS if census_file(*d, root=root) not in on_file),
                      key=lambda d: n_deals(atlas_rules(*d)))  # stable: ties keep the order of ATLAS_DECKS
     for deck in missing:
         path = census_file(*deck, root=root)
@@ -124,7 +139,7 @@ def build_atlas(root=None, *, n_jobs=None, progress=False) -> None:
         resumed = store.exists()
         load = os.getloadavg()[0]
         t0, c0 = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
-        s = census(atlas_rules(*deck), n_jobs=n_jobs, progress=progress, store=store)
+        s = census(atlas_rules(*deck), n_jobs=n_jobs, progress=progress, store=store, max_deals=max_deals)
         c1 = resource.getrusage(resource.RUSAGE_SELF)
         wall, cpu = time.perf_counter() - t0, (c1.ru_utime + c1.ru_stime) - (c0.ru_utime + c0.ru_stime)
         s.save(path)
@@ -133,7 +148,9 @@ def build_atlas(root=None, *, n_jobs=None, progress=False) -> None:
             record_runtime({
                 "file": path.name, "deals": s.n_games, "wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1),
                 "jobs": joblib.effective_n_jobs(n_jobs), "machine": "shared",
-                "source": (f"python -m beggarstats.report.atlas --jobs {n_jobs} (niceness {os.nice(0)}), other work "
+                "source": (f"python -m beggarstats.report.atlas --jobs {n_jobs}"
+                           + ("" if max_deals is None else f" --max-deals {max_deals}")
+                           + f" (niceness {os.nice(0)}), other work "
                            f"sharing the 2-core machine; wall and process CPU (resource.getrusage) around census(); "
                            f"1-minute load average {load:.1f} at its start, {os.getloadavg()[0]:.1f} at its end"
                            + ("; resumed from its store, so the times are those of the rest only" if resumed else ""))},
@@ -170,17 +187,60 @@ def deck_markdown(players, counts, end="trick", root=None) -> str:
                       "| " + " | ".join(cells) + " |"])
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description="Compute the censuses of the exact atlas into data/census/.")
-    parser.add_argument("--jobs", type=int, default=None)
-    parser.add_argument("--progress", action="store_true")
-    args = parser.parse_args(argv)
+PROG = "python -m beggarstats.report.atlas"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # as the command line's: one line naming the flag, exit 2
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _whole(text: str) -> int:
     try:
-        root = source_data_folder(RUNNER) / ATLAS
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number written in digits (e.g. 100000000000), but "
+                                         f"{text.strip()!r} was passed") from None
+
+
+def main(argv=None) -> int:
+    """The atlas runner: `build_atlas` with the command line's checks (exit status 2 and one line for a
+    bad argument, a damaged census file or an unwritable folder; 130 on Ctrl-C, the census in progress
+    resuming from its store)."""
+    from ..game.checks import check_n_jobs
+
+    parser = _Parser(prog=PROG, description="Compute the censuses of the exact atlas into data/census/.")
+    parser.add_argument("--jobs", type=_whole, default=None,
+                        help="parallel workers; -1 = all cores (default: 1, as the API's n_jobs=None)")
+    parser.add_argument("--max-deals", type=_whole, default=None,
+                        help="run a census of up to this many deals (default: census()'s limit, 10^10 deals, and "
+                             "10^9 when it would take more than an hour here)")
+    parser.add_argument("--root", default=None, help="the folder of the censuses (default: data/census/)")
+    parser.add_argument("--progress", action="store_true", help="show a progress bar on stderr (default off)")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help (0) or a usage error (2, already said)
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        check_n_jobs(args.jobs, name="--jobs")  # before the censuses on file are read: now, and in the flag's words
+        if args.max_deals is not None and not 1 <= args.max_deals <= 2**63 - 1:
+            raise ValueError(f"--max-deals must be a whole number from 1 to {2**63 - 1}, but {args.max_deals} was "
+                             f"passed.")
+        build_atlas(args.root, n_jobs=args.jobs, progress=args.progress, max_deals=args.max_deals)
     except InstalledCopy as exc:  # its data/ is not what a commit holds
         print(exc, file=sys.stderr)
         return 2
-    build_atlas(root, n_jobs=args.jobs, progress=args.progress)
+    except (ValueError, OSError) as exc:  # StoreError (a damaged census or store) is a ValueError
+        message = " ".join(str(exc).split())
+        if isinstance(exc, OSError) and exc.filename:  # the folder or a file in it, as the system said it
+            message = f"cannot write {str(exc.filename)!r} ({exc.strerror}): pass a writable --root"
+        # census()'s words for the flag (and no range of ranks: the atlas holds whole censuses)
+        message = message.replace("`max_deals`", "--max-deals").replace(", or a range of ranks (`start`, `stop`)", "")
+        print(f"{PROG}: error: {message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted (the census under way resumes from its store on the next run)", file=sys.stderr)
+        return 130
     return 0
 
 

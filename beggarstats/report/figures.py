@@ -29,8 +29,9 @@ from ..run.limits import check_fits
 from ..run.outputs import replacing, write_text
 from ..run.records import load_records
 from ..game.rules import RULES_VERSION, Rules
-from ..run.simulate import PEAK_BYTES_PER_GAME, simulate
-from ..run.store import Store, default_path, store_key
+from ..run.run_cache import cached_simulate
+from ..run.simulate import PEAK_BYTES_PER_GAME
+from ..run.store import default_path, store_key
 from .defaults import DEFAULT_GAMES, DEFAULT_SEED  # also read by `beggarstats figures --help`
 
 __all__ = ["make_figures", "FigureOut", "provenance", "sizes", "small_decks", "small_deck_table", "FIGURES", "DEFAULT_GAMES", "DEFAULT_SEED"]
@@ -119,18 +120,15 @@ class _Runner:
             return default_path(rules, self.seed, per_seat)
         return Path(self.store) / store_key(rules, self.seed, per_seat)
 
-    def __call__(self, rules, n, per_seat=False):
-        where = self._where(rules, per_seat)
-        todo = n
-        if where is not None:
-            st = Store.open(where, rules=rules, seed=self.seed, per_seat=per_seat)
-            todo = sum(hi - lo for lo, hi in st.missing(0, n))
-        self.played += todo
-        self.loaded += n - todo
+    def __call__(self, rules, n, per_seat=False):  # a damaged cache entry is mended, never loaded (run.run_cache)
+        result, played = cached_simulate(n, rules=rules, seed=self.seed, n_jobs=self.n_jobs, per_seat=per_seat,
+                                         store=self._where(rules, per_seat))
+        self.played += played
+        self.loaded += n - played
         self.total += n
         key = store_key(rules, self.seed, False)
         self.games[key] = max(self.games.get(key, 0), n)
-        return simulate(n, rules=rules, seed=self.seed, n_jobs=self.n_jobs, store=where, per_seat=per_seat)
+        return result
 
 
 def _share(k: int, n: int) -> tuple[float, float, float]:

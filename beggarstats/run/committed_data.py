@@ -102,7 +102,7 @@ def data_paths(pattern: str, *, made_by: str | None = None) -> list[Path]:
     sorted; `MissingData` if none does."""
     found = sorted(data_folder().glob(pattern))
     if not found:
-        raise _missing(f"{FOLDER}/{pattern}", made_by)
+        raise _missing(f"{FOLDER}/{pattern}", made_by)  # names: the committed files, by their pattern
     return found
 
 
@@ -112,7 +112,7 @@ def findings_path() -> Path:
     root = source_tree()
     path = (root / "figures" if root is not None else data_folder() / "figures") / "findings.csv"
     if not path.is_file():
-        raise _missing("figures/findings.csv", "beggarstats figures")
+        raise _missing("figures/findings.csv", "beggarstats figures")  # names: the committed file
     return path
 
 

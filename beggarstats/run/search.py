@@ -36,7 +36,7 @@ from ..game.cards import format_deal
 from ..game.checks import MAX_NODES, check_n_jobs, check_seed, whole
 from ..game.rules import check_rules, random_options
 from .device import choose_device
-from .limits import MAX_GAME_ID
+from .limits import MAX_GAME_ID, duration
 from .parallel import run_chunks
 from .play import play
 from .progress import progress_bar
@@ -46,7 +46,7 @@ from .summary import Summary
 if TYPE_CHECKING:
     from ..game.hints import Progress, RulesLike
 
-__all__ = ["search_long", "STRATEGIES", "ROUND", "COLUMNS"]
+__all__ = ["search_long", "STRATEGIES", "ROUND", "COLUMNS", "MAX_DEALS"]
 
 STRATEGIES = ("random", "backward")
 ROUND = 2**22  # random deals per round: the CPU budget is checked between rounds
@@ -56,6 +56,10 @@ TOP_EXTENDED = 1 << 14  # longest games kept per round of a backward search (all
 
 
 MAX_SECONDS = 365 * 86400  # a budget past a year is no budget (and inf or 1e30 none at all)
+# The most random deals a search plays without a time budget unless asked (`max_deals`), as `census`
+# refuses a census past its `MAX_DEALS`: about 3 hours a core, and a larger one is refused with its time.
+MAX_DEALS = 10**10
+_SAMPLE = 2**14  # random deals timed for the estimate of a refused search
 
 
 def _check_seconds(seconds, name="seconds"):
@@ -72,7 +76,7 @@ def search_long(rules: RulesLike = None, *, seed: int | None = None, deals: int 
                 seconds: float | None = None, strategy: str = "backward", min_cards: int = 3000,
                 nodes: int = 1_000_000, top: int = 10, n_jobs: int | None = None, progress: Progress = False,
                 summary: Summary | None = None, wall_seconds: float | None = None,
-                device: str = "cpu") -> pd.DataFrame:
+                device: str = "cpu", max_deals: int | None = None) -> pd.DataFrame:
     """Search for long deals; return the longest found, each replayable with `beggarstats.play`.
 
     Parameters
@@ -113,6 +117,11 @@ def search_long(rules: RulesLike = None, *, seed: int | None = None, deals: int 
         Where the random deals are played: 'cuda' on an NVIDIA GPU (`summarize`'s ``device``), the
         same deals found, in the same rounds; the backward stage and the replays stay on the CPU.
         ``seconds`` counts this process's CPU time, not the GPU's: give ``wall_seconds`` with it.
+    max_deals : int, optional
+        A search of more ``deals`` than this with neither ``seconds`` nor ``wall_seconds`` (no stated
+        end but the deals) is refused before it starts, with the time it would take at a speed
+        measured here on a few thousand deals (the random deals alone: the backward stage adds to
+        it). Default None: `MAX_DEALS`.
     summary : Summary, optional
         Search from the longest games of a `summarize` run (e.g. ``load_summary(
         'data/summary-p2.json')``) instead of playing random deals: its rules and seed are used
@@ -160,6 +169,13 @@ def search_long(rules: RulesLike = None, *, seed: int | None = None, deals: int 
     nodes = whole("nodes", nodes, 1, MAX_NODES)
     top = whole("top", top, 1)
     n_jobs = check_n_jobs(n_jobs)
+    max_deals = MAX_DEALS if max_deals is None else whole("max_deals", max_deals, 1, MAX_GAME_ID)
+    if deals is not None and deals > max_deals and seconds is None and wall_seconds is None:
+        rate = _rate(rules, seed, n_jobs, device)
+        raise ValueError(f"A search of {deals:,} random deals ({deals:.3g}) is more than `max_deals` = {max_deals:,}: "
+                         f"about {duration(deals / rate)} at the {rate:,.0f} deals/s "
+                         f"{'of the fastest GPU run' if device.gpu else 'measured here'}, the backward stage "
+                         f"aside. Pass a larger `max_deals`, fewer `deals`, or a time budget (`seconds`).")
     bar = progress_bar(progress, deals or 0, unit="deal", desc=f"search ({strategy})")
     search = _Search(rules, seed, strategy, min_cards, nodes, top, seconds, wall_seconds, device)
     try:
@@ -172,6 +188,17 @@ def search_long(rules: RulesLike = None, *, seed: int | None = None, deals: int 
         if bar is not None:
             bar.close()
     return search.frame()
+
+
+def _rate(rules, seed, n_jobs, device) -> float:
+    """Random deals a second of a search's rounds (`summarize`) on the workers of ``n_jobs``, measured on
+    `_SAMPLE` deals once the kernels are compiled; on the GPU, the fastest speed measured there."""
+    if device.gpu:
+        return device.games_per_second(n_jobs)
+    summarize(64, rules=rules, seed=seed, n_jobs=1)  # compiled (or loaded) before the clock starts
+    t0 = time.perf_counter()
+    summarize(_SAMPLE, rules=rules, seed=seed, start=64, n_jobs=1)
+    return _SAMPLE / max(time.perf_counter() - t0, 1e-9) * max(1, joblib.effective_n_jobs(n_jobs))
 
 
 def _extend_range(lo, hi, *, todo, sizes, nodes, ccw, keep_taker):

@@ -136,8 +136,10 @@ def warm_up(kernels, *, stream=None, n_jobs: int | None = None) -> float:
         _compile(k)  # loaded from the cache the workers filled (compiled here if they could not save)
     took = time.perf_counter() - started
     cpu = apart + time.process_time() - cpu
-    print(f"compiled the game kernels in {took:.0f} s, {cpu:.0f} CPU-seconds (kept for the next runs)", file=stream,
-          flush=True)
+    from ..engine.kernel_cache import persistent
+
+    kept = "kept for the next runs" if persistent() else "for this run only: the kernel cache cannot be written"
+    print(f"compiled the game kernels in {took:.0f} s, {cpu:.0f} CPU-seconds ({kept})", file=stream, flush=True)
     return took
 
 
@@ -150,6 +152,9 @@ def notice(kernels, workers: int) -> str:
     cpu = sum(COMPILE_SECONDS[k] for k in kernels)
     if len(kernels) > workers:  # a process compiling several kernels compiles their shared helpers once
         cpu = round(SHARED_HELPERS * cpu)
-    return (f"compiling the game kernels (one time, about {cpu} CPU-seconds on {workers} "
+    from ..engine.kernel_cache import persistent
+
+    once = "one time" if persistent() else "for this run only"
+    return (f"compiling the game kernels ({once}, about {cpu} CPU-seconds on {workers} "
             f"process{'es' if workers > 1 else ''}: {expected_seconds(kernels, workers)} s on a quiet machine, "
             f"longer on a busy one)")
