@@ -257,15 +257,17 @@ def _output_widget_notebook(cells: int):
                         metadata={"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}})
 
 
-@pytest.mark.slow  # a kernel and 150 cells: about 10 s
+@pytest.mark.slow  # a kernel and 75 cells: about 5 s
 def test_output_widgets_cannot_stall_the_notebook_runner(tmp_path):
     # With nbclient's Output-widget imitation about one such cell in twenty waits out the whole
     # timeout (8 s here: 9 of 150 cells, measured); the tests' runner takes every reply when it comes.
-    nb = _output_widget_notebook(150)
+    # 75 cells: with the imitation back, no cell of 75 would stall with probability (1 - 9/150)^75 < 1%.
+    cells = 75
+    nb = _output_widget_notebook(cells)
     slowest = max(execute(nb, tmp_path, timeout=8).values())
     assert slowest < 4, f"a cell waited {slowest:.1f} s for its reply: the runner missed it until the timeout"
     printed = [o.get("text", "") for c in code_cells(nb)[1:] for o in c.outputs if o.get("name") == "stdout"]
-    assert printed[-1].strip() == "149"  # what went into the widget is in the cell's outputs
+    assert printed[-1].strip() == str(cells - 1)  # what went into the widget is in the cell's outputs
 
 
 # The probe appended to every notebook run: where the kernel imported beggarstats from (issue #50: with
@@ -302,6 +304,14 @@ def editable(url: str | None) -> bool:
     return bool(url) and bool(json.loads(url).get("dir_info", {}).get("editable"))
 
 
+# Beside the small sample (BEGGARSTATS_NOTEBOOK_GAMES), the knobs of a parameters cell that size a run
+# apart from N_GAMES, set for the test run as papermill sets a parameter: every cell still runs, on less.
+# 08's coverage section draws SAMPLES samples (200 at the documented size: 38 s of the notebook's 67 on a
+# busy machine, 13 s with 20) and its cycles section walks every looping deal of CYCLE_DECKS decks for three
+# and four players (19 s with two, 2 s with the smallest one): the same code runs, the readings included.
+SMALL_PARAMETERS = {"08_exact": "SAMPLES = 20\nCYCLE_DECKS = 1"}
+
+
 @pytest.mark.slow  # minutes for all of them
 @pytest.mark.parametrize("path", NOTEBOOKS, **ids)
 def test_notebook_runs(path, user_folder, monkeypatch):
@@ -318,6 +328,9 @@ def test_notebook_runs(path, user_folder, monkeypatch):
     monkeypatch.delenv("PYTHONPATH", raising=False)
     nb = nbformat.read(folder / path.name, as_version=4)
     nb.cells.append(new_code_cell(PROBE))
+    if path.stem in SMALL_PARAMETERS:  # as papermill gives them: a cell after the parameters cell
+        at = next(i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", [])) + 1
+        nb.cells.insert(at, new_code_cell(SMALL_PARAMETERS[path.stem]))
     before = sorted(folder.rglob("*"))
     execute(nb, folder, allow_errors=True)  # every cell runs; the errors are in the outputs
     errors = [f"cell {i}: {o['ename']}: {o['evalue']}" for i, c in enumerate(code_cells(nb))
@@ -330,6 +343,8 @@ def test_notebook_runs(path, user_folder, monkeypatch):
         assert ROOT.resolve() not in package.resolve().parents, f"the kernel ran the source tree {package}"
     first = "".join(o.get("text", "") for o in code_cells(nb)[0].outputs)
     assert first.strip() == f"N_GAMES = {small:_}"  # the notebook reads the shared variable
+    for line in SMALL_PARAMETERS.get(path.stem, "").splitlines():  # each a knob of the parameters cell
+        assert re.search(rf"^{line.split(' = ')[0]} = ", code_cells(nb)[0].source, re.M), line
     prose = [o["data"]["text/markdown"] for o in outputs(nb) if "text/markdown" in o.get("data", {})]
     assert prose and all(p.strip() for p in prose)
     assert sorted(folder.rglob("*")) == before  # nothing written
