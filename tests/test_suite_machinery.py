@@ -68,3 +68,33 @@ def test_a_share_is_left_out_only_where_its_whole_runs():
     items, left_out[:] = [share, elsewhere], []  # -m "not slow": the whole is not selected, the share runs
     _leave_out_shares_of_selected_wholes(config, items)
     assert items == [share, elsewhere] and left_out == []
+
+
+GROUPED = """
+import os
+import pytest
+
+pytestmark = pytest.mark.xdist_group("together")
+
+
+@pytest.mark.parametrize("i", range(4))
+def test_kept_together(i):
+    with open(os.environ["WORKERS_FILE"], "a") as out:
+        print(os.environ["PYTEST_XDIST_WORKER"], file=out)
+"""
+
+
+def test_tests_of_one_xdist_group_run_on_one_worker(tmp_path):
+    """`--dist loadgroup` (the README's command) keeps an xdist_group on one worker: the notebook tests rely
+    on it, and a pytest release once made it stop grouping without a word (pyproject.toml's test extra)."""
+    for name in ("test_a.py", "test_b.py"):
+        (tmp_path / name).write_text(GROUPED)
+    (tmp_path / "test_c.py").write_text("def test_free():\n    pass\n")
+    seen = tmp_path / "workers.txt"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")} | {"WORKERS_FILE": str(seen)}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-q",
+                           "-p", "no:cacheprovider", "-c", os.devnull, "--rootdir", str(tmp_path), str(tmp_path)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    workers = seen.read_text().split()
+    assert len(workers) == 8 and len(set(workers)) == 1, workers
