@@ -314,6 +314,7 @@ SMALL_PARAMETERS = {"08_exact": "SAMPLES = 20\nCYCLE_DECKS = 1"}
 
 @pytest.mark.slow  # minutes for all of them
 @pytest.mark.parametrize("path", NOTEBOOKS, **ids)
+@pytest.mark.usefixtures("warm_kernels")  # the notebooks' kernels load them, not compile them again
 def test_notebook_runs(path, user_folder, monkeypatch):
     """Every notebook runs as a user runs it (#50): the kernel in a copy of notebooks/, nothing on
     PYTHONPATH, beggarstats imported from this environment's install (in CI the README's non-editable
