@@ -41,15 +41,15 @@
 # replayed yet).
 
 # %% tags=["parameters"]
-import os
+from beggarstats.report.notebook_parameters import notebook_games
 
 # The common sample-size variable of the notebooks; the explorer starts with half of it (its own
 # `games` box changes it). Override with the environment variable BEGGARSTATS_NOTEBOOK_GAMES (the
 # tests run every notebook on a small sample).
-N_GAMES = int(os.environ.get("BEGGARSTATS_NOTEBOOK_GAMES", 200_000))
+N_GAMES = 200_000
 SEED = 2026
 N_JOBS = -1  # all cores
-print(f"N_GAMES = {N_GAMES:_}")
+N_GAMES = notebook_games(N_GAMES)
 
 # %%
 from IPython.display import Markdown, display

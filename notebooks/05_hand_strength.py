@@ -24,14 +24,14 @@
 # Every number in the text is computed from this run.
 
 # %% tags=["parameters"]
-import os
+from beggarstats.report.notebook_parameters import notebook_games
 
 # The 2-player sample size; every player count here gets a quarter of it. Override with the
 # environment variable BEGGARSTATS_NOTEBOOK_GAMES (the tests run every notebook on a small sample).
-N_GAMES = int(os.environ.get("BEGGARSTATS_NOTEBOOK_GAMES", 200_000))
+N_GAMES = 200_000
 SEED = 2026
 N_JOBS = -1  # all cores
-print(f"N_GAMES = {N_GAMES:_}")
+N_GAMES = notebook_games(N_GAMES)
 
 # %%
 import matplotlib.pyplot as plt

@@ -29,15 +29,15 @@
 # computed from this run, and whether an edge is called real depends on this run's p-values.
 
 # %% tags=["parameters"]
-import os
+from beggarstats.report.notebook_parameters import notebook_games
 
 # The common sample-size variable of the notebooks; this one plays N_GAMES // 20 matches per player
 # count and format. Override with the environment variable BEGGARSTATS_NOTEBOOK_GAMES (the tests run
 # every notebook on a small sample).
-N_GAMES = int(os.environ.get("BEGGARSTATS_NOTEBOOK_GAMES", 200_000))
+N_GAMES = 200_000
 SEED = 2024
 N_JOBS = -1  # all cores
-print(f"N_GAMES = {N_GAMES:_}")
+N_GAMES = notebook_games(N_GAMES)
 
 # %%
 import matplotlib.pyplot as plt

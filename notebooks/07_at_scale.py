@@ -28,14 +28,14 @@
 # Every number below is computed from the committed summaries when the notebook runs.
 
 # %% tags=["parameters"]
-import os
+from beggarstats.report.notebook_parameters import notebook_games
 
 # Parameters: the committed summaries are read, not recomputed. N_GAMES sizes the small live run at
 # the end (set BEGGARSTATS_NOTEBOOK_GAMES to run quickly).
-N_GAMES = int(os.environ.get("BEGGARSTATS_NOTEBOOK_GAMES", 200_000))
+N_GAMES = 200_000
 SEED = 2026
 N_JOBS = -1  # all cores
-print(f"N_GAMES = {N_GAMES:_}")
+N_GAMES = notebook_games(N_GAMES)
 
 # %%
 import matplotlib.pyplot as plt

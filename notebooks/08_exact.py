@@ -23,14 +23,16 @@
 # exact values.
 
 # %% tags=["parameters"]
-import os
+from beggarstats.report.notebook_parameters import notebook_games
 
-# The games of each Monte Carlo sample in the coverage section are N_GAMES // 200; the number of
-# samples is fixed. Override with the environment variable BEGGARSTATS_NOTEBOOK_GAMES (the tests
-# run every notebook on a small sample).
-N_GAMES = int(os.environ.get("BEGGARSTATS_NOTEBOOK_GAMES", 200_000))
+# The games of each Monte Carlo sample in the coverage section are N_GAMES // 200; SAMPLES is the number
+# of samples, CYCLE_DECKS the number of looping decks (the smallest) whose cycles are seen on the seats
+# left in. Override N_GAMES with the environment variable BEGGARSTATS_NOTEBOOK_GAMES (the tests run
+# every notebook on a small sample, and set the other two smaller as papermill sets a parameter).
+N_GAMES = 200_000
 SAMPLES = 200
-print(f"N_GAMES = {N_GAMES:_}")
+CYCLE_DECKS = 2
+N_GAMES = notebook_games(N_GAMES)
 
 # %%
 import matplotlib.pyplot as plt
@@ -149,7 +151,7 @@ ax.xaxis.set_major_locator(plt.MaxNLocator(integer=True));
 family.pivot(index="numbers", columns="players", values="loops")
 
 # %%
-looping = sorted(many[many.loops > 0].numbers.unique())[:2]
+looping = sorted(many[many.loops > 0].numbers.unique())[:CYCLE_DECKS]
 views = {(p, k): seats_in_view(load_summary(census_file(p, (k, 2, 2, 2, 2), "trick")),
                                load_summary(census_file(2, (k, 2, 2, 2, 2), "trick")))
          for p in (3, 4) for k in looping}

@@ -24,14 +24,14 @@
 # to the census decks and to the longest games themselves, and measures a small chain live.
 
 # %% tags=["parameters"]
-import os
+from beggarstats.report.notebook_parameters import notebook_games
 
 # Parameters: the committed chains are read, not recomputed. N_GAMES is the number of random uneven
 # deals of the small live chain at the end (set BEGGARSTATS_NOTEBOOK_GAMES to run quickly).
-N_GAMES = int(os.environ.get("BEGGARSTATS_NOTEBOOK_GAMES", 200_000))
+N_GAMES = 200_000
 SEED = 2026
 N_JOBS = -1  # all cores
-print(f"N_GAMES = {N_GAMES:_}")
+N_GAMES = notebook_games(N_GAMES)
 
 # %%
 import json

@@ -17,6 +17,8 @@ import beggarstats as bs
 from beggarstats.engine.census_kernel import play_ranks
 from beggarstats.engine.reference import play_hands
 from beggarstats.run.census import census
+
+pytestmark = pytest.mark.usefixtures("warm_census_kernels")  # runs censuses: their kernels compiled once a session
 from beggarstats.run.summary import load_summary
 
 ROOT = Path(__file__).resolve().parents[1]

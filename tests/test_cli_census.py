@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import beggarstats as bs
 from beggarstats.cli import main
 from beggarstats.run.summary import load_summary
+
+pytestmark = pytest.mark.usefixtures("warm_census_kernels")  # runs censuses: their kernels compiled once a session
 
 SMALL = bs.Rules(deck=bs.Deck(4, 2, 2, 2, 0))
 

@@ -7,6 +7,8 @@ import pytest
 import beggarstats as bs
 from beggarstats.analysis.coverage import exact_values, interval_coverage
 
+pytestmark = pytest.mark.usefixtures("warm_census_kernels")  # runs censuses: their kernels compiled once a session
+
 
 def test_exact_values_checked_by_hand():
     # Deck(1, 1, 0, 0, 0), two players: the two deals 'J/-' and '-/J', played by the reference engine

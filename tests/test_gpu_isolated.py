@@ -27,6 +27,8 @@ def _run(marks: str, share: str = "") -> str:
     return last
 
 
+@pytest.mark.share_of("test_gpu_tests_all")  # the full suite runs them all once, not a half twice
+@pytest.mark.usefixtures("warm_kernels")  # compiled here once (behind the workers' lock), loaded by the child
 def test_gpu_tests_quick():
     """Half of the quick GPU tests, drawn afresh each run from BEGGARSTATS_TEST_SEED (tests/conftest.py;
     in the simulator they are a quarter of the quick tier's CPU time); the slow tier runs them all."""
@@ -35,6 +37,7 @@ def test_gpu_tests_quick():
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("warm_kernels")  # compiled here once (behind the workers' lock), loaded by the child
 def test_gpu_tests_all():
     """Every GPU test, quick ones included: the quick tier ran only a drawn half of those."""
     _run("not browser")

@@ -26,8 +26,10 @@ ROOT = Path(__file__).parents[1]
 FOLDER = ROOT / "notebooks"
 NOTEBOOKS = sorted(FOLDER.glob("*.ipynb"))
 SCRIPTS = sorted(FOLDER.glob("*.py"))
-PARAMETER_LINE = re.compile(
-    r'^N_GAMES = int\(os\.environ\.get\("BEGGARSTATS_NOTEBOOK_GAMES", ([0-9_]+)\)\)$', re.MULTILINE)
+# the parameters cell: every knob a literal papermill can override, then the one shared sample-size
+# variable applied (beggarstats.report.notebook_parameters)
+PARAMETER_LINE = re.compile(r"^N_GAMES = ([0-9_]+)$", re.MULTILINE)
+ENVIRONMENT_LINE = "N_GAMES = notebook_games(N_GAMES)"
 ids = dict(ids=lambda p: p.stem)
 
 
@@ -88,8 +90,18 @@ def test_kernelspec_and_parameters_cell(path):
     assert "parameters" in first.metadata.get("tags", []), "the first code cell must be tagged `parameters`"
     assert [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])] == [first]
     m = PARAMETER_LINE.search(first.source)
-    assert m, "the parameters cell must read N_GAMES from BEGGARSTATS_NOTEBOOK_GAMES"
+    assert m, "the parameters cell must set N_GAMES to a literal"
     assert int(m.group(1)) == documented_games()  # one default for every notebook
+    # every knob is a literal papermill can override; the last line lets BEGGARSTATS_NOTEBOOK_GAMES replace
+    # N_GAMES (and prints it): the helper every notebook shares, nothing else in the cell
+    import ast
+    body = ast.parse(first.source).body
+    assert ast.unparse(body[0]) == "from beggarstats.report.notebook_parameters import notebook_games"
+    assert ast.unparse(body[-1]) == ENVIRONMENT_LINE
+    for statement in body[1:-1]:
+        assert isinstance(statement, ast.Assign) and len(statement.targets) == 1, ast.unparse(statement)
+        assert isinstance(statement.targets[0], ast.Name) and statement.targets[0].id.isupper(), ast.unparse(statement)
+        ast.literal_eval(statement.value)  # a literal (a number, a string, -1, ...): raises otherwise
 
 
 # -- results visible without running ---------------------------------------------------------------
@@ -245,15 +257,17 @@ def _output_widget_notebook(cells: int):
                         metadata={"kernelspec": {"name": "python3", "language": "python", "display_name": "Python 3"}})
 
 
-@pytest.mark.slow  # a kernel and 150 cells: about 10 s
+@pytest.mark.slow  # a kernel and 75 cells: about 5 s
 def test_output_widgets_cannot_stall_the_notebook_runner(tmp_path):
     # With nbclient's Output-widget imitation about one such cell in twenty waits out the whole
     # timeout (8 s here: 9 of 150 cells, measured); the tests' runner takes every reply when it comes.
-    nb = _output_widget_notebook(150)
+    # 75 cells: with the imitation back, no cell of 75 would stall with probability (1 - 9/150)^75 < 1%.
+    cells = 75
+    nb = _output_widget_notebook(cells)
     slowest = max(execute(nb, tmp_path, timeout=8).values())
     assert slowest < 4, f"a cell waited {slowest:.1f} s for its reply: the runner missed it until the timeout"
     printed = [o.get("text", "") for c in code_cells(nb)[1:] for o in c.outputs if o.get("name") == "stdout"]
-    assert printed[-1].strip() == "149"  # what went into the widget is in the cell's outputs
+    assert printed[-1].strip() == str(cells - 1)  # what went into the widget is in the cell's outputs
 
 
 # The probe appended to every notebook run: where the kernel imported beggarstats from (issue #50: with
@@ -290,8 +304,17 @@ def editable(url: str | None) -> bool:
     return bool(url) and bool(json.loads(url).get("dir_info", {}).get("editable"))
 
 
+# Beside the small sample (BEGGARSTATS_NOTEBOOK_GAMES), the knobs of a parameters cell that size a run
+# apart from N_GAMES, set for the test run as papermill sets a parameter: every cell still runs, on less.
+# 08's coverage section draws SAMPLES samples (200 at the documented size: 38 s of the notebook's 67 on a
+# busy machine, 13 s with 20) and its cycles section walks every looping deal of CYCLE_DECKS decks for three
+# and four players (19 s with two, 2 s with the smallest one): the same code runs, the readings included.
+SMALL_PARAMETERS = {"08_exact": "SAMPLES = 20\nCYCLE_DECKS = 1"}
+
+
 @pytest.mark.slow  # minutes for all of them
 @pytest.mark.parametrize("path", NOTEBOOKS, **ids)
+@pytest.mark.usefixtures("warm_kernels")  # the notebooks' kernels load them, not compile them again
 def test_notebook_runs(path, user_folder, monkeypatch):
     """Every notebook runs as a user runs it (#50): the kernel in a copy of notebooks/, nothing on
     PYTHONPATH, beggarstats imported from this environment's install (in CI the README's non-editable
@@ -306,6 +329,9 @@ def test_notebook_runs(path, user_folder, monkeypatch):
     monkeypatch.delenv("PYTHONPATH", raising=False)
     nb = nbformat.read(folder / path.name, as_version=4)
     nb.cells.append(new_code_cell(PROBE))
+    if path.stem in SMALL_PARAMETERS:  # as papermill gives them: a cell after the parameters cell
+        at = next(i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", [])) + 1
+        nb.cells.insert(at, new_code_cell(SMALL_PARAMETERS[path.stem]))
     before = sorted(folder.rglob("*"))
     execute(nb, folder, allow_errors=True)  # every cell runs; the errors are in the outputs
     errors = [f"cell {i}: {o['ename']}: {o['evalue']}" for i, c in enumerate(code_cells(nb))
@@ -318,6 +344,8 @@ def test_notebook_runs(path, user_folder, monkeypatch):
         assert ROOT.resolve() not in package.resolve().parents, f"the kernel ran the source tree {package}"
     first = "".join(o.get("text", "") for o in code_cells(nb)[0].outputs)
     assert first.strip() == f"N_GAMES = {small:_}"  # the notebook reads the shared variable
+    for line in SMALL_PARAMETERS.get(path.stem, "").splitlines():  # each a knob of the parameters cell
+        assert re.search(rf"^{line.split(' = ')[0]} = ", code_cells(nb)[0].source, re.M), line
     prose = [o["data"]["text/markdown"] for o in outputs(nb) if "text/markdown" in o.get("data", {})]
     assert prose and all(p.strip() for p in prose)
     assert sorted(folder.rglob("*")) == before  # nothing written

@@ -98,7 +98,8 @@ def test_the_gain_figures_are_those_of_their_games():
     assert (df["states"] < committed["nodes"]).all() and committed["overflow"] == 0
 
 
-@pytest.mark.parametrize("quick", [pytest.param(True), pytest.param(False, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("quick", [pytest.param(True, marks=pytest.mark.share_of("test_the_deals_found_backwards_replay[False]")),
+                                   pytest.param(False, marks=pytest.mark.slow)])
 def test_the_deals_found_backwards_replay(quick):
     df = pd.read_csv(DATA / "gains.csv", keep_default_na=False)
     found = df[df["gain"] > 0].sort_values("gain", ascending=False)

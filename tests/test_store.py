@@ -206,6 +206,7 @@ def test_load_of_a_saved_summary_says_which_loader_reads_it(tmp_path):
         bs.load(tmp_path / "x.parquet")
 
 
+@pytest.mark.usefixtures("warm_census_kernels")  # a census, beside the kernel tests
 def test_load_of_a_file_summary_save_wrote_names_the_loader_that_reads_it(tmp_path):
     """#38 item 6, on a real file: `bs.load` of what `Summary.save` writes (a summary of a run, of a
     census) is not called damaged; the loader it names imports and reads that very file back."""
