@@ -612,7 +612,7 @@ def test_seat_position_model_reports_its_fit_against_the_saturated_model():
 
     bad = A.seat_position_model(table({3: [0.3, 0.3, 0.4], 4: [0.22, 0.34, 0.22, 0.22]}, 20000)).iloc[0]
     assert bad["dof"] == 7 - 4 and bad["gof_p_value"] < 1e-6 and bad["max_abs_residual"] > 4
-    # the deviance is G^2 of the multinomial against the saturated model (tests/test_seats.py: by hand)
+    # the deviance is G^2 of the multinomial against the saturated model (tests/analysis/test_seats.py: by hand)
     fair = A.seat_position_model(table({3: [1 / 3] * 3, 4: [0.25] * 4}, 20000)).iloc[0]
     assert fair["dof"] == 3 and fair["gof_p_value"] > 0.001 and fair["deviance"] < 30
 

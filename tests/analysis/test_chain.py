@@ -15,7 +15,7 @@ from beggarstats.run.summary import load_summary
 from beggarstats.run.tail_chain import (ABSORBED, chain_cells, chain_cost, chain_states, load_cells, mixing_sample,
                                          save_cells, state_codes)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _one_state_chain():
@@ -165,7 +165,7 @@ def test_tail_page_is_generated_from_the_data():
     allowed = {f"{len(chain_states(52, 3)):,}", f"{len(chain_states(52, 4)):,}", f"{defaults['first']:,}",
                str(defaults["every"]), str(defaults["tail_gap"]), f"{RECORD_CARDS:,}", "2", "3", "4", "5", "6",
                "1", "0"}
-    # the three-to-six-player section (tests/test_chain_players.py checks its tables)
+    # the three-to-six-player section (tests/analysis/test_chain_players.py checks its tables)
     allowed |= {f"{chain_cost(bs.Rules(players=p), n_deals=1, horizon=1)['states']:,}" for p in (5, 6)}
     assert set(re.findall(r"\d[\d,.]*\d|\d", prose)) <= allowed
 

@@ -21,7 +21,7 @@ from beggarstats.run.summary import load_summary
 from beggarstats.run.tail_chain import load_cells
 from beggarstats.run.tail_chain_cards import card_chain_cells, card_codes, card_start_weights, card_states, moves_only
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SMALL = bs.Rules(deck=bs.Deck(numbers=10, jacks=1, queens=1, kings=1, aces=1))
 
 

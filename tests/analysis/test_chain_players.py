@@ -17,7 +17,7 @@ from beggarstats.run.summary import load_summary
 from beggarstats.run.tail_chain import (ABSORBED, BYTES_PER_CELL, CPU_PER_CARD, MAX_STATES, chain_cells, chain_cost,
                                          load_cells)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "data/tail/results-players.json"
 
 

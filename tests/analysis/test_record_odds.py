@@ -18,7 +18,7 @@ from beggarstats.run.summary import load_summary
 from beggarstats.run.tail_chain import ABSORBED, load_cells
 from beggarstats.run.tail_chain_cards import card_chain_cells, moves_only
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ("README.md", "docs/tail.md", "docs/scaling.md", "docs/FIGURES.md", "figures/findings.csv", "figures/findings.md")
 
 

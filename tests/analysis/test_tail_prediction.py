@@ -11,7 +11,7 @@ from beggarstats.analysis import tail as T
 from beggarstats.game.rules import Rules
 from beggarstats.run.summary import Summary, load_summary
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _summary(hazard, n=10**11, longest=4000):

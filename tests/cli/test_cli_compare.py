@@ -210,7 +210,7 @@ def test_the_readme_example_plans_what_the_readme_says():
     from beggarstats.cli.compare import PILOT
     from beggarstats.run.variants import MAX_PAIRS, parse_variants, plan_pairs
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     section = readme.split("## Compare variants: the same deals, paired", 1)[1].split("\n## ", 1)[0]
     command = re.search(r"^\$ beggarstats (compare .*)$", section, re.M).group(1)
     args = build_parser("compare").parse_args(shlex.split(command))

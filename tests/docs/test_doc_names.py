@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "notebooks" / "README.md",
          ROOT / "benchmarks" / "README.md", ROOT / "figures" / "findings.md"]
 DOTTED = re.compile(r"\b(beggarstats|bs)((?:\.[A-Za-z_]\w*)+)")

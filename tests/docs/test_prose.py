@@ -15,7 +15,7 @@ from beggarstats.analysis.variants import detectable_effect
 from beggarstats.report.findings import finding, findings_frame, read_findings
 from beggarstats.report.findings_prose import BLOCKS, block_pattern, render_blocks, stale_blocks, update_prose
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Numbers the hand-written text may hold: player and seat counts, the confidence level, the
 # comeback threshold's quarter, and the years in the names of the two record deals.
@@ -34,7 +34,7 @@ def test_generated_blocks_match_the_committed_findings(table):
 def _hand_written(text: str) -> str:
     """The text outside generated blocks, fenced code, inline code and link targets."""
     text = re.sub(r"<!-- findings:begin (\w+) -->.*?<!-- findings:end \1 -->", " ", text, flags=re.S)
-    # text checked number by number against the committed censuses (tests/test_atlas.py)
+    # text checked number by number against the committed censuses (tests/report/test_atlas.py)
     text = re.sub(r"<!-- census:begin (\w+) -->.*?<!-- census:end \1 -->", " ", text, flags=re.S)
     text = re.sub(r"```.*?```", " ", text, flags=re.S)
     text = re.sub(r"`[^`]*`", " ", text)

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _quick_start_commands():
@@ -29,7 +29,7 @@ def test_the_browser_tests_are_left_out_of_the_quick_start_and_run_by_ci():
     options = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
     assert "-m 'not browser'" in options["addopts"]
     assert any(m.startswith("browser:") for m in options["markers"])
-    assert "pytest.mark.browser" in (ROOT / "tests" / "test_browser.py").read_text()
+    assert "pytest.mark.browser" in (ROOT / "tests" / "report" / "test_browser.py").read_text()
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert "python -m pytest -m browser" in ci
     assert ci.index("python -m pytest -m browser") > ci.index(_quick_start_commands()[1])
@@ -109,7 +109,7 @@ def _check_workers(command):
         return False
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
     assert any(re.match(r"pytest-xdist\b", e) for e in extras), extras
-    grouped = [p.name for p in (ROOT / "tests").glob("test_*.py")
+    grouped = [p.name for p in (ROOT / "tests").rglob("test_*.py")
                if re.search(r"^pytestmark = pytest\.mark\.xdist_group\(", p.read_text(), re.M)]
     assert grouped, "no test is kept on one worker: the notebook tests should be"
     assert "--dist loadgroup" in command, grouped

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from _rule_table import code_names, rule_rows
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 ENGINE = ROOT / "beggarstats" / "engine"
 DRIVERS = ("exact", "kernel_two", "kernel_multi")  # a kernel in one of these is its own place
 

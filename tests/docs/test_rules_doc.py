@@ -19,7 +19,7 @@ from beggarstats.run.records import load_records
 from beggarstats.game.rules import _CHOICES, MAX_PLAYERS
 from beggarstats.run.tables import empty_tables
 
-RULES_MD = Path(__file__).resolve().parents[1] / "docs" / "RULES.md"
+RULES_MD = Path(__file__).resolve().parents[2] / "docs" / "RULES.md"
 TEXT = RULES_MD.read_text(encoding="utf-8")
 CODE = set(re.findall(r"`([^`]+)`", TEXT))   # everything written as code
 

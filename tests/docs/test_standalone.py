@@ -10,7 +10,7 @@ import re
 import subprocess
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BINARY = {".png", ".jpg", ".jpeg", ".gif", ".parquet", ".pdf", ".pyc", ".nbc", ".nbi", ".so", ".gz", ".zip"}
 SKIP_DIRS = {".git", "__pycache__", ".pytest_cache", ".ipynb_checkpoints", "build", "dist"}
 
@@ -39,7 +39,7 @@ def tracked_text_files() -> list[Path]:
 def test_the_scan_sees_the_repository():
     files = {p.relative_to(ROOT).as_posix() for p in tracked_text_files()}
     for must in ("README.md", "docs/RULES.md", "benchmarks/README.md", "benchmarks/c/bmn.c",
-                 "benchmarks/throughput.py", "tests/test_standalone.py", "beggarstats/game/rules.py"):
+                 "benchmarks/throughput.py", "tests/docs/test_standalone.py", "beggarstats/game/rules.py"):
         assert must in files
     assert any(f.startswith("notebooks/") and f.endswith(".ipynb") for f in files)
 

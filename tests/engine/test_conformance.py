@@ -51,7 +51,7 @@ from _scripts import load_script
 
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
 
-GOLDEN = Path(__file__).parent / "data" / "golden"
+GOLDEN = Path(__file__).parents[1] / "data" / "golden"
 MASK32 = 0xFFFFFFFF
 
 
@@ -586,7 +586,7 @@ def test_never_ending_game_final_figures_against_the_golden_file(engine):
 # -------------------------------------------------------------------------------------------------
 # docs/DESIGN.md's table from each rule to its two places
 # -------------------------------------------------------------------------------------------------
-ENGINE = Path(__file__).parents[1] / "beggarstats" / "engine"
+ENGINE = Path(__file__).parents[2] / "beggarstats" / "engine"
 
 
 def test_the_rule_table_names_real_code():
@@ -596,7 +596,7 @@ def test_the_rule_table_names_real_code():
 
     listed = set()
     options = set()
-    for rule, _, option, ref, kernel, _places in rule_rows():  # places: tests/test_rule_places.py
+    for rule, _, option, ref, kernel, _places in rule_rows():  # places: tests/docs/test_rule_places.py
         options.update(code_names(option))
         for name in code_names(ref):
             assert callable(getattr(reference._Game, name, None)), (rule, name)

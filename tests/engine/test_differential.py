@@ -108,7 +108,7 @@ def check(rules, seed, n, games=None):
 CASES = [(name, p) for name in VARIANTS for p in PLAYERS if VARIANTS[name](p) is not None]
 
 # The full decks without a cut-off: every game is a plain win (no loop, no cut-off: checked below),
-# the path tests/test_anchor.py and test_simulate.py take again, at 0.3-0.6 ms a game in the reference
+# the path tests/scripts/test_anchor.py and test_simulate.py take again, at 0.3-0.6 ms a game in the reference
 # engine. What many games are for - the rare loops, cut-offs at the repeat, players going out - is
 # in the small decks (0.04-0.12 ms a game), which get more of them.
 PLAIN_WINS = {"standard", "italian", "leader_next"}
@@ -123,7 +123,7 @@ PLAIN_WINS = {"standard", "italian", "leader_next"}
 SMALL_DECK_GAMES, FULL_DECK_GAMES = 6_000, 2_000
 
 
-@pytest.mark.slow  # the sweep; in the quick tier tests/test_simulate.py replays every row of seven tables
+@pytest.mark.slow  # the sweep; in the quick tier tests/run/test_simulate.py replays every row of seven tables
 @pytest.mark.parametrize("name,players", CASES, ids=[f"{n}-{p}p" for n, p in CASES])
 def test_kernels_match_reference(name, players, sample_rng):
     rules = VARIANTS[name](players)

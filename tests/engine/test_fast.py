@@ -14,7 +14,7 @@ from _kernel_deals import play_deals
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
 
 # docs/RULES.md, "Two published checks": the default rules. Their figures in every engine are held to
-# the golden files by tests/test_conformance.py, and to the published numbers by test_rules_doc.py
+# the golden files by tests/engine/test_conformance.py, and to the published numbers by test_rules_doc.py
 # and test_anchor.py; here only what the batch engine adds (the cut-off at the repeat, shuffle_on_loop).
 NESSLER = "---AJ--Q---------QAKQJJ-QK/-----A----KJ-K--------A---"
 CASELLA = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"

@@ -200,7 +200,7 @@ def test_a_pure_python_test_file_compiles_nothing(tmp_path):
     env = dict(os.environ, BEGGARSTATS_CACHE_DIR=str(tmp_path))
     env.pop("NUMBA_CACHE_DIR", None)
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           str(Path(__file__).with_name("test_cards.py"))],
+                           str(Path(__file__).parents[1] / "game" / "test_cards.py")],
                           env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert " passed" in done.stdout and not list(tmp_path.rglob("*.nbi"))

@@ -103,7 +103,7 @@ def test_a_new_option_reaches_no_version_choice():
     import sys
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     sys.path.insert(0, str(root / "tools"))
     try:
         from option_places import places

@@ -28,7 +28,7 @@ from beggarstats.engine.uneven_play import play_uneven
 
 pytestmark = pytest.mark.usefixtures("warm_kernels")
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = np.arange(200, dtype=np.int64)
 # a table of each kind (`options.table_kind`), and one of the others
 KIND_OPTIONS = {COMMON: {}, ONLY_EMPTY: {"end": "empty"}, ONLY_BEGGAR: {"jokers": 1, "joker_mode": "beggar"},

@@ -18,7 +18,7 @@ NEVER_ENDING = "---K---Q-KQAJ-----AAJ--J--/----------Q----KQ-J-----KA"
 
 
 # The two published games (RULES.md section 10) are held, trick by trick, to the golden files by
-# tests/test_conformance.py and to the published figures by test_rules_doc.py and test_anchor.py.
+# tests/engine/test_conformance.py and to the published figures by test_rules_doc.py and test_anchor.py.
 
 
 def test_never_ending_cycle_really_repeats():
@@ -43,7 +43,7 @@ def test_trick_states_follow_the_published_cycle():
     assert trick_states(parse_deal(RECORD), Rules(), 1162, 1)[1] is False
 
 def _camicia_cases():
-    path = Path(__file__).parent / "data" / "camicia_cases.csv"
+    path = Path(__file__).parents[1] / "data" / "camicia_cases.csv"
     with open(path, newline="") as fh:
         return list(csv.DictReader(fh))
 

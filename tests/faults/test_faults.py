@@ -42,7 +42,7 @@ from _reference_batch import CountingEngine
 
 sim = importlib.import_module("beggarstats.run.simulate")
 device_module = importlib.import_module("beggarstats.run.device")  # the batch engine the runs play with
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _cli(*args, **kw) -> subprocess.Popen:

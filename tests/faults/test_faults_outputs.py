@@ -27,7 +27,7 @@ summary_module = importlib.import_module("beggarstats.run.summary")
 summarize_module = importlib.import_module("beggarstats.run.summarize")
 device_module = importlib.import_module("beggarstats.run.device")
 summary_chunks = importlib.import_module("beggarstats.run.summary_chunks")
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _error(capsys, argv) -> str:

@@ -92,9 +92,9 @@ def _argv(rng, command, paths):
         argv += rng.sample(DEALS, k=rng.randint(0, 2))
     if command == "figures":  # never a real figures run (the last --games wins)
         argv += ["--games", rng.choice(["0", "-1", "x", "nan", "9223372036854775808"])]
-    if command == "compare":  # never the pilot that sizes a run (a minute or more; tests/test_cli_compare.py)
+    if command == "compare":  # never the pilot that sizes a run (a minute or more; tests/cli/test_cli_compare.py)
         argv += ["--games", rng.choice(["0", "-1", "x", "60"])]
-    if command == "explore":  # never a server, which runs until Ctrl-C (tests/test_browser.py starts one)
+    if command == "explore":  # never a server, which runs until Ctrl-C (tests/report/test_browser.py starts one)
         argv += ["--games", rng.choice(["0", "-1", "x", "99"])]
     if command == "matches":  # never 10,000 matches (a small --max-cards replays every round: 15 s)
         argv += ["--matches", rng.choice(["0", "-1", "x", "5"])]

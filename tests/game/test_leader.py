@@ -1,7 +1,7 @@
 """The `leader` option end to end: Rules, the command line and a batch run.
 
-Its rule is traced by hand in tests/test_conformance.py (cases leader-taker / leader-next) and
-held to the reference on random deals in tests/test_differential.py.
+Its rule is traced by hand in tests/engine/test_conformance.py (cases leader-taker / leader-next) and
+held to the reference on random deals in tests/engine/test_differential.py.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def test_rules_check_and_name_it():
 
 
 def test_cli_play_takes_leader():
-    # the hand-traced deal of tests/test_conformance.py: 9 cards when the taker leads, 8 when the
+    # the hand-traced deal of tests/engine/test_conformance.py: 9 cards when the taker leads, 8 when the
     # player after the last payer does
     taker = _cli("play", "J-/--/Q-", "--deck", "any")
     nxt = _cli("play", "J-/--/Q-", "--deck", "any", "--leader", "next")

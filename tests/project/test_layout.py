@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "beggarstats"
+PACKAGE = Path(__file__).resolve().parents[2] / "beggarstats"
 
 
 def _imports() -> dict[str, set[str]]:

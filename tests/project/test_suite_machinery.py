@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SEED_VAR = "BEGGARSTATS_TEST_SEED"
 DRAW = Path(__file__).resolve().relative_to(ROOT).as_posix() + "::test_a_draw"
 

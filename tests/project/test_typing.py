@@ -13,7 +13,7 @@ from pathlib import Path
 
 import beggarstats as bs
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "beggarstats"
 USAGE = ROOT / "tests" / "data" / "typed_usage.py"
 

@@ -94,7 +94,7 @@ def test_readme_numbers_come_from_the_atlas():
     import re
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     section = readme.split("## Exact answers: every deal of a small deck", 1)[1].split("\n## ", 1)[0]
     half = deck_markdown(2, (18, 2, 2, 2, 2))  # the half deck's row, generated from atlas.csv
     assert half in section
@@ -239,7 +239,7 @@ def test_the_small_deck_explanation_in_figures_md_is_the_censuses():
     from beggarstats.report.figures import sizes, small_decks
     from beggarstats.report.defaults import DEFAULT_GAMES
 
-    text = (Path(__file__).resolve().parents[1] / "docs" / "FIGURES.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "FIGURES.md").read_text()
     para = text.split("<!-- census:begin small_deck_cycles -->", 1)[1].split("<!-- census:end small_deck_cycles -->")[0]
     assert "<!-- census:begin small_deck_cycles -->" in text.split("* **Small decks**", 1)[1].split("\n* ", 1)[0]
     prose = " ".join(re.sub(r"`[^`]*`", " ", para).split())

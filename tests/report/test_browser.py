@@ -26,7 +26,7 @@ Screenshots after each change are kept in ``screenshots/explorer`` and ``screens
 pytest's base temporary directory (``BEGGARSTATS_SCREENSHOTS=DIR`` puts them under ``DIR``).
 Needs Debian's ``chromium`` and ``pip install ".[test]"`` (`.ci/run` installs both):
 
-    python -m pytest -m browser tests/test_browser.py -s
+    python -m pytest -m browser tests/report/test_browser.py -s
 """
 
 import os
@@ -38,7 +38,7 @@ import pytest
 from _browser import Console, explore_server, jupyter_lab, launch, screenshot_dir, static_server
 from _scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "00_explorer.ipynb"
 GAMES = 20_000  # the notebook's shared sample size; the explorer starts with half of it
 WAIT = 300_000  # ms: a cold kernel cache compiles the game kernels inside the notebook's kernel

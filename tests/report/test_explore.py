@@ -434,7 +434,7 @@ def test_explorer_output_is_the_widget_and_its_picture():
     picture = bundle["text/html"]
     assert "bs-explorer-snapshot" in picture and "not the live panel" in picture
     # one button brings the live panel back in JupyterLab: the command of a command-linker button, which
-    # JupyterLab's sanitizer keeps in an output it does not trust (tests/test_browser.py clicks it)
+    # JupyterLab's sanitizer keeps in an output it does not trust (tests/report/test_browser.py clicks it)
     assert picture.count("<button class='bs-run-all' data-commandlinker-command='notebook:run-all-cells'") == 1
     assert "2 players, standard: 1,000 games (seed 11)" in picture
     assert picture.count("<img src='data:image/png;base64,") == 1
@@ -488,7 +488,7 @@ def test_replayer_without_widgets_steps_through_a_loop():
     assert "cycle of" in rp.snapshot_html() and WIDGET_VIEW not in rp._repr_mimebundle_()
 
 
-# -- `beggarstats explore`: what it refuses before serving anything (it serves in tests/test_browser.py) --
+# -- `beggarstats explore`: what it refuses before serving anything (it serves in tests/report/test_browser.py) --
 
 def _explore(argv, capsys):
     from beggarstats.cli import main
@@ -512,7 +512,7 @@ def test_the_readme_gives_the_address_explore_prints():
 
     from beggarstats.cli.explore import DEFAULT_PORT, HOST
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     assert f"http://{HOST}:{DEFAULT_PORT}/?token=" in readme and 'pip install ".[app]"' in readme
 
 

@@ -18,7 +18,7 @@ from scipy import stats
 import beggarstats as bs
 from beggarstats.report.frontier import BEGIN, END, frontier_markdown, frontier_summaries
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LOG = (ROOT / "benchmarks" / "gpu-h200.log").read_text()
 
 

@@ -22,7 +22,7 @@ import pytest
 # (xdist_group, with the quick tier's --dist loadgroup), so only that one pays it.
 pytestmark = pytest.mark.xdist_group("notebooks")
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 FOLDER = ROOT / "notebooks"
 NOTEBOOKS = sorted(FOLDER.glob("*.ipynb"))
 SCRIPTS = sorted(FOLDER.glob("*.py"))

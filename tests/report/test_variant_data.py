@@ -15,7 +15,7 @@ from beggarstats.report.variant_data import (figure_frame, finding_key, joker_se
                                              shuffle_sentences, variant_table)
 from beggarstats.run.variants import STANDARD_VARIANTS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +88,7 @@ def test_readme_docs_and_notebook_say_the_same(table, findings):
     assert len(shuffle_sentences(table)) == 5  # one sentence a player count
     for sentence in from_table:
         assert sentence in readme, sentence
-    import nbformat  # here, not at collection: its import is about 3 s (tests/test_notebooks.py)
+    import nbformat  # here, not at collection: its import is about 3 s (tests/report/test_notebooks.py)
 
     nb = nbformat.read(ROOT / "notebooks" / "03_variants.ipynb", as_version=4)
     markdown = [o["data"]["text/markdown"] for c in nb.cells if c.cell_type == "code" for o in c.outputs

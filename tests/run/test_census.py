@@ -21,7 +21,7 @@ from beggarstats.run.census import census
 pytestmark = pytest.mark.usefixtures("warm_census_kernels")  # runs censuses: their kernels compiled once a session
 from beggarstats.run.summary import load_summary
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ITALIAN_HALF = bs.Rules(deck=bs.Deck(14, 2, 2, 2, 0))
 
 # tiny decks under several rule options, two to four players (every deal of each is played)

@@ -1,7 +1,7 @@
 """The one rule that finds the committed data (`beggarstats.run.committed_data`): an installed
 package's own ``beggarstats/data/``, else the source tree's ``data/``, whatever the working directory;
 a missing file is one sentence naming it; writers refuse an installed copy; and pyproject.toml ships
-every committed data file (tests/test_notebooks.py runs the notebooks on the installed package)."""
+every committed data file (tests/report/test_notebooks.py runs the notebooks on the installed package)."""
 
 import shutil
 import subprocess
@@ -12,7 +12,7 @@ import pytest
 
 from beggarstats.run import committed_data as cd
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import beggarstats as bs
 from beggarstats.run.compare import PairedMoments, games_unchanged, load_moments
 from _scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHUFFLE = bs.Rules(shuffle_pile=True)
 
 

@@ -16,7 +16,7 @@ from beggarstats.game.cards import format_deal
 from beggarstats.run.summary import load_summary
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 def _hands(seed, game, rules):

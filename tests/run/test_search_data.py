@@ -14,7 +14,7 @@ import pytest
 import beggarstats as bs
 from _scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data" / "search"
 DOC = ROOT / "docs" / "search.md"
 # numbers the hand-written text of docs/search.md may hold besides the published figures

@@ -29,7 +29,7 @@ from beggarstats.run.summary import GAME_COLUMNS, LOOP_COLUMNS, Summary, load_su
 
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # Every rule family and player count, several with loops, cut-offs or games beyond the cap.
 FAMILIES = [
@@ -262,7 +262,7 @@ def test_ctrl_c_saves_everything_finished(tmp_path):
 
 
 # worker processes (seconds to start, each importing numba and loading the kernels) are another
-# backend, in the slow tier as tests/test_scaling.py's are; the quick tier keeps the dask path itself
+# backend, in the slow tier as tests/run/test_scaling.py's are; the quick tier keeps the dask path itself
 @pytest.mark.parametrize("processes", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["threads", "processes"])
 def test_dask_cluster(processes):
     import dask.distributed as distributed

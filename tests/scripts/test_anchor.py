@@ -23,7 +23,7 @@ from _scripts import load_script
 
 pytestmark = pytest.mark.usefixtures("warm_kernels")  # plays games through the kernels
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIELDS = ("outcome", "winner", "cards", "tricks",
           "loop_start_tricks", "loop_start_cards", "loop_tricks", "loop_cards")
 

@@ -1,6 +1,6 @@
 """The results site's builder (tools/build_site.py) on a small repository made here, and the
 citation file. The built site of this repository is opened in a real browser by
-tests/test_browser.py."""
+tests/report/test_browser.py."""
 
 import re
 from pathlib import Path
@@ -9,7 +9,7 @@ import pytest
 import yaml
 from _scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 site = load_script("tools/build_site.py")
 # the notebook test uses nbformat (about 1.7 s to import): imported there, on the notebooks' worker
 pytestmark = pytest.mark.xdist_group("notebooks")

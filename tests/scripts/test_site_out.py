@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from _scripts import load_script
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 site = load_script("tools/build_site.py")
 
 
