@@ -1,6 +1,8 @@
-"""The package's modules import one another without cycles (issue #14): data flows one way."""
+"""The package's modules import one another without cycles (issue #14): data flows one way; the tests
+mirror the layers, one folder each (issue #53 item 6)."""
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -195,3 +197,87 @@ def test_no_private_name_crosses_a_module():
     `matches._check_max_rounds`, `simulate._batch_engine` and `reference._Game` were imported
     elsewhere; they are public now (`reference.trick_states` plays what cycles needed of `_Game`)."""
     assert _private_imports() == set(), sorted(_private_imports())
+
+
+# The tests mirror the package (issue #53 item 6): one folder per layer, named as the layer, and a few
+# folders for what spans layers. tests/ itself holds only conftest.py and the helper modules (_*.py),
+# tests/data/ only data and the scripts that write it.
+TESTS = Path(__file__).resolve().parents[1]
+CROSS_CUTTING = {
+    "faults": "bad input, damaged files and fuzzing, through every layer",
+    "docs": "the README and docs/ held to the code",
+    "project": "the package as a whole: layering, imports, typing, signatures, the suite's machinery",
+    "scripts": "the scripts of benchmarks/ and tools/",
+    "gpu": "the CUDA path under numba's simulator, in a pytest of its own (engine/test_gpu_isolated.py)",
+}
+TEST_FOLDERS = set(LAYERS) | set(CROSS_CUTTING)
+
+
+def _test_files(tests: Path) -> list[Path]:
+    """Every file pytest collects as a test module (its default patterns) under ``tests``."""
+    return sorted(p for pattern in ("test_*.py", "*_test.py") for p in tests.rglob(pattern))
+
+
+def _misplaced(tests: Path) -> list[str]:
+    """Test files outside the agreed folders (at the top of tests/, in tests/data/, in a folder of
+    their own or one level too deep), and test files sharing a name: pytest's default import mode,
+    with no __init__.py, imports each by its name alone."""
+    files = _test_files(tests)
+    wrong = [p.relative_to(tests).as_posix() for p in files
+             if len(p.relative_to(tests).parts) != 2 or p.parent.name not in TEST_FOLDERS]
+    names = [p.name for p in files]
+    return wrong + sorted({f"{n} (twice)" for n in names if names.count(n) > 1})
+
+
+def test_every_test_file_sits_in_a_folder_of_its_layer_or_a_cross_cutting_one():
+    assert _misplaced(TESTS) == []
+
+
+def test_every_layer_of_the_package_has_its_test_folder():
+    assert {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()} == set(LAYERS)
+    assert [layer for layer in LAYERS if not _test_files(TESTS / layer)] == []
+
+
+def test_the_folder_check_sees_a_misplaced_test_file(tmp_path):
+    """The check above is not vacuous: a test file at the top of tests/, one in tests/data/, one in a
+    folder of its own and a name used twice are each found; conftest.py and the helpers are not."""
+    for name in ("conftest.py", "_frames.py", "engine/test_fast.py", "data/golden/regenerate.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    assert _misplaced(tmp_path) == []
+    for name in ("test_loose.py", "data/test_data.py", "misc/test_misc.py", "engine/deep/test_deep.py",
+                 "run/test_fast.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    assert _misplaced(tmp_path) == ["data/test_data.py", "engine/deep/test_deep.py", "misc/test_misc.py",
+                                    "test_loose.py", "test_fast.py (twice)"]
+
+
+TEST_PATH = re.compile(r"\btests/(?:[a-z_]+/)*test_[a-z0-9_]+\.py\b")
+TEXT = {".py", ".md", ".toml", ".ipynb", ".c", ".cff", ".txt", ".yml", ".yaml", ".cfg", ".ini", ""}
+
+
+def _named_test_files() -> dict[str, set[str]]:
+    """Every test file a tracked text file names by its path from the repository's root -> those files."""
+    root = TESTS.parent
+    try:
+        names = subprocess.run(["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True,
+                               text=True).stdout.split("\0")
+    except (OSError, subprocess.CalledProcessError):  # an unpacked archive: every file but the hidden ones'
+        names = [p.relative_to(root).as_posix() for p in root.rglob("*")
+                 if not any(part.startswith(".") and part != ".ci" for part in p.relative_to(root).parts)]
+    named: dict[str, set[str]] = {}
+    for name in filter(None, names):
+        path = root / name
+        if path.suffix in TEXT and path.is_file() and not path.is_symlink():
+            for found in TEST_PATH.findall(path.read_text(errors="replace")):
+                named.setdefault(found, set()).add(name)
+    return named
+
+
+def test_every_test_file_the_repository_names_exists():
+    """A test file moved or renamed leaves no path to it behind (README, docs, comments, notebooks)."""
+    named = _named_test_files()
+    assert "tests/project/test_layout.py" in named  # this file names itself: the scan sees the repository
+    gone = {path: sorted(where) for path, where in named.items() if not (TESTS.parent / path).is_file()}
+    assert gone == {}
