@@ -54,7 +54,7 @@ _LAZY = {
     "tail_chain_cards": (".analysis.chain_cards", "tail_chain_cards"),
 }
 
-if TYPE_CHECKING:  # what type checkers see of the names loaded on first use (tests/test_typing.py)
+if TYPE_CHECKING:  # what type checkers see of the names loaded on first use (tests/project/test_typing.py)
     from . import analysis as analysis, plots as plots
     from .analysis.chain import tail_chain as tail_chain
     from .analysis.chain_cards import tail_chain_cards as tail_chain_cards

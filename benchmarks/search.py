@@ -169,7 +169,7 @@ def _expected(r: dict):
 
 
 def markdown(figures: dict) -> str:
-    """The table of docs/search.md (tests/test_search_data.py checks it against runs.json)."""
+    """The table of docs/search.md (tests/run/test_search_data.py checks it against runs.json)."""
     lines = ["| players | strategy | deals from | deals tried | states backwards | longest found (cards) "
              "| expected of that many random deals [5%, 95%] | found after (CPU s) | run (CPU s) | wall (s) "
              "| backward search |",

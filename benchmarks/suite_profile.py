@@ -39,7 +39,7 @@ from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# The README's second quick-start command (tests/test_readme.py holds the README to .ci/run)
+# The README's second quick-start command (tests/docs/test_readme.py holds the README to .ci/run)
 COMMAND = ["-m", "pytest", "-n", "auto", "--dist", "loadgroup"]
 
 

@@ -71,7 +71,7 @@ lengths, counts = empty.frequencies("cards", ("win", "loop", "cutoff"))
 Markdown(f"""**Reading.** The census plays all {italian.n_games:,} deals of the Italian half deck; exactly
 {italian.outcomes[1]} of them never end. Under `end="empty"` the most frequent length is
 {lengths[np.argmax(counts)]} cards, reached by {counts.max():,} deals. Both are Gentilini's published
-figures (`tests/test_census.py` checks them with a fresh census).""")
+figures (`tests/run/test_census.py` checks them with a fresh census).""")
 
 # %%
 deals, cycles = loop_cycles(italian)
@@ -133,7 +133,7 @@ deck grows: at the largest deck of each parity the shares are {odd.seat0_share.i
 # The family of the standard half deck dealt to three and four players: how often a deal never ends,
 # beside two players with the same deck, and what the never-ending deals do once they loop. Each cycle
 # is seen on the seats still in the game and compared with the cycles of the two-player game of the
-# same deck (`seats_in_view`; `tests/test_atlas.py` does it for every deck, this cell for the smallest
+# same deck (`seats_in_view`; `tests/report/test_atlas.py` does it for every deck, this cell for the smallest
 # decks that loop).
 
 # %%

@@ -24,13 +24,13 @@ import zlib
 import pytest
 
 # tests/gpu/ runs in a pytest process of its own, with numba's CUDA simulator switched on first
-# (tests/test_gpu_isolated.py, which sets BEGGARSTATS_GPU_TESTS): collected here as well, it ran a
+# (tests/engine/test_gpu_isolated.py, which sets BEGGARSTATS_GPU_TESTS): collected here as well, it ran a
 # second time in the suite's workers, where it once met the real CUDA target.
 collect_ignore = [] if os.environ.get("BEGGARSTATS_GPU_TESTS") else ["gpu"]
 
 SEED_VAR = "BEGGARSTATS_TEST_SEED"
 # A share of the collected tests (after -m and -k) to run, drawn from the session's seed: the quick
-# tier plays half of the GPU simulator's quick tests each run (tests/test_gpu_isolated.py), the slow
+# tier plays half of the GPU simulator's quick tests each run (tests/engine/test_gpu_isolated.py), the slow
 # tier all of them.
 SHARE_VAR = "BEGGARSTATS_TEST_SHARE"
 

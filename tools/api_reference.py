@@ -2,7 +2,7 @@
 (and of `bs.analysis` and `bs.plots`), its signature and the first paragraph of its docstring.
 
 The site (tools/build_site.py) builds every page of docs/, so the reference is a page of it, one
-name a heading (each with its anchor, found by the browser's search on one page); tests/test_api_reference.py
+name a heading (each with its anchor, found by the browser's search on one page); tests/docs/test_api_reference.py
 fails when the committed page is not what this writes.
 
 Usage::

@@ -3,7 +3,7 @@
 The names below, and the modules of the package (``an.variants``), are loaded on first use
 (module ``__getattr__``, PEP 562), each name with its own module: ``import beggarstats.analysis`` loads no statistics library, and ``length_summary`` does not
 pay for the statsmodels models that ``hand_strength`` fits (importing every module at once took
-seconds; tests/test_imports.py holds the budget).
+seconds; tests/project/test_imports.py holds the budget).
 """
 
 from __future__ import annotations

@@ -422,7 +422,7 @@ def seen_cells(k: dict) -> str:
 
 def chain_markdown(results: dict, mixing: pd.DataFrame) -> str:
     """The tables of docs/tail.md from data/tail/results.json (`chain_results`) and `mixing_test`
-    (tests/test_chain.py regenerates them, so the page cannot go stale)."""
+    (tests/analysis/test_chain.py regenerates them, so the page cannot go stale)."""
     obs = results["observed_rate"]
     lines = ["| horizon (cards) | deals per state | decay rate per card | 95% interval | agrees with the run |",
              "|---:|---:|---:|---:|---|"]

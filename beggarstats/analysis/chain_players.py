@@ -61,7 +61,7 @@ def players_results(chains: dict, summaries: dict, *, exact_to: int, rate_replic
 
 def players_markdown(results: dict) -> str:
     """The validation tables of the 3- and 4-player chains in docs/tail.md, from
-    data/tail/results-players.json (tests/test_chain_players.py regenerates them)."""
+    data/tail/results-players.json (tests/analysis/test_chain_players.py regenerates them)."""
     lines = ["| players | horizon (cards) | deals per state | states | CPU (s) | decay rate per card | 95% interval | "
              "run's rate (geometric tail beyond) | 95% interval | agrees with the run |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]

@@ -87,7 +87,7 @@ def bca_p_value(d, boot_means) -> float:
     the mean, a = sum (d - mean)^3 / (6 (sum (d - mean)^2)^1.5), the BCa percentile of 0 inverts to
     z = w / (1 + a w) - z0 with w = Phi^-1(share of bootstrap means <= 0) - z0; p = 2 min(Phi(z),
     1 - Phi(z)). When every bootstrap mean lies on one side of 0 the share is taken as half a
-    resample, so a tiny p is only as small as the resamples resolve (tests/test_analysis.py holds
+    resample, so a tiny p is only as small as the resamples resolve (tests/analysis/test_analysis.py holds
     p to scipy's own BCa interval at the level 1 - p, which ends at 0)."""
     d, b = np.asarray(d, dtype=float), np.asarray(boot_means, dtype=float)
     m = d.mean()

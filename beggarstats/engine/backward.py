@@ -11,7 +11,7 @@ played, so the pile is the last ``k`` cards of the leader's hand (under ``leader
 leader of a state took the last pile). Given who led that trick, the pile alone decides who
 played each of its cards; it is a trick if it ends exactly at its last card, taken by the leader.
 Each player's cards go back on top of their hand. Every state found that way plays, by `step`, one
-trick into the given one (tests/test_search.py checks this on thousands of states).
+trick into the given one (tests/run/test_search.py checks this on thousands of states).
 
 Only the rules for which the construction is exact are accepted (`check_backward_rules`): every
 player still in and holding cards, ``leader='taker'``, no Beggar jokers, no shuffles, no cut-off -

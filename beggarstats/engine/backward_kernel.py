@@ -8,7 +8,7 @@ the predecessors of a state in the order `backward.predecessors` lists them, the
 left out (it is searched from the boundary before), for up to ``nodes`` states in all. Every state
 met whose hands have the round deal's sizes, seats turned to put its leader at seat 0, is a deal
 that runs into the long game; the longest of them is returned. Same states, same order, same count
-as the Python search (tests/test_search.py compares them).
+as the Python search (tests/run/test_search.py compares them).
 
 One fact makes the kernel short: a trick ends at the first face card followed by as many number
 cards as it asks, whoever plays them, so a pile that ends a trick early does so for every longer

@@ -12,7 +12,7 @@ returns one numpy array per figure. It picks the fastest kernel valid for the ru
 
 The loops over a batch are in `batch.py`.
 
-Both give the same games, figure for figure, as the reference engine (tests/test_differential.py).
+Both give the same games, figure for figure, as the reference engine (tests/engine/test_differential.py).
 """
 
 from __future__ import annotations

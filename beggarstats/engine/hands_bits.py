@@ -13,7 +13,7 @@ The card moves themselves - turning a card onto the pile, paying, the split of a
 the pile under a hand, comparing hands - are the numba functions of the section "card moves" below,
 on plane words: the driver's primitives call them on its `BitsGame`, and the two fast passes
 (`kernel_two`, `kernel_multi`) call the same functions on the words they keep in registers, so a
-move is written once (docs/DESIGN.md lists every place each is made; tests/test_rule_places.py
+move is written once (docs/DESIGN.md lists every place each is made; tests/docs/test_rule_places.py
 keeps that list true and fails if a pass shifts a plane itself).
 
 `load_deal`, `play_top`, `skip_plain`, `pile_under`, `save_state`, `same_state`, `same_games` are

@@ -9,7 +9,7 @@ the numba version and the Python version - not the place the package is installe
   package's ``__pycache__``, which a reinstall deletes, and is keyed by file times, which a
   reinstall changes), and so does every other install or clone of the same sources: numba
   loads machine code compiled from identical sources in another directory
-  (tests/test_kernel_cache.py measures it);
+  (tests/engine/test_kernel_cache.py measures it);
 * installs that compile at once share the index files, which numba does not lock: the checked
   cache (`guard`) takes a file lock per kernel (``<kernel>.lock``) around every load and save,
   so a save reads the index another process just wrote and never pairs it with a data file of

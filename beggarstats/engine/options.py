@@ -166,7 +166,7 @@ def table_kind(o):
     * OTHER: anything else (a cut-off, two of the options above, ``end='unable'``).
 
     A new option that changes play must be added here, or its tables go to OTHER only if it says so:
-    tests/test_options.py plays every value of every option of `rule_options()` through the version
+    tests/engine/test_options.py plays every value of every option of `rule_options()` through the version
     `engine.passes` chooses."""
     if o.limit != NO_LIMIT:
         return OTHER

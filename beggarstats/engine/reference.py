@@ -1,7 +1,7 @@
 """The reference engine: docs/RULES.md as plain, readable Python.
 
 Slow on purpose. Every rule is one short method of `_Game`, named for the rule. The numba kernels
-must agree with this module game for game (tests/test_differential.py).
+must agree with this module game for game (tests/engine/test_differential.py).
 """
 
 from __future__ import annotations

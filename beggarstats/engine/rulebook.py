@@ -3,7 +3,7 @@
 Every kernel - the exact driver on ring buffers or bit-planes, the two fast passes - asks this
 module what the rules say and only moves cards itself. The readable statement of the same rules is
 `engine/reference.py`; docs/DESIGN.md has the table from each rule to its two places, and
-tests/test_conformance.py plays one hand-traced deal per rule through every kernel.
+tests/engine/test_conformance.py plays one hand-traced deal per rule through every kernel.
 
 The functions are tiny and inlined: calling them costs nothing in the compiled kernels.
 """

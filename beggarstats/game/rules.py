@@ -225,7 +225,7 @@ class RuleOption:
 
 
 # -- what the engines that play without random numbers, or run tricks backwards, accept ---------------
-# Every option of `Rules` is declared here (tests/test_rules.py fails on one that is not): the values
+# Every option of `Rules` is declared here (tests/game/test_rules.py fails on one that is not): the values
 # under which it draws random numbers during play (a census and a search refuse them), and the values
 # the backward step (engine/backward.py, the rule table's "backward" rows) runs exactly, with why the
 # others are refused. A new option must say both before any of those engines accepts it.

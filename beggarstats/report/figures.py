@@ -20,7 +20,7 @@ import pandas as pd
 from .. import analysis as an
 from .. import plots
 from ..game.decks import Deck
-from .committed_rows import committed_rows, scale_rows  # noqa: F401 (scale_rows: read here by tests/test_summary.py)
+from .committed_rows import committed_rows, scale_rows  # noqa: F401 (scale_rows: read here by tests/run/test_summary.py)
 from .findings import finding, findings_frame, write_findings
 from .findings_prose import update_prose
 from ..run.play import play

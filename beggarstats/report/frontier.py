@@ -3,7 +3,7 @@
 `data/frontier/summary-pN.json` is the committed run of N players (`data/summary-pN.json`, made on
 the CPU) continued on an NVIDIA GPU with the same seed and rules from the next game id on
 (`benchmarks/gpu.py --frontier`); summaries of disjoint ids add up exactly. `frontier_markdown`
-writes the block between the markers of docs/gpu.md; tests/test_frontier.py holds the page to it.
+writes the block between the markers of docs/gpu.md; tests/report/test_frontier.py holds the page to it.
 """
 
 from __future__ import annotations

@@ -38,9 +38,10 @@ def notebook_games(default: int) -> int:
         try:
             games = int(text)  # "2000" and "200_000" alike
         except ValueError:
-            raise ValueError(f"{GAMES_VARIABLE} must be a whole number of games, but {text!r} was set") from None  # names: the environment variable (GAMES_VARIABLE)
+            raise ValueError(  # names: GAMES_VARIABLE, the environment variable set
+                f"{GAMES_VARIABLE} must be a whole number of games, but {text!r} was set") from None
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         where = GAMES_VARIABLE if text is not None else "N_GAMES"
-        raise ValueError(f"{where} must be at least 1 game, but {games!r} was given")  # names: the variable or N_GAMES
+        raise ValueError(f"{where} must be at least 1 game, but {games!r} was given")  # names: where, the variable or N_GAMES
     print(f"N_GAMES = {games:_}")
     return games

@@ -21,7 +21,7 @@ pools refused their 1st to 7th thread, 12 Ctrl-Cs under loky) and then met the r
 address-space limit (RLIMIT_AS; RLIMIT_NPROC does not bind root, who ran it): no crash, every
 later run exact, no thread left behind but loky's one reusable executor. numba's kernels here run
 on joblib's threads and hold no state between calls, so an interrupted call leaves nothing behind;
-the slow test ``tests/test_faults_arguments.py::test_faults_in_parallel_runs_leave_the_process_sound``
+the slow test ``tests/faults/test_faults_arguments.py::test_faults_in_parallel_runs_leave_the_process_sound``
 runs a few of those faults.
 """
 
@@ -107,7 +107,7 @@ def _stop_orphans(before: set) -> int:
     handlers = [t for t in new if getattr(getattr(t, "_target", None), "__func__", None)
                 is pool.Pool._handle_workers.__func__]
     workers = [t for t in new if getattr(t, "_target", None) is pool.worker]
-    # (CPython's own names, as in the 3.11 this is tested on; tests/test_faults_arguments.py fails when
+    # (CPython's own names, as in the 3.11 this is tested on; tests/faults/test_faults_arguments.py fails when
     # a version changes them, since the threads are then left running)
     try:
         for t in handlers:

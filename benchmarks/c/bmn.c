@@ -7,7 +7,7 @@
  * splitmix64 from (S, g) as in beggarstats/rng.py; the 52 cards in canonical order (36 number
  * cards, then 4 each of J Q K A) go through the same Fisher-Yates shuffle (two bounded draws per
  * 64-bit output) and card i goes to seat i mod 2, as in beggarstats/deals.py. So the C and the
- * Python engines can be compared game by game (tests/test_anchor.py).
+ * Python engines can be compared game by game (tests/scripts/test_anchor.py).
  *
  * Hands: three bit-planes of the tribute (bit i = the i-th card from the top) and a length per
  * hand, kept by role (the leader's hand first), so that a trick runs in registers. A run of

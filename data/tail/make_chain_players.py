@@ -6,7 +6,7 @@ notebooks/09_the_tail.
 The chains (`beggarstats.run.tail_chain.chain_cells`, seed 2026, the deals per state and horizons of
 CHAINS below) hold millions of cells: they are written to CELLS (default data/tail/cells-players/,
 not committed: about 2 bytes a cell compressed, 7 MB for four players), and results-players.json keeps
-their sha256 and the cells of a few states, which tests/test_chain_players.py measures again.
+their sha256 and the cells of a few states, which tests/analysis/test_chain_players.py measures again.
 
     python data/tail/make_chain_players.py [CELLS]            # measure and write everything
     python data/tail/make_chain_players.py [CELLS] --results  # only the json, from the cells in CELLS

@@ -1,4 +1,4 @@
-"""A user's script of the public API, checked by mypy and never run (tests/test_typing.py).
+"""A user's script of the public API, checked by mypy and never run (tests/project/test_typing.py).
 
 Every exported function and class is called here as the docs show it, each result pinned with
 ``assert_type``: a return without a hint is ``Any`` and fails the pin, a function without hints

@@ -1,7 +1,7 @@
 """`census(device="cuda")` against the CPU census, without a GPU.
 
 The census kernels (`engine.gpu_census`) run under numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``,
-set before numba's CUDA target is first imported, as tests/test_gpu.py does): every field of the
+set before numba's CUDA target is first imported, as tests/gpu/test_gpu.py does): every field of the
 Summary equal to the CPU census's, on whole small decks with loops, 2 and 3 players, rules that
 hand deals back (loops, cut-offs) and ranges of ranks. tests/gpu/test_gpu.py has numba type them for
 compute capability 9.0, as the simulator does not.

@@ -1,5 +1,5 @@
 """`search_long(device="cuda")`: the random stage on the GPU (under numba's CUDA simulator, as
-tests/test_gpu.py), the same deals found, in the same rounds, as on the CPU."""
+tests/gpu/test_gpu.py), the same deals found, in the same rounds, as on the CPU."""
 
 from __future__ import annotations
 

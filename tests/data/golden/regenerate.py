@@ -1,7 +1,7 @@
 """Write the golden trick-by-trick traces of the two published games (docs/RULES.md, section 10).
 
 Run from the repository root after a change that is meant to change how these games are played
-(a new RULES_VERSION); the conformance suite (tests/test_conformance.py) then holds every engine
+(a new RULES_VERSION); the conformance suite (tests/engine/test_conformance.py) then holds every engine
 to the files trick by trick:
 
     python tests/data/golden/regenerate.py
