@@ -199,6 +199,29 @@ def test_no_private_name_crosses_a_module():
     assert _private_imports() == set(), sorted(_private_imports())
 
 
+# A module does one job (issue #53 item 5: run/summary.py was 743 lines, report/figures.py 718 and
+# report/explore.py 697, each doing several): none grows past this many lines before it is cut.
+MAX_LINES = 600
+
+
+def _long_modules(package: Path) -> dict[str, int]:
+    """The modules of ``package`` over `MAX_LINES` lines, with their length."""
+    lengths = {p.relative_to(package.parent).as_posix(): len(p.read_text().splitlines())
+               for p in package.rglob("*.py")}
+    return {name: n for name, n in lengths.items() if n > MAX_LINES}
+
+
+def test_no_module_is_over_600_lines():
+    assert _long_modules(PACKAGE) == {}
+
+
+def test_the_length_check_sees_a_long_module(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "short.py").write_text("x = 1\n" * MAX_LINES)
+    (tmp_path / "pkg" / "long.py").write_text("x = 1\n" * (MAX_LINES + 1))
+    assert _long_modules(tmp_path / "pkg") == {"pkg/long.py": MAX_LINES + 1}
+
+
 # The tests mirror the package (issue #53 item 6): one folder per layer, named as the layer, and a few
 # folders for what spans layers. tests/ itself holds only conftest.py and the helper modules (_*.py),
 # tests/data/ only data and the scripts that write it.
