@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import errno
 import importlib.util
+import signal
 import socket
 import sys
 
@@ -121,5 +122,16 @@ def _serve(path, data, port: int, *, open_browser: bool) -> None:
                     "--Voila.log_level=ERROR", f"--Voila.root_dir={path.parent}", f"--template={TEMPLATE}",
                     *(f"--VoilaConfiguration.extension_allowlist={name}" for name in WIDGET_EXTENSIONS)])
     app.open_browser = True  # launch_browser above: print the address once listening
+
+    def stop_on_ctrl_c(sig, frame):
+        # Ctrl-C as Voilà takes SIGTERM: the loop stops between two callbacks, then Voilà shuts its kernels
+        # down. Left to Python, the KeyboardInterrupt lands wherever the loop happens to be, and now and then
+        # the kernels' shutdown after it never ended (the browser test's server, killed after 60 s in CI).
+        loop = getattr(app, "ioloop", None)
+        if loop is None:  # not serving yet
+            raise KeyboardInterrupt
+        loop.add_callback_from_signal(loop.stop)
+
+    signal.signal(signal.SIGINT, stop_on_ctrl_c)
     sys.stdout.flush()
     app.start()
