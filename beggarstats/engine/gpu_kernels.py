@@ -44,6 +44,10 @@ if not hasattr(np, "row_stack"):  # numba-cuda 0.30 registers np.row_stack, whic
 
 from numba import cuda, int32, int64, uint64  # noqa: E402
 
+from .numba_inline import install as _one_memo_inliner  # noqa: E402
+
+_one_memo_inliner("cuda")  # the CUDA target's inliner copying a helper once, not once a block (numba_inline.py)
+
 from .constants import DONE, FALLBACK  # noqa: E402
 from .hands_bits import MAX_CARDS, deal_planes  # noqa: E402
 from .kernel_multi import Table  # noqa: E402

@@ -427,6 +427,9 @@ def install() -> None:
     """Put the per-user kernel locator first in numba's list (idempotent)."""
     from numba.core import caching
 
+    from .numba_inline import install as _one_memo_inliner
+
+    _one_memo_inliner("cpu")  # numba's inliner copying a helper once, not once a block (numba_inline.py)
     impl = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # renamed in numba 0.61
     cls = _locator_class()
     if cls not in impl._locator_classes:
