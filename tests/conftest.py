@@ -44,14 +44,15 @@ def pytest_configure(config):
 # The longest single tests (benchmarks/README.md, "The full suite"), started first: pytest-xdist's loadgroup
 # hands out the xdist groups first (the largest first: the notebooks) and then single tests in collection
 # order, one at a time to whichever worker is free, so a long test collected last left one worker running
-# it alone at the end (the GPU simulator's tests, a pytest of their own: about 150 CPU-s).
-LONGEST_FIRST = ("test_gpu_tests_all",)
+# it alone at the end (the GPU simulator's tests, a pytest of their own: about 150 CPU-s; the two groups of
+# GPU kernels compiled to PTX, tests/engine/test_gpu_ptx.py, about 145 CPU-s each).
+LONGEST_FIRST = ("test_gpu_tests_all", "test_kernels_compile_to_ptx_for_hopper")
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
     _leave_out_shares_of_selected_wholes(config, items)
-    items.sort(key=lambda item: item.name not in LONGEST_FIRST)  # stable: the rest keep their order
+    items.sort(key=lambda item: getattr(item, "originalname", item.name) not in LONGEST_FIRST)  # stable: the rest keep their order
     share = os.environ.get(SHARE_VAR)
     if not share or not items:
         return

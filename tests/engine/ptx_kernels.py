@@ -1,8 +1,8 @@
 """Compile GPU kernels to PTX for sm_90 with no GPU, and read ptxas's report of each (run as a script by
-the slow GPU tests, with ``NUMBA_ENABLE_CUDASIM=0``).
+tests/engine/test_gpu_ptx.py, with ``NUMBA_ENABLE_CUDASIM=0``).
 
-    python tests/gpu/ptx_kernels.py KIND:N ...      # the kernels of a version of passes.VERSIONS
-    python tests/gpu/ptx_kernels.py census:N ...    # the census's deal and refill kernels
+    python tests/engine/ptx_kernels.py KIND:N ...      # the kernels of a version of passes.VERSIONS
+    python tests/engine/ptx_kernels.py census:N ...    # the census's deal and refill kernels
 
 Prints one JSON line a kernel: its name, the PTX's length, and what ptxas reports for it (registers,
 stack frame bytes - a thread's local memory - and spill stores and loads). ptxas is run by nvJitLink

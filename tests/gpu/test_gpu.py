@@ -4,7 +4,7 @@ The kernels run under numba's CUDA simulator (``NUMBA_ENABLE_CUDASIM=1``, set be
 CUDA target is first imported: no other test module imports it), which executes the kernel code
 thread by thread on the CPU and so checks what the kernels compute: every array of every game,
 and every field of a summary, equal to the CPU's for the same seed and ids. It does not type the
-kernels as the GPU compiler does; `test_kernels_compile_to_ptx_for_hopper` does that, compiling
+kernels as the GPU compiler does; tests/engine/test_gpu_ptx.py does that, compiling
 each kernel to PTX for compute capability 9.0 (the H100 and H200) with no GPU present.
 benchmarks/gpu.py runs the same identity checks on a real GPU, at 10^5 games a table.
 """
@@ -229,57 +229,3 @@ def test_every_command_says_it_with_its_flag():
         assert [line.split(": error: ")[1] for line in no_gpu.stderr.splitlines() if ": error: " in line] == [
             "--device cuda found no usable NVIDIA GPU (no device, or no driver): run on a machine with one, or use "
             "--device cpu."] * 5
-
-
-def _ptx_groups():
-    """Every version of `passes.VERSIONS` the GPU compiles (`gpu_kernels.PASSES`, read from the table: a
-    row added there is compiled here) and the census's kernels, in two processes (the device functions
-    compiled once for the kernels of a process): the two-player ones, and the multi-player ones at three
-    players for 'multi' and six for the others (the kernels of a version differ by the table's size only
-    in the sizes of their loops)."""
-    from beggarstats.engine.passes import VERSIONS
-
-    two = [f"{name}:2" for name, v in VERSIONS.items() if "gpu" in v.callers and v.players == 2]
-    multi = [f"{name}:{3 if name == 'multi' else 6}" for name, v in VERSIONS.items()
-             if "gpu" in v.callers and v.players == 3]
-    return [two + ["census:2"], multi + ["census:6"]]
-
-
-# PTX for the real target is the slow tier's: the quick tier plays the same kernels in the simulator
-@pytest.mark.parametrize("kinds", [pytest.param(g, id="+".join(g), marks=pytest.mark.slow) for g in _ptx_groups()])
-def test_kernels_compile_to_ptx_for_hopper(kinds):
-    """numba types and compiles every kernel of every version, both ways of sharing out the games and the
-    deal of the refill kernels, for the GPU (the simulator does not): PTX for sm_90, which ptxas (run by
-    nvJitLink) compiles for sm_90 without spilling a register, each kernel's local memory read
-    (`check_local_memory`)."""
-    from ptx_kernels import report
-
-    out = report(kinds)
-    names = [k["kernel"] for k in out]
-    for spec in kinds:
-        kind, n = spec.split(":")
-        made = ("deal", "refill") if kind == "census" else ("refill rows", "refill summary", "fixed rows",
-                                                              "fixed summary")
-        assert all(f"{kind} {n} {m}" in names or f"{kind} {m} {n}" in names for m in made), (spec, names)
-        assert f"deal {n}" in names or kind == "census", (spec, names)
-    check_local_memory(out)
-
-
-# A thread's local memory, which ptxas reports as its stack frame (issue #54 item 2): the bytes of the
-# multi-player pass's table (`kernel_multi.Table`, sized for `gpu_kernels.SEATS` seats: the hands' three
-# planes and length, who is in, the ring of seats, the per-seat figures, the snapshot) and the stream
-TABLE_BYTES = 8 * 3 * 6 + 8 * 6 + 6 + 8 * 4 * 6 + 8 * 3 * 6 + 8 * (1 + 4 * 6) + 8 * 4
-
-
-def check_local_memory(out):
-    """What ptxas says of each kernel: no kernel spills a register; the refill kernels of two players
-    (the game in registers, the deal made before: `gpu_refill`) use no local memory at all; the others
-    no more than the multi-player table, the stream and the shuffled deck of the deal (64 bytes). Not yet
-    met: 3-6 players in registers (their refill kernels keep the table in local memory: docs/gpu.md)."""
-    for k in out:
-        assert k["spill_stores"] == 0 and k["spill_loads"] == 0, k
-        two = " 2 " in f" {k['kernel']} "
-        if "refill" in k["kernel"] and two:
-            assert k["stack"] == 0, k
-        else:
-            assert 0 < k["stack"] <= TABLE_BYTES + 64, k

@@ -149,7 +149,7 @@ def test_cli_census_on_the_gpu(tmp_path):
 
 # The census's kernels (its deal kernel, and the refill kernel of the version the CPU census plays,
 # `passes.versions_of`) are compiled to PTX for sm_90, and their local memory read, by
-# tests/gpu/test_gpu.py::test_kernels_compile_to_ptx_for_hopper, beside the other kernels of their table size.
+# tests/engine/test_gpu_ptx.py::test_kernels_compile_to_ptx_for_hopper, beside the other kernels of their table size.
 
 
 def test_the_cpu_census_and_search_never_import_the_gpu_package():
