@@ -51,7 +51,7 @@ _one_memo_inliner("cuda")  # the CUDA target's inliner copying a helper once, no
 from .constants import DONE, FALLBACK  # noqa: E402
 from .hands_bits import MAX_CARDS, deal_planes  # noqa: E402
 from .kernel_multi import Table  # noqa: E402
-from .passes import VERSIONS, multi_row, play_pair, play_table, setup, two_row  # noqa: E402
+from .passes import VERSIONS, multi_row, setup, steps, two_row  # noqa: E402
 
 __all__ = ["rows_kernel", "summary_kernel", "SHARED_CARDS", "SHARED_TRICKS", "LIST_COLUMNS", "LANES", "SEATS",
            "RING", "SNAP", "PASSES", "plain", "table", "start_block", "count_game", "end_block", "play_dealt"]
@@ -87,17 +87,22 @@ else:
 _kernels: dict = {}
 
 
-def _play_dealt(n):
-    """The device function playing the game dealt into a `kernel_multi.Table` with the plan of a
-    version (`passes.setup`): ``play(t, plan, state)``, `passes.play_pair` on seats 0 and 1 for two
-    players, `passes.play_table` for more - the CPU's own step. (Under the simulator the kernels run
+def _play_dealt(kind, n):
+    """The device function playing the game dealt into a `kernel_multi.Table` with the plan of the
+    version ``kind`` (`passes.setup`): ``play(t, plan, state)``, its `passes.play_pair` on seats 0 and 1
+    for two players, its `passes.play_table` for more (`passes.steps`) - the CPU's own step. (Under the simulator the kernels run
     as Python: the plan's records come back from the CPU as plain values, and the CPU compiles the
     pass for them with the options as variables; the games are the same.)"""
+    step = steps(kind)
     if n == 2:
+        play_pair = step.play_pair
+
         @cuda.jit(device=True, inline=True)
         def play(t, plan, state):
             return play_pair((t.p0[0], t.p1[0], t.p2[0], t.ln[0]), (t.p0[1], t.p1[1], t.p2[1], t.ln[1]), plan, state)
     else:
+        play_table = step.play_table
+
         @cuda.jit(device=True, inline=True)
         def play(t, plan, state):
             return play_table(t, plan, state)
@@ -165,7 +170,7 @@ def _game(kind, n):
         @cuda.jit(device=True, inline=True)
         def row(res, t, out_u32, out_small, seat_out, i, per_seat, need):
             multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need)
-    return setup(kind), _play_dealt(n), row
+    return setup(kind), _play_dealt(kind, n), row
 
 
 def _rows(kind, n):

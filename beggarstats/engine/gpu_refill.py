@@ -40,7 +40,7 @@ from .gpu_kernels import SEATS  # noqa: E402
 from .hands_bits import deal_planes  # noqa: E402
 from .kernel_multi import MultiResult, start_multi, two_left_hands, two_left_result  # noqa: E402
 from .kernel_two import TwoGame, TwoResult, start_two, trick_two  # noqa: E402
-from .passes import VERSIONS, multi_row, setup, trick_pair, trick_table, two_left_options, two_row  # noqa: E402
+from .passes import VERSIONS, multi_row, setup, steps, trick_table, two_left_options, two_row  # noqa: E402
 
 __all__ = ["deal_kernel", "refill_rows_kernel", "refill_summary_kernel", "deal_words", "store_deal", "KINDS"]
 
@@ -184,7 +184,7 @@ def _summary_end(n):
 def _refill(kind, n, rows):
     plan_of = setup(kind)
     end = _rows_end(n) if rows else _summary_end(n)
-    lanes = _lanes_two(plan_of, end) if n == 2 else _lanes_multi(plan_of, n, end)
+    lanes = _lanes_two(plan_of, steps(kind).trick_pair, end) if n == 2 else _lanes_multi(plan_of, n, end)
     if rows:
         @cuda.jit
         def refill_rows(dp, sizes, prm, count, out_u32, out_small, seat_out, per_seat, need):
@@ -204,8 +204,9 @@ def _refill(kind, n, rows):
     return refill_summary
 
 
-def _lanes_two(plan_of, end):
-    """The lanes of a block playing its two-player deals one trick a step (the module's docstring)."""
+def _lanes_two(plan_of, trick_pair, end):
+    """The lanes of a block playing its two-player deals one trick a step (the module's docstring), with
+    the version's `passes.trick_pair` (`passes.steps`)."""
     @cuda.jit(device=True, inline=True)
     def lanes(dp, sizes, prm, lo, count, ends):
         plan = plan_of(prm)

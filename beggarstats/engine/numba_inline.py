@@ -12,9 +12,8 @@ NVIDIA/numba-cuda#688, whose open pull request numba-cuda#689 removes one of the
 by the blocks (the scope, a variable used in two blocks) is copied once and shared by the copies as it
 was by the originals - what ``copy.deepcopy(blocks)`` would do. Nothing else changes: the same IR comes
 out, so the same machine code (tests/engine/test_numba_inline.py compares it with numba's own, and
-tests/gpu's PTX compiles run with it). Measured on 2026-12-07 (benchmarks/compile_time.py): the GPU's
-two-player refill rows kernel 35.5 -> 10.8 CPU-s to PTX, the CPU's kernels from an empty cache
-132 -> 81 CPU-s.
+tests/engine/test_gpu_ptx.py's compiles run with it). What it saves: benchmarks/compile_time.py, its table
+in benchmarks/README.md ("The first compile").
 
 A numba whose inliner is not the one this was written for (no ``inline_ir``, or a module whose
 ``copy`` is not the standard library's) is left as it is: slower to compile, never wrong.

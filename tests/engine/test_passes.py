@@ -126,3 +126,20 @@ def test_design_md_holds_the_table():
         assert cut == (v.cut_off or "")
         assert others == v.others
         assert callers == ", ".join(v.callers)
+
+
+@pytest.mark.parametrize("name", list(VERSIONS))
+def test_a_version_of_one_record_plays_it_with_the_one_step_call(name):
+    """`passes.steps` gives a version of one record (`one_record`) the step with one call: its plan's
+    constants and variables are then the same record, of one type, for every table it plays; a version
+    of two records gets the generic step, which chooses between them."""
+    from numba import njit
+
+    from beggarstats.engine.passes import one_record, play_pair, setup, steps
+
+    plan_of = setup(name)
+    plan = njit(lambda prm: plan_of(prm))
+    plan(pack_params(_tables(name)[0]))
+    record_types = plan.nopython_signatures[0].return_type.types[2:]  # (the parameter array's type only)
+    assert (record_types[0] == record_types[1]) == one_record(name), (name, record_types)
+    assert (steps(name).play_pair is play_pair) != one_record(name)
