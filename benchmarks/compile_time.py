@@ -40,9 +40,9 @@ else:
     from numba import cuda
     import numba.cuda.dispatcher as dispatcher
     dispatcher.get_current_device = lambda: types.SimpleNamespace(compute_capability=(9, 0))
+    name, kernel, sig = [k for k in ptx_kernels._kernels("two:2", {2}) if k[0] == "two 2 refill rows"][0]
     from beggarstats.engine.numba_inline import installed
     assert installed("cuda") == (sys.argv[2] == "one memo")
-    name, kernel, sig = [k for k in ptx_kernels._kernels("two:2", {2}) if k[0] == "two 2 refill rows"][0]
     cuda.compile_ptx(kernel.py_func, sig, cc=(9, 0))
 """
 
