@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import functools
 import sys
+import threading
 
 __all__ = ["install", "installed"]
 
@@ -32,23 +33,25 @@ _MODULES = {"cpu": "numba.core.inline_closurecall", "cuda": "numba.cuda.core.inl
 
 class _OneMemo:
     """Stands in for the ``copy`` module in numba's inliner: ``deepcopy`` with the memo of the
-    ``inline_ir`` call under way (numba compiles under one lock, so one at a time)."""
+    ``inline_ir`` call under way in this thread (the CPU's and the CUDA target's compiles each hold a
+    lock of their own, so two threads may inline at once, one for each)."""
 
-    memo: dict | None = None
+    local = threading.local()
 
     @staticmethod
     def deepcopy(x, memo=None):
-        return copy.deepcopy(x, _OneMemo.memo if memo is None else memo)
+        return copy.deepcopy(x, getattr(_OneMemo.local, "memo", None) if memo is None else memo)
 
 
 def _one_memo(inline_ir):
     @functools.wraps(inline_ir)
     def wrapped(self, *args, **kwargs):
-        saved, _OneMemo.memo = _OneMemo.memo, {}
+        local = _OneMemo.local
+        saved, local.memo = getattr(local, "memo", None), {}
         try:
             return inline_ir(self, *args, **kwargs)
         finally:
-            _OneMemo.memo = saved
+            local.memo = saved
 
     wrapped.__beggarstats_one_memo__ = True
     return wrapped

@@ -123,3 +123,34 @@ def test_an_inliner_it_was_not_written_for_is_left_as_it_is(monkeypatch):
     monkeypatch.setitem(sys.modules, "numba.core.inline_closurecall", fake)
     assert not numba_inline.install("cpu")
     assert worker.inline_ir is inline_ir and not numba_inline.installed("cpu")
+
+
+def test_each_thread_copies_with_its_own_memo():
+    """Two threads inlining at once (a CPU and a CUDA compile hold different locks) never share a memo:
+    one thread's call ending in the middle of the other's leaves the other's copies one memo's."""
+    import threading
+
+    import numba.core.inline_closurecall as icc
+
+    from beggarstats.engine import numba_inline
+
+    assert numba_inline.install("cpu")
+    both_copied, a_done, copies = threading.Barrier(2), threading.Event(), {}
+
+    def inline_ir(self, name):  # as numba's inline_ir uses the module's `copy`: blocks copied one by one
+        block = [name]
+        first = icc.copy.deepcopy(block)
+        both_copied.wait()
+        if name == "b":
+            a_done.wait()
+        copies[name] = (first, icc.copy.deepcopy(block))  # one memo within a call: the same copy again
+
+    wrapped = numba_inline._one_memo(inline_ir)
+    threads = {n: threading.Thread(target=wrapped, args=(None, n)) for n in ("a", "b")}
+    for t in threads.values():
+        t.start()
+    threads["a"].join()
+    a_done.set()
+    threads["b"].join()
+    assert copies["a"][0] == ["a"] and copies["b"][0] == ["b"]
+    assert all(first is again for first, again in copies.values()), copies
