@@ -188,23 +188,34 @@ def test_readme_numbers_come_from_the_atlas():
     # two players alone beyond it: which decks loop, then the run that does not
     alone = {k: load_summary(census_file(2, (k, 2, 2, 2, 2), "trick")) for k in past if k > top_two}
     looped = [k for k, s in alone.items() if s.outcomes[1]]
-    assert len(looped) == 2 and looped[0] == top_two + 1
-    first, last = (alone[k] for k in looped)
-    (k1, t1, c1), (k2, t2, c2) = cycles_said(first), cycles_said(last)
-    # the decks past the last that loops (issue #52 item 7: 21 and 22), none of whose deals loops
-    after = [k for k in past if k > looped[1]]
-    tail = ""
+    assert len(looped) >= 2 and looped[0] == top_two + 1
+    said = [cycles_said(alone[k]) for k in looped]
+
+    def cycles_of(k, t, c):
+        return f"{k} cycle{'s' if k != 1 else ''} of {t} tricks, {c} cards"
+
+    def quiet_decks(lo, hi):  # the decks lo..hi, none of whose deals loops: ", with .. not (.. deals)"
+        sep = " and " if hi - lo == 1 else " to "
+        sizes = [alone[k].n_games for k in (lo, hi)]
+        facts.update({lo, hi, *sizes})
+        return f", with {lo}{sep}{hi} not ({sizes[0]:,}{sep}{sizes[1]:,} deals)"
+
+    first = alone[looped[0]]
+    sentence = (f"Two players with {looped[0]} number cards loop too ({int(first.outcomes[1])} deals, "
+                f"{cycles_of(*said[0])}), with {looped[0] + 1} to {looped[1] - 1} not (18 is the half deck)")
+    facts |= {looped[0], int(first.outcomes[1]), looped[0] + 1, looped[1] - 1}
+    for i in range(1, len(looped)):
+        if i > 1:  # the decks between two that loop (issue #52 item 7: 21 and 22)
+            sentence += quiet_decks(looped[i - 1] + 1, looped[i] - 1)
+        last = alone[looped[i]]
+        sentence += (f", and with {looped[i]} again ({int(last.outcomes[1])} of its {last.n_games:,} deals, "
+                     f"{cycles_of(*said[i])})")
+        facts |= {looped[i], int(last.outcomes[1]), last.n_games}
+    after = [k for k in past if k > looped[-1]]  # the decks past the last that loops, if any on file
     if after:
-        sep = " and " if len(after) == 2 else " to "
-        sizes = [alone[k].n_games for k in (after[0], after[-1])]
-        tail = f", with {after[0]}{sep}{after[-1]} not ({sizes[0]:,}{sep}{sizes[1]:,} deals)"
-        facts |= {after[0], after[-1], *sizes}
-    assert (f"Two players with {looped[0]} number cards loop too ({int(first.outcomes[1])} deals, {k1} cycles of {t1} "
-            f"tricks, {c1} cards), with {looped[0] + 1} to {looped[1] - 1} not (18 is the half deck), and with "
-            f"{looped[1]} again ({int(last.outcomes[1])} of its {last.n_games:,} deals, {k2} cycles of {t2} tricks, "
-            f"{c2} cards){tail}.") in prose
+        sentence += quiet_decks(after[0], after[-1])
+    assert sentence + "." in prose, sentence
     assert looped[0] < 18 < looped[1] and not any(alone[k].outcomes[1] for k in range(looped[0] + 1, looped[1]))
-    facts |= {looped[0], looped[0] + 1, looped[1] - 1, looped[1], int(first.outcomes[1]), int(last.outcomes[1]), last.n_games}
     quoted = {float(x.replace(",", "")) for x in re.findall(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?!\w)", prose)}
     assert quoted <= {float(f) for f in facts}, sorted(quoted - {float(f) for f in facts})
     assert "(True, 3488400, 16)" in section and italian.exact
