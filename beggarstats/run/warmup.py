@@ -19,22 +19,21 @@ import time
 __all__ = ["warm_up", "notice", "COMPILE_SECONDS", "CENSUS_KERNELS", "census_kernels", "compile_apart",
            "expected_seconds"]
 
-# CPU time of each kernel's one-time compile from an empty cache, measured on the shared machine
-# (fast passes, each alone, 2026-12-02: 'two' 8.6 s, 'two_rules' 10.5 s, 'multi' 21.6 s,
-# 'multi_rules' 21.8 s; 2026-12-01, benchmarks/cold_start.py: 'general' 9.3 s, 'exact' 16.4 s in a
-# trial of its own; 2026-12-03, each alone beside other work: 'two_empty' 15.8 s, 'two_beggar' 14.9 s
-# where 'two' took 11.4 s and 'two_rules' 21.0 s), rounded up with a margin; only used to tell the user
-# what to expect.
-# The census kernels, each alone from an empty cache on 2026-12-02 (CPU: 'census_two' 15.6 s,
-# 'census_multi' 29.0 s, 'given' 29.7 s).
-COMPILE_SECONDS = {"two": 10, "two_rules": 12, "two_empty": 12, "two_beggar": 12, "multi": 24,
-                   "multi_rules": 24, "exact": 17, "general": 10,
-                   "census_two": 16, "census_multi": 29, "given": 30}
+# CPU time of each kernel's one-time compile from an empty cache, each alone in a fresh process
+# (`warm_up` of that kernel, the process's CPU), measured on the shared machine on 2026-12-07 beside a
+# census at nice 19, after numba's inliner copied a helper once a call site (`engine.numba_inline`):
+# 'two' 7.3 s, 'two_rules' 10.3, 'two_empty' 7.5, 'two_beggar' 7.3, 'multi' 16.3, 'multi_rules' 17.5,
+# 'exact' 18.9, 'general' 13.8; the census's 'census_two' 7.6, 'census_multi' 14.3, 'given' 16.2.
+# Rounded up with a margin of about 15%; only used to tell the user what to expect.
+COMPILE_SECONDS = {"two": 9, "two_rules": 12, "two_empty": 9, "two_beggar": 9, "multi": 19,
+                   "multi_rules": 20, "exact": 22, "general": 16,
+                   "census_two": 9, "census_multi": 17, "given": 19}
 CENSUS_KERNELS = ("census_two", "census_multi", "given")
 # Kernels compiled one after another in a process share their helpers (the deal, the rulebook, the
 # moves): from an empty cache on 2026-12-04 at load 7-10 on two processes, the eight kernels of
-# engine.fast.KERNELS took 100 CPU-seconds (their COMPILE_SECONDS add up to 121) and seven of them 66
-# (111): 0.75 of the sum puts both within 1.35x of what it says.
+# engine.fast.KERNELS took 100 CPU-seconds (their COMPILE_SECONDS then added up to 121) and seven of them
+# 66 (111); on 2026-12-07, in one process, the eight took 81.1 (the table above adds up to 116): 0.75 of
+# the sum puts each within 1.35x of what it says.
 SHARED_HELPERS = 0.75
 
 
