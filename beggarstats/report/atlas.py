@@ -39,7 +39,7 @@ def atlas_dir() -> Path:
 # (64 cards, the census kernels' limit; 15,249,024 deals), two of each up to 14 (805,820,400 deals), the
 # family's bound of about 10^9 deals. Past it (issue #42 item 7b, on the CPU): two players with two of
 # each and 15-20 number cards (1,235,591,280 to 7,832,424,600 deals), three and four players with 15; then
-# (issue #52 item 7) two players with 21 to 23 (10,816,205,400 to 19,879,587,000 deals).
+# (issue #52 item 7) two players with 21 to 24 (10,816,205,400 to 26,506,116,000 deals).
 ATLAS_DECKS = tuple(
     [(2, (k, 1, 1, 1, 1), "trick") for k in range(0, 25)]
     + [(2, (k, 2, 2, 2, 2), "trick") for k in range(2, 18)]
@@ -47,7 +47,7 @@ ATLAS_DECKS = tuple(
     + [(p, (k, 2, 2, 2, 2), "trick") for p in (3, 4) for k in range(2, 15)]
     + [(2, (14, 2, 2, 2, 0), "trick"), (2, (14, 2, 2, 2, 0), "empty")]
     + [(2, (18, 2, 2, 2, 2), "trick")]  # the standard half deck: 3,936,933,000 deals
-    + [(2, (k, 2, 2, 2, 2), "trick") for k in range(19, 24)]  # 21 to 23 (1.08e10 to 1.99e10 deals): issue #52 item 7
+    + [(2, (k, 2, 2, 2, 2), "trick") for k in range(19, 25)]  # 21 to 24 (1.08e10 to 2.65e10 deals): issue #52 item 7
     + [(p, (15, 2, 2, 2, 2), "trick") for p in (3, 4)]
 )
 # The decks of the small-deck loop figure (`report.figures.small_decks`) not above, every one but the

@@ -195,9 +195,11 @@ def test_readme_numbers_come_from_the_atlas():
         return f"{k} cycle{'s' if k != 1 else ''} of {t} tricks, {c} cards"
 
     def quiet_decks(lo, hi):  # the decks lo..hi, none of whose deals loops: ", with .. not (.. deals)"
-        sep = " and " if hi - lo == 1 else " to "
         sizes = [alone[k].n_games for k in (lo, hi)]
         facts.update({lo, hi, *sizes})
+        if lo == hi:
+            return f", with {lo} not ({sizes[0]:,} deals)"
+        sep = " and " if hi - lo == 1 else " to "
         return f", with {lo}{sep}{hi} not ({sizes[0]:,}{sep}{sizes[1]:,} deals)"
 
     first = alone[looped[0]]
