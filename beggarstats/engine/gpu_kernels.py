@@ -152,7 +152,7 @@ def _table(n):
     return (cuda.local.array(4, uint64), cuda.local.array(MAX_CARDS, np.int8),
             Table(cuda.local.array(SEATS, uint64)[:n], cuda.local.array(SEATS, uint64)[:n],
                   cuda.local.array(SEATS, uint64)[:n], cuda.local.array(SEATS, int64)[:n],
-                  cuda.local.array(SEATS, np.uint8)[:n], cuda.local.array(RING, int64)[:4 * n],
+                  cuda.local.array(RING, int64)[:4 * n],
                   cuda.local.array(SEATS, int64)[:n], cuda.local.array(SEATS, int64)[:n],
                   cuda.local.array(SEATS, int64)[:n], cuda.local.array(SNAP, uint64)[:1 + 4 * n]))
 

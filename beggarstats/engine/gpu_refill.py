@@ -20,7 +20,9 @@ of a few words. The deal is the CPU's (`hands_bits.deal_planes`, the census's `r
 A game of three or more players runs `trick_table` steps until two seats are left, then `trick_pair`
 steps on those two (`kernel_multi.two_left_hands`, `passes.two_left_options`), and its row is
 `kernel_multi.two_left_result`'s: the path `kernel_multi._play` takes on the CPU. Its table (the
-hands, the ring of seats, the snapshot) is in the thread's local memory.
+hands, the ring of seats, the per-seat figures, the snapshot) is tuples, which the pass reads and writes
+by selects (`seats`), so that it stays in registers as a two-player game does: a thread's array indexed
+by data would be in its local memory.
 
 Imports numba's CUDA target: only `engine.gpu` imports this module, when a run asks for
 ``device="cuda"``.
@@ -38,8 +40,9 @@ from numba import cuda, int64, uint64  # noqa: E402
 from .constants import FALLBACK, GOING, TWO_LEFT  # noqa: E402
 from .gpu_kernels import SEATS  # noqa: E402
 from .hands_bits import deal_planes  # noqa: E402
-from .kernel_multi import MultiResult, start_multi, two_left_hands, two_left_result  # noqa: E402
+from .kernel_multi import MultiResult, Table, start_multi, two_left_hands, two_left_result, with_hands  # noqa: E402
 from .kernel_two import TwoGame, TwoResult, start_two, trick_two  # noqa: E402
+from .seats import Nibbles, Octets, filled, packed_words  # noqa: E402
 from .passes import VERSIONS, multi_row, setup, steps, trick_table, two_left_options, two_row  # noqa: E402
 
 __all__ = ["deal_kernel", "refill_rows_kernel", "refill_summary_kernel", "deal_words", "store_deal", "KINDS"]
@@ -48,6 +51,19 @@ __all__ = ["deal_kernel", "refill_rows_kernel", "refill_summary_kernel", "deal_w
 KINDS = tuple(name for name, v in VERSIONS.items() if "gpu" in v.callers or "census" in v.callers)
 _kernels: dict = {}
 
+# A multi-player lane's table (`kernel_multi.Table`) in registers: each field a tuple of its element type, or
+# packed (`seats.Nibbles`, `seats.Octets`: a register holds one tuple element whatever its width) - the ring of
+# seats (4n entries below 16) in 4-bit entries, the lengths, a seat's minimum and its place in 8-bit ones (at
+# most 64); the planes, the cards a seat went out at and the snapshot as the CPU's
+_TABLE_TYPES = (np.uint64, np.uint64, np.uint64, Octets, Nibbles, Octets, np.int64, Octets, np.uint64)
+
+
+def _table_sizes(n):
+    """The tuples' lengths of a lane's table of ``n`` seats (a packed field: its words)."""
+    return tuple(packed_words(ty, 4 * n if f == "nxt" else n) if ty in (Nibbles, Octets) else 1 + 4 * n if f == "snap"
+                 else n for ty, f in zip(_TABLE_TYPES, Table._fields))
+
+
 if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") == "1":
     _WORDS = {f"{h}{b}" for h in ("lead", "other", "tort", "tort_other") for b in range(3)}  # planes: uint64
 
@@ -55,11 +71,43 @@ if os.environ.get("NUMBA_ENABLE_CUDASIM", "0") == "1":
         """Under the simulator a lane's state comes back from the CPU as Python ints, which numba would
         type by their values (int64 or uint64, a new compile each way): the state with its own types."""
         return TwoGame(*(np.uint64(v) if f in _WORDS else np.int64(v) for f, v in zip(TwoGame._fields, g)))
+
+    def _kept_table(t):
+        """A lane's table, each tuple's elements with their own types (`_kept`)."""
+        return Table(*(ty(tuple(np.uint64(v) for v in f.words)) if ty in (Nibbles, Octets) else tuple(ty(v) for v in f)
+                       for ty, f in zip(_TABLE_TYPES, t)))
+
+    def _blank_table(n):
+        """The function making a lane's table of ``n`` seats, zero (`_TABLE_TYPES`)."""
+        def blank():
+            return Table(*(ty((np.uint64(0),) * k) if ty in (Nibbles, Octets) else (ty(0),) * k
+                           for ty, k in zip(_TABLE_TYPES, _table_sizes(n))))
+
+        return blank
+
 else:
     @cuda.jit(device=True, inline=True)
     def _kept(g):
         """On a GPU the state stays in registers as it is."""
         return g
+
+    @cuda.jit(device=True, inline=True)
+    def _kept_table(t):
+        """On a GPU the table stays in registers as it is."""
+        return t
+
+    def _blank_table(n):
+        """The device function making a lane's table of ``n`` seats, zero: tuples (`seats.filled`), which
+        the pass reads and writes by selects, so that they stay in registers (issue #54 item 2)."""
+        by_seat, ring, snap = packed_words(Octets, n), packed_words(Nibbles, 4 * n), 1 + 4 * n
+
+        @cuda.jit(device=True, inline=True)
+        def blank():
+            z = uint64(0)
+            return Table(filled(n, z), filled(n, z), filled(n, z), Octets(filled(by_seat, z)), Nibbles(filled(ring, z)),
+                         Octets(filled(by_seat, z)), filled(n, int64(0)), Octets(filled(by_seat, z)), filled(snap, z))
+
+        return blank
 
 
 def deal_words(n: int) -> int:
@@ -244,20 +292,14 @@ def _lanes_two(plan_of, trick_pair, end):
 
 def _lanes_multi(plan_of, n, end):
     """The lanes of a block playing its deals of ``n`` >= 3 players one trick a step: `trick_table`
-    until two seats are left, then `trick_pair` on them (the module's docstring)."""
-    @cuda.jit(device=True, inline=True)
-    def load(dp, k, sizes, t, state):
-        for s in range(n):
-            t.p0[s] = dp[s, k]
-            t.p1[s] = dp[n + s, k]
-            t.p2[s] = dp[2 * n + s, k]
-            t.ln[s] = sizes[s]
-        _stream(dp, k, n, state)
+    until two seats are left, then `trick_pair` on them (the module's docstring). The table is tuples
+    (`_blank_table`), in registers."""
+    blank = _blank_table(n)
 
     @cuda.jit(device=True, inline=True)
     def lanes(dp, sizes, prm, lo, count, ends):
         plan = plan_of(prm)
-        state, _, t = table(n)
+        state = cuda.local.array(4, uint64)  # the stream: constant indices only, kept in registers
         nxt = cuda.shared.array(1, int64)
         first, last = _block_deals(count)
         if cuda.threadIdx.x == 0:
@@ -265,37 +307,45 @@ def _lanes_multi(plan_of, n, end):
         cuda.syncthreads()
         step = plan[2].step
         i = cuda.atomic.add(nxt, 0, int64(1))
-        load(dp, i if i < last else 0, sizes, t, state)
-        res, g = start_multi(t, step)
+        k = i if i < last else 0
+        t = _kept_table(with_hands(blank(), dp, k, sizes))
+        _stream(dp, k, n, state)
+        res, g, t = start_multi(t, step)
+        t = _kept_table(t)
         if not plan[0]:
             res = MultiResult(FALLBACK, 0, 0, -1)
-        a = (t.p0[0], t.p1[0], t.p2[0], t.ln[0])
+        a, _ = two_left_hands(t, 0)
         two, g2 = start_two(a, a)  # (typed here; set when two seats are left)
         g2 = _kept(g2)
         seat = 0  # the leader of the two seats left
-        o2 = two_left_options(plan, 0)
         paired = False
         while i < last:
             if paired:
-                two, g2 = trick_two(g2, o2, state)
+                # the options of the two-player finish, made again each step from the state of the game when
+                # two seats were left (unchanged until it ends), not kept: registers, not a record of them
+                two, g2 = trick_two(g2, two_left_options(plan, g.cards), state)
                 g2 = _kept(g2)
                 if two.status != GOING:
-                    res = two_left_result(two, seat, t, g.left, g.cards, g.tricks)
+                    res, t = two_left_result(two, seat, t, g.left, g.cards, g.tricks)
+                    t = _kept_table(t)
                     paired = False
             elif res.status == GOING:
-                res, g = trick_table(t, g, plan, state)
+                res, g, t = trick_table(t, g, plan, state)
+                t = _kept_table(t)
                 if res.status == TWO_LEFT:
                     seat = res.winner
                     a, b = two_left_hands(t, seat)
                     two, g2 = start_two(a, b)  # (both hold cards: going)
                     g2 = _kept(g2)
-                    o2 = two_left_options(plan, g.cards)
                     paired = True
             if not paired and res.status != GOING and res.status != TWO_LEFT:
                 end(res, t, i, ends, lo)
                 i = cuda.atomic.add(nxt, 0, int64(1))
-                load(dp, i if i < last else 0, sizes, t, state)
-                res, g = start_multi(t, step)
+                k = i if i < last else 0
+                t = _kept_table(with_hands(t, dp, k, sizes))
+                _stream(dp, k, n, state)
+                res, g, t = start_multi(t, step)
+                t = _kept_table(t)
                 if not plan[0]:
                     res = MultiResult(FALLBACK, 0, 0, -1)
 

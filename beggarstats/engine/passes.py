@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+import numpy as np
 from numba import njit
 
 from .constants import FALLBACK, NO_LIMIT, R_CARDS, R_LOOP_START_TRICKS, R_LOOPED, R_OUTCOME, R_TRICKS, R_WINNER, \
@@ -34,6 +35,7 @@ from .constants import FALLBACK, NO_LIMIT, R_CARDS, R_LOOP_START_TRICKS, R_LOOPE
 from .kernel_cache import install as _install_kernel_cache
 from .kernel_multi import play_multi, trick_multi
 from .kernel_two import play_two, trick_two
+from .seats import seat
 from .options import (COMMON, ONLY_BEGGAR, ONLY_EMPTY, ONLY_SHUFFLE, OTHER, folded, options_of, record, table_kind,
                       with_limit)
 
@@ -208,8 +210,8 @@ def _record(plan):
 def trick_table(t, g, plan, stream):
     """One trick of a game of three or more players in the `kernel_multi.Table` ``t`` and the state
     ``g`` (`kernel_multi.MultiGame`, from `kernel_multi.start_multi`), with the record ``plan`` says:
-    `kernel_multi.trick_multi`'s (result, state), the options handed one by one as `play_multi` hands
-    them. The step `play_multi` loops over on the CPU."""
+    `kernel_multi.trick_multi`'s (result, state, table), the options handed one by one as `play_multi`
+    hands them. The step `play_multi` loops over on the CPU."""
     o = _record(plan)
     return trick_multi(t, g, o.step, o.end, o.passes_on, o.beggar, o.shuffle, o.detect, o.limit, o.leader, stream)
 
@@ -264,6 +266,7 @@ def multi_row(res, t, n, out_u32, out_small, seat_out, i, per_seat, need):
     record_win(out_u32, out_small, i, cards, tricks, w)
     if per_seat:
         for s in range(n):
-            seat_out[i, SEAT_MIN, s] = t.min_cards[s]
-            seat_out[i, SEAT_PLACE, s] = t.place[s]
-            seat_out[i, SEAT_OUT, s] = t.out_cards[s]
+            u = np.uint64(s)
+            seat_out[i, SEAT_MIN, s] = seat(t.min_cards, u)
+            seat_out[i, SEAT_PLACE, s] = seat(t.place, u)
+            seat_out[i, SEAT_OUT, s] = seat(t.out_cards, u)
