@@ -38,7 +38,7 @@ from .hands_bits import (counts_differ, drop, lay_at, lay_top, pay, pile_as_take
                          under)
 from .kernel_two import play_two
 from .options import record, with_limit
-from .seats import seat, with_seat
+from .seats import kept, seat, with_seat
 from .rulebook import (cut_off, demand, lapses, next_demand_at, next_leader, out_at_trick_end, owed_to_beggar,
                        sole_holder_wins)
 
@@ -230,9 +230,30 @@ def start_multi(t, step):
     if left < n:
         # an empty hand at the deal: leave it to the exact kernel
         return MultiResult(FALLBACK, 0, 0, -1), g, Table(h0, h1, h2, ln, nxt, minc, outc, place, snap)
-    nxt, _ = _ring(place, nxt, step, n)
+    nxt = kept(_ring(place, nxt, step, n)[0], nxt)
     snap = with_seat(snap, 0, np.uint64(n))  # no snapshot yet: the first comparison fails
     return MultiResult(GOING, 0, 0, -1), g, Table(h0, h1, h2, ln, nxt, minc, outc, place, snap)
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _after(new, old):
+    """The table ``new`` that a call not inlined (`_won`, `_empty_win`) made of ``old``, field by field as
+    `seats.kept` takes it: on the CPU ``old``'s arrays, which the compiler then knows unchanged."""
+    return Table(kept(new.p0, old.p0), kept(new.p1, old.p1), kept(new.p2, old.p2), kept(new.ln, old.ln),
+                 kept(new.nxt, old.nxt), kept(new.min_cards, old.min_cards), kept(new.out_cards, old.out_cards),
+                 kept(new.place, old.place), kept(new.snap, old.snap))
+
+
+@njit(nogil=True, cache=True, _nrt=False, inline="always")
+def _ended(res, g, t):
+    """`trick_multi`'s return at the end of a game decided in `_won` or `_empty_win`: ``res`` (DONE or
+    FALLBACK), the state ``g`` and the table ``t``, the status a constant on each path. Those two are not
+    inlined, so LLVM cannot see that their status ends the game, and their returns ran back through the
+    test of `_play`'s loop, a second way into the trick; with the constants every end leaves the loop
+    (issue #53 item 8)."""
+    if res.status == DONE:
+        return MultiResult(DONE, res.cards, res.tricks, res.winner), g, t
+    return MultiResult(FALLBACK, res.cards, res.tricks, -1), g, t
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
@@ -357,7 +378,7 @@ def trick_multi(t, g, step, end, passes_on, beggar_mode, shuffle, detect, limit,
             outc = with_seat(outc, u, cards)
             place = with_seat(place, u, left)
             left -= 1
-            nxt, _ = _ring(place, nxt, step, n)
+            nxt = kept(_ring(place, nxt, step, n)[0], nxt)
             if left == 1:
                 w = after
                 for s in range(n):
@@ -365,7 +386,7 @@ def trick_multi(t, g, step, end, passes_on, beggar_mode, shuffle, detect, limit,
                         w = s
                 res, h0, h1, h2, ln, minc, place = _won(w, L, q0, q1, q2, h0, h1, h2, ln, minc, place, cards,
                                                         tricks, limit)
-                return res, g, Table(h0, h1, h2, ln, nxt, minc, outc, place, snap)
+                return _ended(res, g, _after(Table(h0, h1, h2, ln, nxt, minc, outc, place, snap), t))
             if owed > 0 and lapses(passes_on):
                 taker = claim
                 lapsed = True
@@ -396,7 +417,7 @@ def trick_multi(t, g, step, end, passes_on, beggar_mode, shuffle, detect, limit,
                 res, outc, place, h0, h1, h2, ln, minc = _empty_win(holder, outc, place, left, L, q0, q1,
                                                                          q2, h0, h1, h2, ln, minc, cards, tricks,
                                                                          limit)
-                return res, g, Table(h0, h1, h2, ln, nxt, minc, outc, place, snap)
+                return _ended(res, g, _after(Table(h0, h1, h2, ln, nxt, minc, outc, place, snap), t))
         if cut_off(cards, limit):
             return MultiResult(FALLBACK, cards, tricks, -1), g, Table(h0, h1, h2, ln, nxt, minc, outc, place, snap)
     # ---------------- the pile is taken: a trick boundary ----------------
@@ -425,7 +446,7 @@ def trick_multi(t, g, step, end, passes_on, beggar_mode, shuffle, detect, limit,
                     outc = with_seat(outc, us, cards)
                     place = with_seat(place, us, pl)
             left -= k
-            nxt, _ = _ring(place, nxt, step, n)
+            nxt = kept(_ring(place, nxt, step, n)[0], nxt)
             snap = with_seat(snap, 0, np.uint64(n))
             lam = power
             if left == 1:
@@ -470,7 +491,7 @@ def trick_multi(t, g, step, end, passes_on, beggar_mode, shuffle, detect, limit,
         if holder >= 0:
             res, outc, place, h0, h1, h2, ln, minc = _empty_win(holder, outc, place, left, 0, _ZERO, _ZERO,
                                                                      _ZERO, h0, h1, h2, ln, minc, cards, tricks, limit)
-            return res, g, Table(h0, h1, h2, ln, nxt, minc, outc, place, snap)
+            return _ended(res, g, _after(Table(h0, h1, h2, ln, nxt, minc, outc, place, snap), t))
     if cut_off(cards, limit):
         return MultiResult(FALLBACK, cards, tricks, -1), g, t
     if left == 2:

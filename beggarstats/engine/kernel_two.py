@@ -111,9 +111,17 @@ def play_two(a, b, o, stream):
     -------
     TwoResult
     """
+    # the state carried in scalars, not in the tuple: numba gives each scalar a slot of its own, in this
+    # order, and LLVM then allocates the loop's registers as it did for 6daff1f's inline loop (issue #53 item 8)
     res, g = start_two(a, b)
+    (lead0, lead1, lead2, n_lead, other0, other1, other2, n_other, lead_seat, cards, tricks, min0, min1, tort0, tort1,
+     tort2, tort_n, tort_other0, tort_other1, tort_other2, tort_leader, power, lam) = g
     while res.status == GOING:
-        res, g = trick_two(g, o, stream)
+        res, g = trick_two(TwoGame(lead0, lead1, lead2, n_lead, other0, other1, other2, n_other, lead_seat, cards,
+                                   tricks, min0, min1, tort0, tort1, tort2, tort_n, tort_other0, tort_other1,
+                                   tort_other2, tort_leader, power, lam), o, stream)
+        (lead0, lead1, lead2, n_lead, other0, other1, other2, n_other, lead_seat, cards, tricks, min0, min1, tort0,
+         tort1, tort2, tort_n, tort_other0, tort_other1, tort_other2, tort_leader, power, lam) = g
     return res
 
 

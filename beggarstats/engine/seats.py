@@ -31,7 +31,7 @@ from numba.core.imputils import impl_ret_borrowed
 
 from .kernel_cache import install as _install_kernel_cache
 
-__all__ = ["seat", "with_seat", "filled", "Nibbles", "Octets", "packed_words"]
+__all__ = ["seat", "with_seat", "kept", "filled", "Nibbles", "Octets", "packed_words"]
 
 _install_kernel_cache()  # compiled kernels go to the per-user cache (kernel_cache.py)
 
@@ -162,6 +162,24 @@ def with_seat(typingctx, a, i, v):
             return out
 
     return sig, codegen
+
+
+@intrinsic
+def kept(typingctx, new, old):
+    """What a call that is not inlined returned for the container ``old``: ``new`` for a tuple or packed
+    words (values), ``old`` itself for an array (changed in place: the call returned the array it was given,
+    which the compiler cannot see through the call; given back the argument, it knows the array unchanged
+    and keeps the loop's arrays out of its loop-carried values)."""
+    if new != old or not _container(old):
+        return None
+
+    def codegen(context, builder, signature, args):
+        aty = signature.args[1]
+        if isinstance(aty, types.Array):
+            return impl_ret_borrowed(context, builder, aty, args[1])
+        return args[0]
+
+    return old(new, old), codegen
 
 
 @intrinsic(prefer_literal=True)

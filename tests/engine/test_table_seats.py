@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from beggarstats.engine.seats import Nibbles, Octets, filled, packed_words, seat, with_seat
+from beggarstats.engine.seats import Nibbles, Octets, filled, kept, packed_words, seat, with_seat
 
 
 @njit(_nrt=False)
@@ -91,3 +91,19 @@ def test_a_container_that_is_not_one_is_refused():
     from numba.core.errors import TypingError
     with pytest.raises(TypingError):
         bad(3.5)
+
+
+@njit(_nrt=False)
+def _kept_of(new, old):
+    return (kept(new, old),)
+
+
+def test_kept_gives_the_array_it_was_given_and_the_new_value_of_anything_else():
+    """After a call that is not inlined: an array is the one given (changed in place: which one comes back
+    tells the compiler whether it is unchanged), a tuple or packed words are the call's new value."""
+    old, new = np.arange(4, dtype=np.int64), np.arange(4, dtype=np.int64) + 10
+    (back,) = _kept_of(new, old)
+    assert back.tolist() == [0, 1, 2, 3] and np.shares_memory(back, old)
+    assert _kept_of((5, 6), (1, 2))[0] == (5, 6)
+    words = Octets((np.uint64(7), np.uint64(9)))
+    assert _kept_of(words, Octets((np.uint64(0), np.uint64(0))))[0] == words
