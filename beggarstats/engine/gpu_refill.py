@@ -35,14 +35,14 @@ import os
 import numpy as np
 
 from .gpu_kernels import count_game, end_block, plain, start_block, table  # first: it mends numpy
-from numba import cuda, int64, uint64  # noqa: E402
+from numba import cuda, int64, njit, uint64  # noqa: E402
 
 from .constants import FALLBACK, GOING, TWO_LEFT  # noqa: E402
 from .gpu_kernels import SEATS  # noqa: E402
 from .hands_bits import deal_planes  # noqa: E402
-from .kernel_multi import MultiResult, Table, start_multi, two_left_hands, two_left_result, with_hands  # noqa: E402
+from .kernel_multi import MultiResult, Table, start_multi, two_left_hands, two_left_result  # noqa: E402
 from .kernel_two import TwoGame, TwoResult, start_two, trick_two  # noqa: E402
-from .seats import Nibbles, Octets, filled, packed_words  # noqa: E402
+from .seats import Nibbles, Octets, filled, packed_words, with_seat  # noqa: E402
 from .passes import VERSIONS, multi_row, setup, steps, trick_table, two_left_options, two_row  # noqa: E402
 
 __all__ = ["deal_kernel", "refill_rows_kernel", "refill_summary_kernel", "deal_words", "store_deal", "KINDS"]
@@ -290,6 +290,21 @@ def _lanes_two(plan_of, trick_pair, end):
     return lanes
 
 
+@njit(nogil=True, _nrt=False, inline="always")
+def _with_hands(t, planes, k, sizes):
+    """The table ``t`` with the hands of column ``k`` of ``planes`` (row ``b * n + s``: plane b of seat s,
+    as `deal_kernel` writes them) and their lengths ``sizes``: the deal `start_multi` takes."""
+    p0, p1, p2, ln = t.p0, t.p1, t.p2, t.ln
+    n = len(p0)  # (the planes: a tuple or an array a seat, where a packed container is not)
+    for s in range(n):
+        u = np.uint64(s)
+        p0 = with_seat(p0, u, planes[s, k])
+        p1 = with_seat(p1, u, planes[n + s, k])
+        p2 = with_seat(p2, u, planes[2 * n + s, k])
+        ln = with_seat(ln, u, sizes[s])
+    return Table(p0, p1, p2, ln, t.nxt, t.min_cards, t.out_cards, t.place, t.snap)
+
+
 def _lanes_multi(plan_of, n, end):
     """The lanes of a block playing its deals of ``n`` >= 3 players one trick a step: `trick_table`
     until two seats are left, then `trick_pair` on them (the module's docstring). The table is tuples
@@ -308,7 +323,7 @@ def _lanes_multi(plan_of, n, end):
         step = plan[2].step
         i = cuda.atomic.add(nxt, 0, int64(1))
         k = i if i < last else 0
-        t = _kept_table(with_hands(blank(), dp, k, sizes))
+        t = _kept_table(_with_hands(blank(), dp, k, sizes))
         _stream(dp, k, n, state)
         res, g, t = start_multi(t, step)
         t = _kept_table(t)
@@ -342,7 +357,7 @@ def _lanes_multi(plan_of, n, end):
                 end(res, t, i, ends, lo)
                 i = cuda.atomic.add(nxt, 0, int64(1))
                 k = i if i < last else 0
-                t = _kept_table(with_hands(t, dp, k, sizes))
+                t = _kept_table(_with_hands(t, dp, k, sizes))
                 _stream(dp, k, n, state)
                 res, g, t = start_multi(t, step)
                 t = _kept_table(t)

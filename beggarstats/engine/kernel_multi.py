@@ -42,7 +42,7 @@ from .seats import kept, seat, with_seat
 from .rulebook import (cut_off, demand, lapses, next_demand_at, next_leader, out_at_trick_end, owed_to_beggar,
                        sole_holder_wins)
 
-__all__ = ["play_multi", "with_hands", "start_multi", "trick_multi", "two_left_hands", "two_left_result", "Table", "new_table", "MultiResult", "MultiGame"]
+__all__ = ["play_multi", "start_multi", "trick_multi", "two_left_hands", "two_left_result", "Table", "new_table", "MultiResult", "MultiGame"]
 
 # The per-seat values of one multi-player game (arrays on the CPU, registers on the GPU: `seats`): each
 # seat's planes and length, the ring of seats still in (`_ring`), the per-seat figures - a seat's place is
@@ -192,21 +192,6 @@ def _play(t, step, end, passes_on, beggar_mode, shuffle, detect, limit, leader_r
 def _put(h0, h1, h2, u, a0, a1, a2):
     """The planes of every seat with seat ``u``'s set to ``a0, a1, a2``."""
     return with_seat(h0, u, a0), with_seat(h1, u, a1), with_seat(h2, u, a2)
-
-
-@njit(nogil=True, cache=True, _nrt=False, inline="always")
-def with_hands(t, planes, k, sizes):
-    """The table ``t`` with the hands of column ``k`` of ``planes`` (row ``b * n + s``: plane b of seat s,
-    as `gpu_refill.deal_kernel` writes them) and their lengths ``sizes``: the deal `start_multi` takes."""
-    p0, p1, p2, ln = t.p0, t.p1, t.p2, t.ln
-    n = len(p0)  # (the planes: a tuple or an array a seat, where a packed container is not)
-    for s in range(n):
-        u = np.uint64(s)
-        p0 = with_seat(p0, u, planes[s, k])
-        p1 = with_seat(p1, u, planes[n + s, k])
-        p2 = with_seat(p2, u, planes[2 * n + s, k])
-        ln = with_seat(ln, u, sizes[s])
-    return Table(p0, p1, p2, ln, t.nxt, t.min_cards, t.out_cards, t.place, t.snap)
 
 
 @njit(nogil=True, cache=True, _nrt=False, inline="always")
